@@ -1,0 +1,56 @@
+/** Statistics responses. Source: SPEC.md "Statistics" and "Volume and fee buckets". */
+import { z } from '../zod.js';
+import { BaseUnits, DomainId, IsoTimestamp } from './primitives.js';
+
+/** Volume in one UTC-aligned bucket; `_usd` is a float (amount / 10^6). */
+export const VolumeBucket = z
+  .object({ bucket_start: IsoTimestamp, total_volume_usd: z.number() })
+  .openapi('VolumeBucket');
+export type VolumeBucket = z.infer<typeof VolumeBucket>;
+
+/** Fees in one bucket: total_fee_usd = sum(deposit - receive), total_relayer_fee_usd = sum(relayer_fee). */
+export const FeeBucket = z
+  .object({ bucket_start: IsoTimestamp, total_fee_usd: z.number(), total_relayer_fee_usd: z.number() })
+  .openapi('FeeBucket');
+export type FeeBucket = z.infer<typeof FeeBucket>;
+
+/** Share of one source domain: amount / total_amount, both base units. */
+export const ChainShare = z
+  .object({ domain: DomainId, amount: BaseUnits, total_amount: BaseUnits })
+  .openapi('ChainShare');
+export type ChainShare = z.infer<typeof ChainShare>;
+
+/** `GET /stats/mainnet/volumes` without senders: lifetime total, base units. */
+export const TotalVolumeResponse = z
+  .object({ total_volume: BaseUnits, user_volume: z.null(), volumes: z.null() })
+  .openapi('TotalVolumeResponse');
+
+/** `GET /stats/mainnet/volumes?senders=`: those senders' lifetime volume, base units. */
+export const UserVolumeResponse = z
+  .object({ user_volume: BaseUnits, volumes: z.null() })
+  .openapi('UserVolumeResponse');
+
+/** `GET /stats/mainnet/volumes/hourly|daily`. */
+export const VolumeSeriesResponse = z.object({ volumes: z.array(VolumeBucket) }).openapi('VolumeSeriesResponse');
+
+/** Bucket period of the fee statistics. */
+export const FeePeriod = z.enum(['hourly', 'daily']);
+export type FeePeriod = z.infer<typeof FeePeriod>;
+
+/** `GET /stats/mainnet/fees`. */
+export const FeeSeriesResponse = z
+  .object({ fees: z.array(FeeBucket), period_type: FeePeriod, limit: z.number().int(), offset: z.number().int() })
+  .openapi('FeeSeriesResponse');
+
+/** `GET /stats/mainnet/transactions`. */
+export const TransactionCountResponse = z
+  .object({ total_transactions: z.number().int() })
+  .openapi('TransactionCountResponse');
+
+/** `GET /stats/mainnet/chain-shares`. */
+export const ChainSharesResponse = z.object({ chain_shares: z.array(ChainShare) }).openapi('ChainSharesResponse');
+
+/** `GET /stats/mainnet/wallets` and `GET /stats/wallets`: distinct senders. */
+export const UniqueSendersResponse = z
+  .object({ unique_senders_count: z.number().int() })
+  .openapi('UniqueSendersResponse');

@@ -1,0 +1,77 @@
+/** Transaction records and pages. Source: SPEC.md "Transaction record (Monitoring API)". */
+import { z } from '../zod.js';
+import { BaseUnits, DomainId, IsoTimestamp } from './primitives.js';
+
+/** Settlement state of the destination transaction. */
+export const DestinationTxStatus = z.enum(['pending', 'success', 'failed']);
+export type DestinationTxStatus = z.infer<typeof DestinationTxStatus>;
+
+/** A mainnet transaction record, the full schema of `/transactionsmainnet`. Amounts in base units. */
+export const TransactionRecord = z
+  .object({
+    id: z.number().int().nonnegative(),
+    source_tx_hash: z.string(),
+    destination_tx_hash: z.string().nullable(),
+    gas_drop_tx_hash: z.string().nullable(),
+    source_domain: DomainId,
+    destination_domain: DomainId,
+    sender: z.string(),
+    recipient: z.string(),
+    deposit_amount: BaseUnits,
+    receive_amount: BaseUnits,
+    relayer_fee: BaseUnits,
+    /** Native smallest units when is_gas_drop_in_native, else bridge asset base units. */
+    gas_drop_amount: BaseUnits,
+    is_gas_drop_in_native: z.boolean(),
+    max_fee: BaseUnits,
+    version: z.number().int(),
+    confirmed: z.boolean(),
+    has_source_tx_error: z.boolean(),
+    has_attestation_error: z.boolean(),
+    has_destination_tx_error: z.boolean(),
+    destination_tx_status: DestinationTxStatus,
+    created_at: IsoTimestamp,
+  })
+  .openapi('TransactionRecord');
+export type TransactionRecord = z.infer<typeof TransactionRecord>;
+
+/** The testnet/staging subset record served by `/transactions`. */
+export const TestnetTransactionRecord = TransactionRecord.pick({
+  id: true,
+  source_tx_hash: true,
+  source_domain: true,
+  destination_domain: true,
+  sender: true,
+  recipient: true,
+  deposit_amount: true,
+  receive_amount: true,
+  max_fee: true,
+  relayer_fee: true,
+  gas_drop_amount: true,
+  is_gas_drop_in_native: true,
+  confirmed: true,
+  created_at: true,
+}).openapi('TestnetTransactionRecord');
+export type TestnetTransactionRecord = z.infer<typeof TestnetTransactionRecord>;
+
+/**
+ * Keyset cursor `<unix_ts>_<id>`: created_at in whole UNIX seconds and the record id of the last
+ * row of the previous page. Empty on the last page.
+ */
+export const TransactionCursor = z.string().regex(/^(0|[1-9][0-9]{0,11})_(0|[1-9][0-9]{0,18})$/);
+
+/** A page of mainnet records. `next_cursor` is `""` when `has_more` is false. */
+export const TransactionPage = z
+  .object({ transactions: z.array(TransactionRecord), next_cursor: z.string(), has_more: z.boolean() })
+  .openapi('TransactionPage');
+export type TransactionPage = z.infer<typeof TransactionPage>;
+
+/** A page of testnet subset records. */
+export const TestnetTransactionPage = z
+  .object({
+    transactions: z.array(TestnetTransactionRecord),
+    next_cursor: z.string(),
+    has_more: z.boolean(),
+  })
+  .openapi('TestnetTransactionPage');
+export type TestnetTransactionPage = z.infer<typeof TestnetTransactionPage>;

@@ -1,0 +1,154 @@
+/** Leaderboard, user, wallet-points, domain-aggregate and binding schemas. Source: SPEC.md "Resources". */
+import { z } from '../zod.js';
+import { IsoTimestamp } from './primitives.js';
+
+/** Chain types a wallet can be bound on (SPEC.md `POST /users/verify`). */
+export const ChainType = z.enum(['evm', 'solana', 'sui', 'aptos']);
+export type ChainType = z.infer<typeof ChainType>;
+
+/** Networks of the leaderboard. */
+export const Network = z.enum(['mainnet', 'devnet']);
+export type Network = z.infer<typeof Network>;
+
+/** One leaderboard row; point fields are floats (database aggregates). */
+export const LeaderboardEntry = z
+  .object({
+    user_id: z.number().int(),
+    username: z.string(),
+    ref_code: z.string(),
+    total_base_points: z.number(),
+    domain_multiplier: z.number(),
+    domain_total_multiplied_points: z.number(),
+    referral_points: z.number(),
+    total_points_with_referrals: z.number(),
+    staked_op_nfts: z.number().int(),
+    staked_eth_nfts: z.number().int(),
+    wallet_count: z.number().int(),
+    domain_rank: z.number().int().nullable(),
+  })
+  .openapi('LeaderboardEntry');
+export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
+
+/** A leaderboard page; `limit` echoes the effective (clamped) limit. */
+export const LeaderboardPage = z
+  .object({
+    leaderboard: z.array(LeaderboardEntry),
+    total_count: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    has_more: z.boolean(),
+  })
+  .openapi('LeaderboardPage');
+export type LeaderboardPage = z.infer<typeof LeaderboardPage>;
+
+/** Points of one wallet, in the `?wallets=` query. */
+export const WalletPointsRecord = z
+  .object({
+    address: z.string(),
+    chain_type: z.string(),
+    swap_points: z.number(),
+    swap_points_mainnet: z.number(),
+    points_multiplier: z.number(),
+    total_points_multiplied: z.number(),
+    total_points_multiplied_mainnet: z.number(),
+  })
+  .openapi('WalletPointsRecord');
+export type WalletPointsRecord = z.infer<typeof WalletPointsRecord>;
+
+/** A user with their wallets, in the `?wallets=` query. */
+export const UserRecord = z
+  .object({
+    user_id: z.number().int(),
+    username: z.string(),
+    ref_code: z.string(),
+    wallets: z.array(WalletPointsRecord),
+    max_multiplier: z.number(),
+    testnet_points: z.number(),
+    nft_points: z.number(),
+    swap_points: z.number(),
+  })
+  .openapi('UserRecord');
+export type UserRecord = z.infer<typeof UserRecord>;
+
+/** Response of `GET /users?wallets=`. */
+export const WalletsQueryResponse = z
+  .object({ username: z.string(), ref_code: z.string(), users: z.array(UserRecord) })
+  .openapi('WalletsQueryResponse');
+export type WalletsQueryResponse = z.infer<typeof WalletsQueryResponse>;
+
+/** Per-chain object of the domain aggregate (sol, and the base of evm). */
+export const DomainChainPoints = z
+  .object({
+    address: z.string(),
+    chain_type: z.string(),
+    swap_points: z.number(),
+    testnet_points: z.number(),
+    points_multiplier: z.number(),
+    total_points_multiplied: z.number(),
+  })
+  .openapi('DomainChainPoints');
+export type DomainChainPoints = z.infer<typeof DomainChainPoints>;
+
+/** The evm per-chain object carries mainnet points and NFT stakes too. */
+export const DomainEvmPoints = DomainChainPoints.extend({
+  swap_points_mainnet: z.number(),
+  total_points_multiplied_mainnet: z.number(),
+  staked_eth_nfts: z.number().int(),
+  staked_op_nfts: z.number().int(),
+  nft_points: z.number(),
+}).openapi('DomainEvmPoints');
+export type DomainEvmPoints = z.infer<typeof DomainEvmPoints>;
+
+/** Wallets bound per chain; an unbound chain is the empty string. */
+export const BindedWallets = z.object({
+  evm: z.string(),
+  sol: z.string(),
+  apt: z.string(),
+  sui: z.string(),
+});
+export type BindedWallets = z.infer<typeof BindedWallets>;
+
+/** Response of `GET /users?domains=`. `evm`/`sol` are present only for a bound chain. */
+export const DomainAggregate = z
+  .object({
+    username: z.string(),
+    ref_code: z.string(),
+    binded_wallets: BindedWallets,
+    leaderboard_rank_mainnet: z.number().int(),
+    leaderboard_rank_devnet: z.number().int(),
+    domain_total_multiplied_points_mainnet: z.number(),
+    domain_total_multiplied_points: z.number(),
+    evm: DomainEvmPoints.optional(),
+    sol: DomainChainPoints.optional(),
+  })
+  .openapi('DomainAggregate');
+export type DomainAggregate = z.infer<typeof DomainAggregate>;
+
+/**
+ * Response of `GET /users/messages`: the one-time nonce, its expiry and (DESIGN.md) the exact
+ * text to sign, `Wallet binding request: <username>\nNonce: <nonce>`.
+ */
+export const BindingNonce = z
+  .object({ nonce: z.string(), expires_at: IsoTimestamp, message: z.string() })
+  .openapi('BindingNonce');
+export type BindingNonce = z.infer<typeof BindingNonce>;
+
+/** Body of `POST /users/verify`. */
+export const VerifyRequest = z
+  .object({
+    username: z.string().min(1).max(100),
+    address: z.string().min(1).max(128),
+    chain_type: ChainType,
+    type: z.enum(['bind', 'unbind']),
+    signature: z.string().min(1).max(4096),
+    public_key: z.string().max(512).optional(),
+    message: z.string().min(1).max(2048),
+  })
+  .openapi('VerifyRequest');
+export type VerifyRequest = z.infer<typeof VerifyRequest>;
+
+/** Response of `POST /users/verify`. */
+export const VerifyResponse = z
+  .object({ success: z.literal(true), username: z.string() })
+  .openapi('VerifyResponse');
+export type VerifyResponse = z.infer<typeof VerifyResponse>;
