@@ -1,0 +1,113 @@
+/**
+ * The monitoring API's configuration: one zod schema over the environment, checked once at start-up
+ * (absent = documented default, present but invalid = the process exits naming every bad variable).
+ * The README's "Configuration" section lists the same variables.
+ */
+import { z } from 'zod';
+import { usersConfigSchema } from './users/config.js';
+
+const csv = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+
+const postgresUrl = z
+  .string()
+  .trim()
+  .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
+
+const intInRange = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[0-9]+$/, 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .optional()
+    .transform((value) => value ?? fallback);
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((value) => (value === undefined ? fallback : value === 'true' || value === '1'));
+
+/** The core environment schema; every variable optional with a default unless stated. */
+const CoreConfigSchema = z.object({
+  /** HTTP port (DESIGN.md "Running": 3000). */
+  PORT: intInRange(0, 65535, 3000),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .optional()
+    .transform((value) => value ?? 'info'),
+  /** Primary PostgreSQL; absent = embedded PGlite with demo data. */
+  DATABASE_URL: postgresUrl.optional(),
+  /** Comma-separated read replicas; reads go there, the primary is the fallback. */
+  DATABASE_READ_URLS: z
+    .string()
+    .optional()
+    .transform(csv)
+    .pipe(z.array(postgresUrl)),
+  /** Connections per pool (primary and each read pool). */
+  DATABASE_POOL_MAX: intInRange(1, 200, 10),
+  /** Redis for cache, rate limits and nonces; absent = in-process store (single replica only). */
+  REDIS_URL: z
+    .string()
+    .trim()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  /** Key prefix in Redis, so several deployments can share one Redis. */
+  REDIS_PREFIX: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .optional()
+    .transform((value) => value ?? 'ctss:monitoring:'),
+  /** Lifetime of cached statistics, seconds; 0 turns caching off. */
+  CACHE_TTL_SECONDS: intInRange(0, 86_400, 30),
+  /** Comma-separated allowed CORS origins; `*` allows any. */
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined ? ['*'] : csv(value))),
+  /** Requests per minute per client IP (DESIGN.md: 120). */
+  RATE_LIMIT_PER_MINUTE: intInRange(1, 1_000_000, 120),
+  /** Requests per minute for a client presenting a key of API_KEYS in `X-API-Key`. */
+  RATE_LIMIT_API_KEY_PER_MINUTE: intInRange(1, 10_000_000, 6000),
+  /** Express `trust proxy`: number of hops, `true`/`false`, or a comma-separated list of subnets. */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value): boolean | number | string => {
+      if (value === undefined || value === '' || value === 'false') return false;
+      if (value === 'true') return true;
+      if (/^[0-9]+$/.test(value)) return Number(value);
+      return value;
+    }),
+  /** Comma-separated API keys of the higher rate-limit tier. */
+  API_KEYS: z.string().optional().transform(csv),
+  /** Ethereum JSON-RPC endpoint for ENS resolution of `.eth` names. */
+  ETH_RPC_URL: z.url().optional(),
+  /** Solana JSON-RPC endpoint for SNS resolution of `.sol` names. */
+  SOLANA_RPC_URL: z.url().optional(),
+  /** Lifetime of a wallet-binding nonce, seconds (DESIGN.md: 5 minutes). */
+  NONCE_TTL_SECONDS: intInRange(10, 3600, 300),
+  /** Suffix of usernames (SPEC.md "username with the service's suffix"). */
+  USERNAME_SUFFIX: z
+    .string()
+    .trim()
+    .regex(/^\.[a-z0-9-]{1,32}$/, 'must be a dot and 1-32 lower-case letters, digits or hyphens')
+    .optional()
+    .transform((value) => value ?? '.ctss'),
+  /** Whether the embedded database loads demo data at start (only without DATABASE_URL). */
+  EMBEDDED_SEED: bool(true),
+});
+
+/** The whole environment schema: the core variables plus those of the users module. */
+export const ConfigSchema = CoreConfigSchema.extend(usersConfigSchema.shape);
+
+/** The validated configuration. */
+export type AppConfig = z.output<typeof ConfigSchema>;

@@ -1,0 +1,104 @@
+/**
+ * Knex pools for the primary and the read replicas (DESIGN.md "Running": reads go to
+ * DATABASE_READ_URLS, the primary is the fallback).
+ */
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Databases } from '../deps.js';
+
+/** Options of {@link createKnex}. */
+export interface KnexOptions {
+  /** Most connections in the pool (1 for the embedded database). */
+  readonly poolMax: number;
+  /** Statement timeout in milliseconds (0 = none), so no query holds a connection forever. */
+  readonly statementTimeoutMs?: number;
+}
+
+/** A knex instance over one PostgreSQL URL. `int8` and `numeric` come back as strings (parse with BigInt). */
+export function createKnex(url: string, options: KnexOptions): Knex {
+  return knexFactory({
+    client: 'pg',
+    connection: {
+      connectionString: url,
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    },
+    pool: { min: 0, max: options.poolMax },
+    acquireConnectionTimeout: 10_000,
+  });
+}
+
+/** How often replica health is probed, milliseconds. */
+const PROBE_INTERVAL_MS = 5_000;
+
+/** Whether a PostgreSQL URL accepts a connection and a trivial query within two seconds. */
+async function probe(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The databases plus a `close()` that destroys every pool and stops replica probing. */
+export interface DatabaseHandles extends Databases {
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the primary pool and the read pool. With replicas, the read pool opens each new
+ * connection on the next healthy replica (round robin); replicas are probed every 5 seconds and
+ * when none is healthy new read connections go to the primary. Without replicas `read` is the
+ * primary pool itself.
+ */
+export function createDatabases(
+  config: { primaryUrl: string; readUrls: readonly string[]; poolMax: number },
+  logger: Logger,
+): DatabaseHandles {
+  const primary = createKnex(config.primaryUrl, { poolMax: config.poolMax, statementTimeoutMs: 30_000 });
+  if (config.readUrls.length === 0) {
+    return { primary, read: primary, close: () => primary.destroy() };
+  }
+  const healthy = new Map<string, boolean>(config.readUrls.map((url) => [url, true]));
+  let next = 0;
+  const pick = (): string => {
+    for (let i = 0; i < config.readUrls.length; i += 1) {
+      const url = config.readUrls[(next + i) % config.readUrls.length]!;
+      if (healthy.get(url)) {
+        next = (next + i + 1) % config.readUrls.length;
+        return url;
+      }
+    }
+    return config.primaryUrl;
+  };
+  const read = knexFactory({
+    client: 'pg',
+    // knex calls a connection function for every new physical connection.
+    connection: () => ({ connectionString: pick(), statement_timeout: 30_000 }),
+    pool: { min: 0, max: config.poolMax * config.readUrls.length },
+    acquireConnectionTimeout: 10_000,
+  });
+  const timer = setInterval(() => {
+    void Promise.all(
+      config.readUrls.map(async (url, index) => {
+        const ok = await probe(url);
+        if (ok !== healthy.get(url)) logger.warn({ replica: index, healthy: ok }, 'read replica health changed');
+        healthy.set(url, ok);
+      }),
+    );
+  }, PROBE_INTERVAL_MS);
+  timer.unref();
+  return {
+    primary,
+    read,
+    async close() {
+      clearInterval(timer);
+      await Promise.all([primary.destroy(), read.destroy()]);
+    },
+  };
+}

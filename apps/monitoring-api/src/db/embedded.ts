@@ -1,0 +1,52 @@
+/**
+ * The embedded default database (DESIGN.md "Running"): PGlite (PostgreSQL compiled to WASM) served
+ * over the PostgreSQL wire protocol on a local port by pglite-socket, so the same `pg` driver, knex
+ * and SQL run as against a real server. In memory unless a data directory is given.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/** A running embedded PostgreSQL. */
+export interface EmbeddedPostgres {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres`. */
+  readonly url: string;
+  /** Stops the socket server and closes the database. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@link startEmbeddedPostgres}. */
+export interface EmbeddedPostgresOptions {
+  /** Directory for durable data; absent = in memory (lost at exit). */
+  readonly dataDir?: string;
+  /** Port to listen on; 0 (default) picks a free one. */
+  readonly port?: number;
+  /**
+   * Client connections accepted. PGlite runs one query at a time and the socket server
+   * multiplexes connections onto it; keep each knex pool at one connection.
+   */
+  readonly maxConnections?: number;
+}
+
+/**
+ * Starts PGlite and serves it on 127.0.0.1.
+ *
+ * @example const pg = await startEmbeddedPostgres(); const knex = createKnex(pg.url, { poolMax: 1 });
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
+  const db = options.dataDir === undefined ? await PGlite.create() : await PGlite.create(options.dataDir);
+  const server = new PGLiteSocketServer({
+    db,
+    host: '127.0.0.1',
+    port: options.port ?? 0,
+    maxConnections: options.maxConnections ?? 8,
+  });
+  await server.start();
+  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
+  return {
+    url,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

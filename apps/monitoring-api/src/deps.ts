@@ -1,0 +1,32 @@
+/**
+ * The one typed object of dependencies the app factory takes (DESIGN.md "Shape"): tests build it
+ * with real PostgreSQL/Redis and a fixed clock, `main.ts` builds it from configuration.
+ */
+import type { createMetrics, KvStore } from '@ctss/server-kit';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { AppConfig } from './config.js';
+import type { NameResolver } from './names/resolver.js';
+
+/** The database handles: `primary` for writes, `read` for queries (a replica pool, or the primary). */
+export interface Databases {
+  readonly primary: Knex;
+  readonly read: Knex;
+}
+
+/** Prometheus metrics of the app (server-kit `createMetrics`). */
+export type AppMetrics = ReturnType<typeof createMetrics>;
+
+/** Everything the app needs; nothing else is reached through globals. */
+export interface AppDeps {
+  readonly config: AppConfig;
+  readonly db: Databases;
+  /** Cache, rate-limit and nonce store (Redis in production, in-process otherwise). */
+  readonly kv: KvStore;
+  /** The current time; tests pass a fixed clock. */
+  readonly clock: () => Date;
+  readonly logger: Logger;
+  readonly metrics: AppMetrics;
+  /** `.eth` / `.sol` name resolution (throws HttpProblem 400 INVALID_NAME). */
+  readonly names: NameResolver;
+}

@@ -1,0 +1,46 @@
+/**
+ * Every migration, in order, as a static import list: knex gets them through a custom
+ * `migrationSource`, so migrating works from `dist/`, from sources under Jest and in a bundled
+ * image alike (no filesystem globbing).
+ *
+ * To add a migration: import its module below and append `{ name, ...module }` to the list.
+ */
+import type { Knex } from 'knex';
+import * as transactions from './20261121000100_transactions.js';
+import type { Migration } from './types.js';
+
+export type { Migration } from './types.js';
+
+/** All migrations, oldest first. */
+export const migrations: readonly Migration[] = [
+  { name: '20261121000100_transactions', ...transactions },
+  // users helper: `{ name: '20261121000200_users', ...users }` (with `import * as users from './20261121000200_users.js';`)
+];
+
+/** The knex migration source over {@link migrations}. */
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: () => Promise.resolve([...migrations]),
+  getMigrationName: (migration) => migration.name,
+  getMigration: (migration) => Promise.resolve(migration),
+};
+
+/** Options for `knex.migrate.*` so every caller uses the same source and bookkeeping table. */
+export const migratorConfig: Knex.MigratorConfig = {
+  migrationSource,
+  tableName: 'knex_migrations',
+};
+
+/**
+ * Brings the schema up to date.
+ *
+ * @returns the names of the migrations applied now (empty when already current).
+ */
+export async function migrateLatest(knex: Knex): Promise<string[]> {
+  const [, applied] = (await knex.migrate.latest(migratorConfig)) as [number, string[]];
+  return applied;
+}
+
+/** Reverts every applied migration (tests and `migrate.ts down --all`). */
+export async function migrateRollbackAll(knex: Knex): Promise<void> {
+  await knex.migrate.rollback(migratorConfig, true);
+}

@@ -1,0 +1,75 @@
+/**
+ * A fresh, migrated database per test file: a uniquely named database on DATABASE_URL's server
+ * (CI: PostgreSQL 15), or an embedded in-memory PGlite when DATABASE_URL is unset.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { createKnex } from '../../src/db/connect.js';
+import { startEmbeddedPostgres } from '../../src/db/embedded.js';
+import { migrateLatest } from '../../src/migrations/index.js';
+
+/** A database owned by one test file. */
+export interface TestDatabase {
+  /** Connection URL of the database. */
+  readonly url: string;
+  readonly knex: Knex;
+  /** Whether this is the embedded PGlite (one connection) rather than a real server. */
+  readonly embedded: boolean;
+  /** Closes the pool and drops the database (or stops the embedded server). */
+  drop(): Promise<void>;
+}
+
+/** Options of {@link createTestDatabase}. */
+export interface TestDatabaseOptions {
+  /** Run every migration (default true). */
+  readonly migrate?: boolean;
+}
+
+/** Creates and (by default) migrates a database of its own for the calling test file. */
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const base = process.env.DATABASE_URL;
+  let db: TestDatabase;
+  if (base) {
+    const name = `ctss_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    try {
+      await admin.query(`create database ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    const knex = createKnex(url.toString(), { poolMax: 4 });
+    db = {
+      url: url.toString(),
+      knex,
+      embedded: false,
+      async drop() {
+        await knex.destroy();
+        const client = new pg.Client({ connectionString: base });
+        await client.connect();
+        try {
+          await client.query(`drop database if exists ${name} with (force)`);
+        } finally {
+          await client.end();
+        }
+      },
+    };
+  } else {
+    const server = await startEmbeddedPostgres();
+    const knex = createKnex(server.url, { poolMax: 1 });
+    db = {
+      url: server.url,
+      knex,
+      embedded: true,
+      async drop() {
+        await knex.destroy();
+        await server.stop();
+      },
+    };
+  }
+  if (options.migrate ?? true) await migrateLatest(db.knex);
+  return db;
+}
