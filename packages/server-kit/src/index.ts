@@ -1,0 +1,16 @@
+/**
+ * @ctss/server-kit: the HTTP plumbing both services share (problem details, validation, exact
+ * JSON, KV store, cached loader, metrics, rate limiting, OpenAPI serving, lifecycle, config).
+ */
+export * from './config.js';
+export * from './logger.js';
+export * from './problem.js';
+export * from './validate.js';
+export * from './json.js';
+export * from './kv.js';
+export * from './cached-loader.js';
+export * from './metrics.js';
+export * from './rate-limit.js';
+export * from './http-app.js';
+export * from './openapi.js';
+export * from './service.js';

@@ -1,0 +1,88 @@
+/**
+ * One path from error to response: every error thrown or passed to `next` becomes an RFC 9457
+ * problem details body (`application/problem+json`) with a stable `code` (DESIGN.md "Errors").
+ */
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { PROBLEM_CONTENT_TYPE, problem, type ErrorCode, type ProblemDetails } from '@ctss/domain-types';
+import { ZodError } from 'zod';
+import type { Logger } from './logger.js';
+
+/** An error that maps to a problem response: `status` 4xx/5xx, stable `code`, client-safe `detail`. */
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'HttpProblem';
+  }
+
+  /** The response body of this error. */
+  toBody(): ProblemDetails {
+    return problem(this.status, this.code, this.detail);
+  }
+}
+
+/** Formats zod issues as `field: message; field: message` for a problem `detail`. */
+export function describeZodError(error: ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join('.') : 'value'}: ${i.message}`)
+    .join('; ');
+}
+
+/** Writes a problem body with its status, content type and any extra headers. */
+export function sendProblem(res: Parameters<RequestHandler>[1], error: HttpProblem): void {
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.status(error.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(error.toBody()));
+}
+
+/** Errors body-parser raises carry `type` and `status`; map the client-caused ones to 4xx. */
+function fromBodyParser(err: { type?: unknown; status?: unknown }): HttpProblem | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new HttpProblem(400, 'INVALID_BODY', 'request body is not valid JSON');
+    case 'entity.too.large':
+      return new HttpProblem(413, 'PAYLOAD_TOO_LARGE', 'request body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpProblem(415, 'UNSUPPORTED_MEDIA_TYPE', 'unsupported body encoding');
+    default:
+      return undefined;
+  }
+}
+
+/** Turns any error into an HttpProblem; unknown errors become a 500 INTERNAL without internals. */
+export function toHttpProblem(err: unknown): HttpProblem {
+  if (err instanceof HttpProblem) return err;
+  if (err instanceof ZodError) return new HttpProblem(400, 'INVALID_QUERY', describeZodError(err));
+  if (typeof err === 'object' && err !== null) {
+    const mapped = fromBodyParser(err);
+    if (mapped) return mapped;
+  }
+  return new HttpProblem(500, 'INTERNAL', 'internal error');
+}
+
+/** Final express error handler: logs 5xx with the cause, answers with a problem body. */
+export function problemHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    const problemError = toHttpProblem(err);
+    if (problemError.status >= 500) {
+      logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendProblem(res, problemError);
+  };
+}
+
+/** Handler for unmatched routes: 404 NOT_FOUND problem. */
+export function notFoundHandler(): RequestHandler {
+  return (req, _res, next) => {
+    next(new HttpProblem(404, 'NOT_FOUND', `no route for ${req.method} ${req.path}`));
+  };
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
+import { ConfigError, parseConfig } from '../src/config.js';
+import { stringifyJson } from '../src/json.js';
+
+describe('stringifyJson', () => {
+  it('writes bigints as exact integer literals, also above 2^53', () => {
+    const text = stringifyJson({ amount: 9007199254740993n, neg: -5n, nested: [1n, 'x'], n: 1.5 });
+    expect(text).toBe('{"amount":9007199254740993,"neg":-5,"nested":[1,"x"],"n":1.5}');
+  });
+
+  it('leaves strings that merely look like numbers quoted', () => {
+    expect(stringifyJson({ s: '123', t: '__bigint_1' })).toBe('{"s":"123","t":"__bigint_1"}');
+  });
+});
+
+describe('parseConfig', () => {
+  const schema = z.object({
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    LOG_LEVEL: z.enum(['debug', 'info']).default('info'),
+  });
+
+  it('uses defaults for absent and empty variables', () => {
+    expect(parseConfig(schema, { LOG_LEVEL: '' })).toEqual({ PORT: 3000, LOG_LEVEL: 'info' });
+  });
+
+  it('names every invalid variable without echoing values', () => {
+    let caught: unknown;
+    try {
+      parseConfig(schema, { PORT: 'not-a-port', LOG_LEVEL: 'secret-value' });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const error = caught as ConfigError;
+    expect(error.issues.map((i) => i.split(':')[0])).toEqual(['PORT', 'LOG_LEVEL']);
+    expect(error.message).not.toContain('secret-value');
+  });
+});

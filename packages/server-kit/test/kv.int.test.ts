@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { createKvStore, type KvStore } from '../src/kv.js';
+
+const redisUrl = process.env.REDIS_URL;
+const backends: Array<[string, string | undefined]> = [['memory', undefined]];
+if (redisUrl) backends.push(['redis', redisUrl]);
+else console.warn('REDIS_URL is not set: the Redis-backed KvStore cases are skipped (memory store still tested).');
+
+describe.each(backends)('KvStore (%s)', (_kind, url) => {
+  const kv: KvStore = createKvStore({ redisUrl: url, prefix: `test:${randomUUID()}:` });
+  afterAll(() => kv.close());
+
+  it('stores, reads and deletes values', async () => {
+    await kv.set('a', '1');
+    expect(await kv.get('a')).toBe('1');
+    expect(await kv.del('a')).toBe(1);
+    expect(await kv.get('a')).toBeNull();
+    expect(await kv.del('a')).toBe(0);
+  });
+
+  it('expires values after their TTL', async () => {
+    await kv.set('ttl', 'x', 1);
+    expect(await kv.get('ttl')).toBe('x');
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await kv.get('ttl')).toBeNull();
+  });
+
+  it('gives a value to exactly one of many concurrent getDel calls', async () => {
+    await kv.set('once', 'nonce');
+    const taken = await Promise.all(Array.from({ length: 20 }, () => kv.getDel('once')));
+    expect(taken.filter((v) => v === 'nonce')).toHaveLength(1);
+    expect(taken.filter((v) => v === null)).toHaveLength(19);
+  });
+
+  it('sets if absent only once, and releases or renews only for the owner', async () => {
+    expect(await kv.setIfAbsent('lock', 'owner-a', 10)).toBe(true);
+    expect(await kv.setIfAbsent('lock', 'owner-b', 10)).toBe(false);
+    expect(await kv.expireIfEquals('lock', 'owner-b', 10)).toBe(false);
+    expect(await kv.expireIfEquals('lock', 'owner-a', 10)).toBe(true);
+    expect(await kv.delIfEquals('lock', 'owner-b')).toBe(false);
+    expect(await kv.get('lock')).toBe('owner-a');
+    expect(await kv.delIfEquals('lock', 'owner-a')).toBe(true);
+    expect(await kv.get('lock')).toBeNull();
+  });
+
+  it('delivers published messages to every subscriber until unsubscribed', async () => {
+    const other = createKvStore({ redisUrl: url, prefix: 'unused:' });
+    const got: string[] = [];
+    const unsubscribe = await kv.subscribe('ch', (m) => got.push(`first:${m}`));
+    const unsubscribe2 = await kv.subscribe('ch', (m) => got.push(`second:${m}`));
+    await kv.publish('ch', 'hello');
+    await waitFor(() => got.length === 2);
+    expect(got.sort()).toEqual(['first:hello', 'second:hello']);
+    await unsubscribe();
+    await unsubscribe2();
+    await kv.publish('ch', 'after');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toHaveLength(2);
+    await other.close();
+  });
+
+  it('answers ping', async () => {
+    await expect(kv.ping()).resolves.toBeUndefined();
+  });
+});
+
+async function waitFor(check: () => boolean, ms = 2000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
