@@ -15,7 +15,6 @@ export function serveOpenApi(app: Express, document: object): void {
     );
     next();
   };
-  // swagger-ui-express is typed against express 4; its handlers are plain (req, res, next) functions.
   const uiAssets = swaggerUi.serve;
   const uiPage = swaggerUi.setup(document);
   app.use('/docs', relaxCsp, ...uiAssets, uiPage);

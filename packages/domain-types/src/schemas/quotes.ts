@@ -35,7 +35,7 @@ export const Ed25519QuoteQuery = z
     isNative: QueryBoolean,
     version: z
       .enum(['1', '2'])
-      .transform((v) => (v === '2' ? 2 : 1) as 1 | 2)
+      .transform((v) => (v === '2' ? 2 : 1))
       .optional()
       .openapi({ type: 'string', enum: ['1', '2'] }),
   })
