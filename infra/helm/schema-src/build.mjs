@@ -1,0 +1,212 @@
+// Builds each chart's values.schema.json from the shared value types in common.mjs.
+// Run: node infra/helm/schema-src/build.mjs        (writes the files)
+//      node infra/helm/schema-src/build.mjs --check (exit 1 when a committed file is stale)
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as c from './common.mjs';
+
+const helmDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const workloadBasics = {
+  revisionHistoryLimit: c.int('Old ReplicaSets kept.', 0),
+  terminationGracePeriodSeconds: c.int('Seconds between SIGTERM and SIGKILL.', 1),
+  preStopSleepSeconds: c.int('preStop sleep before SIGTERM, seconds (0 = none).', 0, { maximum: 120 }),
+};
+
+const jobBasics = {
+  command: c.command,
+  backoffLimit: c.int('Retries.', 0),
+  activeDeadlineSeconds: c.int('Upper bound on one run, seconds.', 1),
+  resources: c.resources,
+};
+
+function monitoringApi() {
+  return c.object(
+    {
+      ...c.topLevelCommon,
+      replicaCount: c.int('API pods without autoscaling.', 1),
+      containerPort: c.int('Container port (sets PORT).', 1024, { maximum: 65535 }),
+      ...workloadBasics,
+      config: c.configMap('Non-secret settings rendered into the ConfigMap.'),
+      secretEnv: c.secretEnvMap('Variables from existing Secrets; DATABASE_URL is required.', ['DATABASE_URL']),
+      resources: c.resources,
+      probes: c.probes,
+      service: c.service,
+      ingress: c.ingress(),
+      autoscaling: c.autoscaling,
+      podDisruptionBudget: c.podDisruptionBudget,
+      migrations: c.object(
+        {
+          enabled: c.bool('Run migrations as a pre-install/pre-upgrade hook.'),
+          ...jobBasics,
+          ttlSecondsAfterFinished: c.int('Seconds a finished Job is kept.', 0),
+        },
+        ['enabled', 'command'],
+      ),
+      rankJob: c.object(
+        {
+          enabled: c.bool('Run the rank CronJob.'),
+          schedule: c.str('Cron schedule, 5 fields or a @macro.', {
+            pattern: '^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|(\\S+\\s+){4}\\S+)$',
+          }),
+          timeZone: c.str('IANA time zone.'),
+          concurrencyPolicy: { enum: ['Forbid', 'Replace', 'Allow'] },
+          startingDeadlineSeconds: c.int('Skip a run that could not start in time.', 1),
+          successfulJobsHistoryLimit: c.int('Finished Jobs kept.', 0),
+          failedJobsHistoryLimit: c.int('Failed Jobs kept.', 0),
+          ...jobBasics,
+        },
+        ['enabled', 'schedule', 'command', 'concurrencyPolicy'],
+      ),
+      serviceMonitor: c.serviceMonitor,
+    },
+    [
+      'image',
+      'replicaCount',
+      'containerPort',
+      'config',
+      'secretEnv',
+      'podSecurityContext',
+      'securityContext',
+      'resources',
+      'probes',
+      'service',
+      'ingress',
+      'autoscaling',
+      'podDisruptionBudget',
+      'migrations',
+      'rankJob',
+      'serviceMonitor',
+    ],
+  );
+}
+
+function gasQuoteApi() {
+  const signerKeys = {
+    type: 'object',
+    description: 'Env var name -> key in the signer Secret.',
+    minProperties: 1,
+    propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+    additionalProperties: { type: 'string', minLength: 1, pattern: '^[-._a-zA-Z0-9]+$' },
+  };
+  return c.object(
+    {
+      ...c.topLevelCommon,
+      config: c.configMap('Settings shared by the API and the feeder.'),
+      secretEnv: c.secretEnvMap('Secrets shared by the API and the feeder; REDIS_URL is required.', ['REDIS_URL']),
+      signer: c.object(
+        {
+          existingSecret: c.str('Existing Secret holding the signer keys.', {
+            minLength: 1,
+            pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$',
+          }),
+          keys: signerKeys,
+        },
+        ['existingSecret', 'keys'],
+        { description: 'Signer keys: only the Secret name and key names, never key material.' },
+      ),
+      api: c.object(
+        {
+          replicaCount: c.int('API pods without autoscaling.', 1),
+          containerPort: c.int('Container port (sets PORT).', 1024, { maximum: 65535 }),
+          command: c.command,
+          ...workloadBasics,
+          config: c.configMap('API-only settings.'),
+          secretEnv: c.secretEnvMap('API-only secrets.'),
+          resources: c.resources,
+          probes: c.probes,
+          autoscaling: c.autoscaling,
+          podDisruptionBudget: c.podDisruptionBudget,
+        },
+        ['replicaCount', 'containerPort', 'command', 'config', 'secretEnv', 'resources', 'probes', 'autoscaling', 'podDisruptionBudget'],
+      ),
+      feeder: c.object(
+        {
+          enabled: c.bool('Run the price feeder Deployment.'),
+          replicaCount: c.int('Feeder pods (1 is enough; more only add upstream calls).', 0, { maximum: 3 }),
+          command: c.command,
+          ...workloadBasics,
+          config: c.configMap('Feeder-only settings.'),
+          secretEnv: c.secretEnvMap('Feeder-only secrets (RPC URLs with API keys).'),
+          resources: c.resources,
+          http: c.object(
+            {
+              enabled: c.bool('The feeder serves /health and /ready on a port; adds probes.'),
+              port: c.int('Feeder HTTP port (sets PORT).', 1024, { maximum: 65535 }),
+              probes: c.probes,
+            },
+            ['enabled'],
+          ),
+        },
+        ['enabled', 'replicaCount', 'command', 'config', 'secretEnv', 'resources', 'http'],
+      ),
+      service: c.service,
+      ingress: c.ingress({
+        websocket: c.object(
+          {
+            enabled: c.bool('Add ingress-nginx annotations for the WebSocket /subscribe upgrade.'),
+            timeoutSeconds: c.int('Proxy read/send timeout for long-lived connections.', 60, { maximum: 86400 }),
+            upgradeSnippet: c.bool('Also set Upgrade/Connection headers by configuration-snippet.'),
+          },
+          ['enabled', 'timeoutSeconds'],
+        ),
+      }),
+      serviceMonitor: c.serviceMonitor,
+    },
+    [
+      'image',
+      'config',
+      'secretEnv',
+      'signer',
+      'api',
+      'feeder',
+      'podSecurityContext',
+      'securityContext',
+      'service',
+      'ingress',
+      'serviceMonitor',
+    ],
+  );
+}
+
+const charts = { 'monitoring-api': monitoringApi, 'gas-quote-api': gasQuoteApi };
+
+/** The schema text for a chart, as committed. */
+export function schemaText(chart) {
+  const schema = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: `${chart} chart values`,
+    ...charts[chart](),
+  };
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+/** Chart names whose committed values.schema.json differs from the generated one. */
+export function staleSchemas() {
+  return Object.keys(charts).filter((chart) => {
+    const file = join(helmDir, chart, 'values.schema.json');
+    let current = '';
+    try {
+      current = readFileSync(file, 'utf8');
+    } catch {
+      return true;
+    }
+    return current !== schemaText(chart);
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--check')) {
+    const stale = staleSchemas();
+    if (stale.length > 0) {
+      console.error(`stale values.schema.json: ${stale.join(', ')} (run node infra/helm/schema-src/build.mjs)`);
+      process.exit(1);
+    }
+  } else {
+    for (const chart of Object.keys(charts)) {
+      writeFileSync(join(helmDir, chart, 'values.schema.json'), schemaText(chart));
+      console.log(`wrote infra/helm/${chart}/values.schema.json`);
+    }
+  }
+}
