@@ -7,6 +7,7 @@
  */
 import type { Knex } from 'knex';
 import * as transactions from './20261121000100_transactions.js';
+import * as users from './20261121000200_users.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -14,7 +15,7 @@ export type { Migration } from './types.js';
 /** All migrations, oldest first. */
 export const migrations: readonly Migration[] = [
   { name: '20261121000100_transactions', ...transactions },
-  // users helper: `{ name: '20261121000200_users', ...users }` (with `import * as users from './20261121000200_users.js';`)
+  { name: '20261121000200_users', ...users },
 ];
 
 /** The knex migration source over {@link migrations}. */

@@ -1,0 +1,31 @@
+/**
+ * Configuration of the users part of the Monitoring API that the app schema (src/config.ts) does
+ * not already hold. src/config.ts merges this object (`ConfigSchema.extend(usersConfigSchema.shape)`),
+ * so every variable is validated once at start-up: absent means the default, present but invalid
+ * stops the process. USERNAME_SUFFIX, NONCE_TTL_SECONDS, ETH_RPC_URL and SOLANA_RPC_URL are in
+ * src/config.ts already.
+ */
+import { z } from 'zod';
+
+/** Environment variables of the users / names module, with their defaults. */
+export const usersConfigSchema = z.object({
+  /**
+   * ENS Universal Resolver contract queried with `resolveWithGateways`; the default is the
+   * mainnet deployment viem ships for `mainnet`. Tests point it at their own deployment.
+   */
+  ENS_UNIVERSAL_RESOLVER: z
+    .string()
+    .trim()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
+    .default('0xeEeEEEeE14D718C2B47D9923Deab1335E144EeEe'),
+  /** How long a resolved (or unresolvable) name is cached in-process, seconds; 0 disables it. */
+  NAME_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Timeout of one name-resolution RPC request, milliseconds. */
+  NAME_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+});
+
+/** Parsed users configuration. */
+export type UsersConfig = z.output<typeof usersConfigSchema>;
+
+/** The defaults, from the schema itself (one source). */
+export const USERS_CONFIG_DEFAULTS: UsersConfig = usersConfigSchema.parse({});

@@ -1,0 +1,46 @@
+/**
+ * The rank job's work: stored leaderboard ranks per network (SPEC "Leaderboard": ranks come from
+ * stored rank data). Every user gets a rank 1..N on each network by domain_total_multiplied_points
+ * descending, ties broken by user id ascending (older account first), so the order is total and
+ * repeatable. Users created after a run stay unranked (null) until the next run.
+ */
+import type { Network } from '@ctss/domain-types';
+import type { Knex } from 'knex';
+import { ownTotalsSql, rankColumn } from './points-sql.js';
+
+/** Networks with stored ranks. */
+export const RANKED_NETWORKS: readonly Network[] = ['mainnet', 'devnet'];
+
+/** Advisory lock key, so two rank jobs never interleave (the second waits). */
+const RANK_JOB_LOCK = 0x63747373_72616e6bn; // "ctssrank"
+
+/** Rows changed per network by {@link recomputeRanks}. */
+export type RankUpdateCounts = Record<Network, number>;
+
+/**
+ * Recomputes the stored ranks of both networks in ONE transaction on `knex` (use the primary),
+ * so readers see either the old or the new ranking, never a mix. Only rows whose rank changes are
+ * written.
+ *
+ * @returns how many users' ranks changed per network.
+ */
+export async function recomputeRanks(knex: Knex): Promise<RankUpdateCounts> {
+  return knex.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(?::bigint)', [RANK_JOB_LOCK.toString()]);
+    const counts: RankUpdateCounts = { mainnet: 0, devnet: 0 };
+    for (const network of RANKED_NETWORKS) {
+      const column = rankColumn(network);
+      const result = await trx.raw<{ rowCount: number | null }>(`
+        update users as target
+           set ${column} = ranked.rank
+          from (
+            select id, row_number() over (order by domain_total_multiplied_points desc, id asc)::int as rank
+              from (${ownTotalsSql(network)}) totals
+          ) ranked
+         where target.id = ranked.id
+           and target.${column} is distinct from ranked.rank`);
+      counts[network] = result.rowCount ?? 0;
+    }
+    return counts;
+  });
+}

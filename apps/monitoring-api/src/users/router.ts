@@ -1,0 +1,125 @@
+/**
+ * The `/users` routes (SPEC "GET /users/leaderboard", "GET /users", "GET /users/messages",
+ * "POST /users/verify"). Reads go to the read pool, binding to the primary. Every failure is an
+ * HttpProblem (RFC 9457 body with `code`), turned into the response by the app's problem handler.
+ */
+import { ChainType, VerifyRequest, type WalletsQueryResponse } from '@ctss/domain-types';
+import { HttpProblem, parseBody, parseQuery, sendJson } from '@ctss/server-kit';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { AppDeps } from '../deps.js';
+import { CHAIN_LABELS, parseWalletAddress, type WalletAddress } from './address.js';
+import { BindingService } from './binding.service.js';
+import { LeaderboardQuery, MAX_WALLET_ENTRIES, MessagesQuery, UsersQuery } from './schemas.js';
+import { fetchDomainAggregate, fetchLeaderboard, findUsersByWallets } from './users.repository.js';
+
+type Handler = (req: Request, res: Response) => Promise<void>;
+
+/** Passes a handler's rejection to express's error chain (no floating promises). */
+function route(handler: Handler) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    handler(req, res).catch(next);
+  };
+}
+
+/**
+ * Parses `<address>_<chain>,<address>_<chain>,...` (split at the last underscore; addresses never
+ * contain one).
+ *
+ * @throws HttpProblem 400 INVALID_QUERY: empty list, more than 20 entries, unknown chain label,
+ *         malformed address.
+ */
+export function parseWalletsParam(value: string): WalletAddress[] {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e.length > 0);
+  if (entries.length === 0) throw new HttpProblem(400, 'INVALID_QUERY', 'wallets: at least one <address>_<chain> entry');
+  if (entries.length > MAX_WALLET_ENTRIES) {
+    throw new HttpProblem(400, 'INVALID_QUERY', `wallets: at most ${MAX_WALLET_ENTRIES} entries`);
+  }
+  return entries.map((entry) => {
+    const cut = entry.lastIndexOf('_');
+    const label = cut > 0 ? entry.slice(cut + 1).toLowerCase() : '';
+    const chainType = Object.hasOwn(CHAIN_LABELS, label) ? CHAIN_LABELS[label] : undefined;
+    if (!chainType) {
+      throw new HttpProblem(400, 'INVALID_QUERY', `wallets: entry must be <address>_<chain> with chain one of ${ChainType.options.join(', ')}`);
+    }
+    const wallet = parseWalletAddress(chainType, entry.slice(0, cut));
+    if (!wallet) throw new HttpProblem(400, 'INVALID_QUERY', `wallets: not a valid ${chainType} address`);
+    return wallet;
+  });
+}
+
+/** Builds the router mounted at `/users`. */
+export function createUsersRouter(deps: AppDeps): express.Router {
+  const router = express.Router();
+  const binding = new BindingService({
+    primary: deps.db.primary,
+    kv: deps.kv,
+    clock: deps.clock,
+    nonceTtlSeconds: deps.config.NONCE_TTL_SECONDS,
+  });
+  const suffix = deps.config.USERNAME_SUFFIX;
+
+  router.get(
+    '/leaderboard',
+    route(async (req, res) => {
+      const query = parseQuery(LeaderboardQuery, req.query);
+      const { entries, totalCount } = await fetchLeaderboard(deps.db.read, query);
+      sendJson(res, 200, {
+        leaderboard: entries,
+        total_count: totalCount,
+        limit: query.limit,
+        offset: query.offset,
+        has_more: query.offset + entries.length < totalCount,
+      });
+    }),
+  );
+
+  router.get(
+    '/messages',
+    route(async (req, res) => {
+      const query = parseQuery(MessagesQuery, req.query);
+      if (!query.username.toLowerCase().endsWith(suffix)) {
+        throw new HttpProblem(400, 'INVALID_QUERY', `username: must end with ${suffix}`);
+      }
+      sendJson(res, 200, await binding.issueNonce(query));
+    }),
+  );
+
+  router.post(
+    '/verify',
+    route(async (req, res) => {
+      if (!req.is('application/json')) {
+        throw new HttpProblem(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+      }
+      const body = parseBody(VerifyRequest, req.body);
+      sendJson(res, 200, await binding.verify(body));
+    }),
+  );
+
+  router.get(
+    '/',
+    route(async (req, res) => {
+      const query = parseQuery(UsersQuery, req.query);
+      if (query.wallets !== undefined) {
+        const users = await findUsersByWallets(deps.db.read, parseWalletsParam(query.wallets));
+        const first = users[0];
+        if (!first) throw new HttpProblem(404, 'NOT_FOUND', 'no username has any of these wallets bound');
+        const response: WalletsQueryResponse = { username: first.username, ref_code: first.ref_code, users };
+        sendJson(res, 200, response);
+        return;
+      }
+      const domain = (query.domains ?? '').trim();
+      if (domain.includes(',')) throw new HttpProblem(400, 'INVALID_QUERY', 'domains: one username per request');
+      if (!domain.toLowerCase().endsWith(suffix) || domain.length === suffix.length) {
+        throw new HttpProblem(400, 'INVALID_QUERY', `domains: must be a username ending with ${suffix}`);
+      }
+      const aggregate = await fetchDomainAggregate(deps.db.read, domain);
+      if (!aggregate) throw new HttpProblem(404, 'NOT_FOUND', `no user named ${domain}`);
+      sendJson(res, 200, aggregate);
+    }),
+  );
+
+  return router;
+}

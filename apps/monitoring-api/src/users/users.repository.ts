@@ -1,0 +1,274 @@
+/**
+ * Reads of users, wallets and points (the SQL of `GET /users/leaderboard` and `GET /users`).
+ * Every query takes the knex handle to run on (the read pool for these endpoints).
+ */
+import type { ChainType, DomainAggregate, LeaderboardEntry, Network, UserRecord } from '@ctss/domain-types';
+import type { Knex } from 'knex';
+import type { WalletAddress } from './address.js';
+import { REFERRAL_SHARE, ownTotalsSql, rankColumn } from './points-sql.js';
+
+/** A user's identity columns. */
+export interface UserIdentity {
+  id: number;
+  username: string;
+  ref_code: string;
+}
+
+/** Escapes LIKE metacharacters (`\`, `%`, `_`) so a search term matches literally (ESCAPE '\'). */
+export function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Finds a user by username, case-insensitively. */
+export async function findUserByUsername(db: Knex, username: string): Promise<UserIdentity | undefined> {
+  const result = await db.raw<{ rows: { id: string; username: string; ref_code: string }[] }>(
+    'select id, username, ref_code from users where lower(username) = lower(?)',
+    [username],
+  );
+  const row = result.rows[0];
+  return row ? { id: Number(row.id), username: row.username, ref_code: row.ref_code } : undefined;
+}
+
+/** Parameters of a leaderboard page. */
+export interface LeaderboardPageQuery {
+  network: Network;
+  limit: number;
+  offset: number;
+  /** Case-insensitive substring of the username (already truncated); empty = everyone. */
+  search: string;
+}
+
+interface LeaderboardRow {
+  id: string;
+  username: string;
+  ref_code: string;
+  domain_multiplier: number;
+  staked_op_nfts: number;
+  staked_eth_nfts: number;
+  domain_rank: number | null;
+  wallet_count: number;
+  total_base_points: number;
+  domain_total_multiplied_points: number;
+  referral_points: number;
+}
+
+/**
+ * One leaderboard page and the number of matching users. Order: stored rank ascending, then
+ * unranked users (null rank) by user id; the users_rank_<network>_idx index serves it.
+ */
+export async function fetchLeaderboard(
+  db: Knex,
+  query: LeaderboardPageQuery,
+): Promise<{ entries: LeaderboardEntry[]; totalCount: number }> {
+  const rank = rankColumn(query.network);
+  const pattern = query.search ? `%${escapeLike(query.search.toLowerCase())}%` : null;
+  const filter = pattern === null ? 'true' : `lower(u.username) like ? escape '\\'`;
+  const filterBindings = pattern === null ? [] : [pattern];
+
+  const countResult = await db.raw<{ rows: { n: number }[] }>(
+    `select count(*)::int as n from users u where ${filter}`,
+    filterBindings,
+  );
+  const totalCount = countResult.rows[0]?.n ?? 0;
+
+  const result = await db.raw<{ rows: LeaderboardRow[] }>(
+    `with page as (
+       select u.id, u.username, u.ref_code, u.domain_multiplier, u.staked_op_nfts, u.staked_eth_nfts,
+              u.${rank} as domain_rank
+         from users u
+        where ${filter}
+        order by u.${rank} asc nulls last, u.id asc
+        limit ? offset ?
+     ),
+     scope as (
+       select id from page
+       union
+       select r.referee_id from referrals r where r.referrer_id in (select id from page)
+     ),
+     own as (${ownTotalsSql(query.network, 'select id from scope')}),
+     refs as (
+       select r.referrer_id as id, sum(o.domain_total_multiplied_points) as points
+         from referrals r join own o on o.id = r.referee_id
+        group by r.referrer_id
+     )
+     select p.*, o.wallet_count, o.total_base_points, o.domain_total_multiplied_points,
+            (coalesce(refs.points, 0) * ?)::float8 as referral_points
+       from page p
+       join own o on o.id = p.id
+       left join refs on refs.id = p.id
+      order by p.domain_rank asc nulls last, p.id asc`,
+    [...filterBindings, query.limit, query.offset, REFERRAL_SHARE],
+  );
+
+  const entries = result.rows.map(
+    (row): LeaderboardEntry => ({
+      user_id: Number(row.id),
+      username: row.username,
+      ref_code: row.ref_code,
+      total_base_points: row.total_base_points,
+      domain_multiplier: row.domain_multiplier,
+      domain_total_multiplied_points: row.domain_total_multiplied_points,
+      referral_points: row.referral_points,
+      total_points_with_referrals: row.domain_total_multiplied_points + row.referral_points,
+      staked_op_nfts: row.staked_op_nfts,
+      staked_eth_nfts: row.staked_eth_nfts,
+      wallet_count: row.wallet_count,
+      domain_rank: row.domain_rank,
+    }),
+  );
+  return { entries, totalCount };
+}
+
+interface WalletRow {
+  user_id: string;
+  chain_type: ChainType;
+  address: string;
+  swap_points: number;
+  swap_points_mainnet: number;
+  testnet_points: number;
+  points_multiplier: number;
+  total_points_multiplied: number;
+  total_points_multiplied_mainnet: number;
+}
+
+/** Bound wallets of the given users with their points (zeros / multiplier 1 when no points row). */
+async function fetchWallets(db: Knex, userIds: number[]): Promise<WalletRow[]> {
+  const result = await db.raw<{ rows: WalletRow[] }>(
+    `select w.user_id, w.chain_type, w.address,
+            coalesce(p.swap_points, 0) as swap_points,
+            coalesce(p.swap_points_mainnet, 0) as swap_points_mainnet,
+            coalesce(p.testnet_points, 0) as testnet_points,
+            coalesce(p.points_multiplier, 1) as points_multiplier,
+            coalesce(p.total_points_multiplied, 0) as total_points_multiplied,
+            coalesce(p.total_points_multiplied_mainnet, 0) as total_points_multiplied_mainnet
+       from user_wallets w
+       left join wallet_points p on p.chain_type = w.chain_type and p.address_key = w.address_key
+      where w.user_id = any(?::bigint[])
+      order by w.user_id, w.chain_type`,
+    [userIds],
+  );
+  return result.rows;
+}
+
+/**
+ * Users owning any of `wallets`, in the order their first wallet appears in the query, each with
+ * all of its bound wallets and points (SPEC "User record"):
+ * max_multiplier = max(points_multiplier), testnet_points = sum(testnet_points),
+ * swap_points = sum(swap_points) over the user's wallets; nft_points from the user.
+ */
+export async function findUsersByWallets(db: Knex, wallets: readonly WalletAddress[]): Promise<UserRecord[]> {
+  const matched = await db.raw<{ rows: { id: string; username: string; ref_code: string; nft_points: number }[] }>(
+    `select u.id, u.username, u.ref_code, u.nft_points
+       from (
+         select w.user_id, min(q.ord) as first_ord
+           from unnest(?::text[], ?::text[]) with ordinality as q(chain_type, address_key, ord)
+           join user_wallets w on w.chain_type = q.chain_type and w.address_key = q.address_key
+          group by w.user_id
+       ) m
+       join users u on u.id = m.user_id
+      order by m.first_ord`,
+    [wallets.map((w) => w.chainType), wallets.map((w) => w.key)],
+  );
+  if (matched.rows.length === 0) return [];
+  const walletRows = await fetchWallets(
+    db,
+    matched.rows.map((u) => Number(u.id)),
+  );
+  return matched.rows.map((user): UserRecord => {
+    const own = walletRows.filter((w) => w.user_id === user.id);
+    return {
+      user_id: Number(user.id),
+      username: user.username,
+      ref_code: user.ref_code,
+      wallets: own.map((w) => ({
+        address: w.address,
+        chain_type: w.chain_type,
+        swap_points: w.swap_points,
+        swap_points_mainnet: w.swap_points_mainnet,
+        points_multiplier: w.points_multiplier,
+        total_points_multiplied: w.total_points_multiplied,
+        total_points_multiplied_mainnet: w.total_points_multiplied_mainnet,
+      })),
+      max_multiplier: own.reduce((max, w) => Math.max(max, w.points_multiplier), 0),
+      testnet_points: own.reduce((sum, w) => sum + w.testnet_points, 0),
+      nft_points: user.nft_points,
+      swap_points: own.reduce((sum, w) => sum + w.swap_points, 0),
+    };
+  });
+}
+
+/**
+ * The domain aggregate of a username (SPEC "Domain aggregate"), or undefined for an unknown
+ * username. `domain_total_multiplied_points` is the devnet total, `_mainnet` the mainnet one.
+ * A user without a stored rank has rank 0 (the spec types the ranks as integers; real ranks
+ * start at 1).
+ */
+export async function fetchDomainAggregate(db: Knex, username: string): Promise<DomainAggregate | undefined> {
+  const userResult = await db.raw<{
+    rows: {
+      id: string;
+      username: string;
+      ref_code: string;
+      staked_op_nfts: number;
+      staked_eth_nfts: number;
+      nft_points: number;
+      domain_rank_mainnet: number | null;
+      domain_rank_devnet: number | null;
+    }[];
+  }>(
+    `select id, username, ref_code, staked_op_nfts, staked_eth_nfts, nft_points, domain_rank_mainnet, domain_rank_devnet
+       from users where lower(username) = lower(?)`,
+    [username],
+  );
+  const user = userResult.rows[0];
+  if (!user) return undefined;
+  const id = Number(user.id);
+  const totals = await db.raw<{ rows: { mainnet: number; devnet: number }[] }>(
+    `select (select domain_total_multiplied_points from (${ownTotalsSql('mainnet', 'select ?::bigint')}) m) as mainnet,
+            (select domain_total_multiplied_points from (${ownTotalsSql('devnet', 'select ?::bigint')}) d) as devnet`,
+    [id, id, id, id],
+  );
+  const wallets = await fetchWallets(db, [id]);
+  const byChain = new Map(wallets.map((w) => [w.chain_type, w]));
+  const evm = byChain.get('evm');
+  const sol = byChain.get('solana');
+  return {
+    username: user.username,
+    ref_code: user.ref_code,
+    binded_wallets: {
+      evm: evm?.address ?? '',
+      sol: sol?.address ?? '',
+      apt: byChain.get('aptos')?.address ?? '',
+      sui: byChain.get('sui')?.address ?? '',
+    },
+    leaderboard_rank_mainnet: user.domain_rank_mainnet ?? 0,
+    leaderboard_rank_devnet: user.domain_rank_devnet ?? 0,
+    domain_total_multiplied_points_mainnet: totals.rows[0]?.mainnet ?? 0,
+    domain_total_multiplied_points: totals.rows[0]?.devnet ?? 0,
+    ...(evm && {
+      evm: {
+        address: evm.address,
+        chain_type: 'evm',
+        swap_points: evm.swap_points,
+        testnet_points: evm.testnet_points,
+        points_multiplier: evm.points_multiplier,
+        total_points_multiplied: evm.total_points_multiplied,
+        swap_points_mainnet: evm.swap_points_mainnet,
+        total_points_multiplied_mainnet: evm.total_points_multiplied_mainnet,
+        staked_eth_nfts: user.staked_eth_nfts,
+        staked_op_nfts: user.staked_op_nfts,
+        nft_points: user.nft_points,
+      },
+    }),
+    ...(sol && {
+      sol: {
+        address: sol.address,
+        chain_type: 'solana',
+        swap_points: sol.swap_points,
+        testnet_points: sol.testnet_points,
+        points_multiplier: sol.points_multiplier,
+        total_points_multiplied: sol.total_points_multiplied,
+      },
+    }),
+  };
+}
