@@ -1,0 +1,124 @@
+/**
+ * The Gas Quote API app factory: every dependency comes in through one typed object, so tests
+ * build the app with real stores, a fixed clock and known keys; `main.ts` only wires and listens.
+ */
+import type { Server } from 'node:http';
+import type { ChainRegistry } from '@ctss/domain-types';
+import { HttpProblem, createHttpApp, finishHttpApp, serveOpenApi, type KvStore, type Logger } from '@ctss/server-kit';
+import type { Ed25519Signer, Secp256k1Signer } from '@ctss/signing';
+import type { ErrorRequestHandler, Express } from 'express';
+import type { GasQuoteConfig } from './config.js';
+import type { GasQuoteMetrics, PriceAgeSample } from './metrics.js';
+import { createPricingParams } from './pricing/params.js';
+import { MissingPriceDataError, type PriceStore } from './pricing/price-store.js';
+import { createRoutePricer, type PricingParams } from './pricing/route-pricer.js';
+import { ecdsaQuoteRouter } from './routes/ecdsa-quote.js';
+import { ed25519QuoteRouter } from './routes/ed25519-quote.js';
+import { healthRouter } from './routes/health.js';
+import { buildOpenApiDocument } from './routes/openapi.js';
+import { tokenPricesRouter } from './routes/token-prices.js';
+import { createQuoteService } from './signing/quote-service.js';
+import { createSubscribeHub, type SubscribeHub } from './ws/subscribe.js';
+
+/** Dependencies of {@link createApp}. */
+export interface AppDeps {
+  readonly config: GasQuoteConfig;
+  /** The shared store (Redis or in-process): rate limits, pub/sub, latest messages. */
+  readonly kv: KvStore;
+  readonly priceStore: PriceStore;
+  /** Current time, ms since epoch. */
+  readonly clock: () => number;
+  readonly signers: { readonly ecdsa: Secp256k1Signer; readonly ed25519: Ed25519Signer };
+  readonly logger: Logger;
+  readonly metrics: GasQuoteMetrics;
+  readonly registry: ChainRegistry;
+}
+
+/** The built app: the express handler plus the WebSocket hub that shares its HTTP server. */
+export interface GasQuoteApp {
+  readonly app: Express;
+  readonly ws: SubscribeHub;
+  /** Pricing parameters in effect (the feeder uses the same). */
+  readonly params: PricingParams;
+  /** Handles WebSocket upgrades on `server` (path /subscribe) and starts the fan-out. */
+  attach(server: Server): Promise<void>;
+  /** Closes WebSockets (code 1001). The caller owns and closes the kv store and HTTP server. */
+  close(): Promise<void>;
+}
+
+/** Maps missing or stale price data to 500 MISSING_PRICE_DATA (SPEC.md "Errors"). */
+const missingPriceData: ErrorRequestHandler = (err, _req, _res, next) => {
+  next(err instanceof MissingPriceDataError ? new HttpProblem(500, 'MISSING_PRICE_DATA', err.message, { 'Retry-After': '5' }) : err);
+};
+
+/** Builds the Gas Quote API. */
+export function createApp(deps: AppDeps): GasQuoteApp {
+  const { config, registry, priceStore, metrics, logger } = deps;
+  const params = createPricingParams(registry, {
+    redeemGas: config.redeemGas,
+    adjustmentBps: config.feeAdjustmentBps,
+    defaultAdjustmentBps: config.FEE_ADJUSTMENT_BPS,
+  });
+  const quotes = createQuoteService({
+    registry,
+    pricer: createRoutePricer(registry, priceStore, params),
+    clock: deps.clock,
+    ecdsaSigner: deps.signers.ecdsa,
+    ed25519Signer: deps.signers.ed25519,
+    packingFor: (domain) => config.quotePacking.get(domain) ?? 'spec',
+    metrics,
+  });
+  metrics.setPriceAgeProvider(async () => {
+    const now = deps.clock();
+    const samples: PriceAgeSample[] = [];
+    for (const chain of registry.all()) {
+      const [gas, usd] = await Promise.all([priceStore.gasRaw(chain.domain), priceStore.usdRaw(chain.nativeSymbol)]);
+      if (gas) samples.push({ domain: chain.domain, kind: 'gas', ageSeconds: (now - gas.observedAt) / 1000 });
+      if (usd) samples.push({ domain: chain.domain, kind: 'usd', ageSeconds: (now - usd.observedAt) / 1000 });
+    }
+    return samples;
+  });
+
+  const app = createHttpApp({
+    logger,
+    metrics,
+    corsOrigins: config.CORS_ORIGINS,
+    trustProxy: config.TRUST_PROXY,
+    rateLimit: {
+      limit: config.RATE_LIMIT_PER_MINUTE,
+      windowSeconds: 60,
+      redis: deps.kv.redis,
+      prefix: `${config.REDIS_PREFIX}rl:`,
+      apiKeys: new Set(config.API_KEYS),
+      apiKeyLimit: config.API_KEY_RATE_LIMIT_PER_MINUTE,
+    },
+  });
+  app.use(
+    healthRouter(
+      {
+        priceSource: config.priceSource,
+        feederInProcess: config.feederInProcess,
+        ecdsaSigner: deps.signers.ecdsa.address,
+        ed25519PublicKey: `0x${Buffer.from(deps.signers.ed25519.publicKey).toString('hex')}`,
+      },
+      registry,
+      deps.kv,
+      priceStore,
+    ),
+  );
+  app.use(ecdsaQuoteRouter(quotes));
+  app.use(ed25519QuoteRouter(quotes));
+  app.use(tokenPricesRouter(registry, priceStore));
+  serveOpenApi(app, buildOpenApiDocument());
+  app.use(missingPriceData);
+  finishHttpApp(app, logger);
+
+  const ws = createSubscribeHub({
+    kv: deps.kv,
+    logger,
+    metrics,
+    maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES,
+    pingIntervalMs: config.WS_PING_INTERVAL_SECONDS * 1000,
+  });
+  return { app, ws, params, attach: (server) => ws.attach(server), close: () => ws.close() };
+}

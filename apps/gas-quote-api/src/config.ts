@@ -1,0 +1,175 @@
+/**
+ * The Gas Quote API configuration: one zod schema over the environment, parsed once at start-up
+ * (server-kit `parseConfig`): absent = documented default, present but invalid = ConfigError
+ * listing every bad variable. The full reference is in README.md.
+ */
+import { DEFAULT_CHAINS, z, type ChainInfo } from '@ctss/domain-types';
+import { parseConfig } from '@ctss/server-kit';
+import type { QuotePacking } from '@ctss/signing';
+import { DEFAULT_COINGECKO_IDS } from './feeder/sources/coingecko.js';
+import { DEFAULT_PYTH_FEED_IDS } from './feeder/sources/pyth.js';
+
+/** Default adjustment factor on the redeem gas cost, basis points (1.2x covers gas spikes between refreshes). */
+export const DEFAULT_FEE_ADJUSTMENT_BPS = 12_000n;
+
+const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
+const int = (min: number, max: number) =>
+  z.string().regex(/^[0-9]+$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(min).max(max));
+const bps = z.string().regex(/^[0-9]{1,7}$/, 'must be an integer number of basis points').transform(BigInt);
+const url = z.url({ protocol: /^https?$/ });
+const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+
+/** `TRUST_PROXY`: `true`/`false`, a hop count, or a comma-separated list of addresses/CIDRs (express semantics). */
+const trustProxy = z.string().transform((v): boolean | number | string => {
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (/^[0-9]+$/.test(v)) return Number(v);
+  return v;
+});
+
+const symbolMap = z
+  .string()
+  .transform((v, ctx) => {
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string().regex(/^[A-Z0-9]+$/), z.string().min(1)));
+
+const Fixed = z.object({
+  NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
+  PORT: int(0, 65_535).default(3001),
+  FEEDER_PORT: int(0, 65_535).default(3002),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  REDIS_PREFIX: z.string().min(1).default('gas:'),
+  SIGNER_ECDSA_PRIVATE_KEY: z.string().optional(),
+  SIGNER_ED25519_PRIVATE_KEY: z.string().optional(),
+  PRICE_SOURCE: z.enum(['auto', 'live', 'snapshot']).default('auto'),
+  PRICE_MAX_AGE_SECONDS: int(1, 86_400).default(120),
+  FEEDER_INTERVAL_SECONDS: int(1, 3600).default(15),
+  FEEDER_IN_PROCESS: bool.optional(),
+  UPSTREAM_TIMEOUT_MS: int(100, 60_000).default(5000),
+  PYTH_HERMES_URL: url.default('https://hermes.pyth.network'),
+  PYTH_MAX_CONFIDENCE_BPS: bps.default(200n),
+  PYTH_FEED_IDS: symbolMap.optional(),
+  PRICE_FALLBACK_URL: url.default('https://api.coingecko.com'),
+  PRICE_FALLBACK_IDS: symbolMap.optional(),
+  FEE_ADJUSTMENT_BPS: bps.default(DEFAULT_FEE_ADJUSTMENT_BPS),
+  GAS_PRICE_MULTIPLIER_BPS: bps.default(10_000n),
+  EVM_PRIORITY_FEE_PERCENTILE: int(0, 100).default(50),
+  SOLANA_PRIORITY_FEE_PERCENTILE: int(0, 100).default(75),
+  CORS_ORIGINS: list.default(['*']),
+  RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(120),
+  API_KEY_RATE_LIMIT_PER_MINUTE: int(1, 10_000_000).default(1200),
+  API_KEYS: list.default([]),
+  TRUST_PROXY: trustProxy.default(false),
+  WS_MAX_BUFFERED_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
+  WS_PING_INTERVAL_SECONDS: int(1, 3600).default(30),
+});
+
+/** Per-domain variables: `<PREFIX><DOMAIN>` where DOMAIN is the id (`0`) or the chain key (`ETHEREUM`). */
+const PER_DOMAIN = {
+  RPC_URL_: url,
+  QUOTE_PACKING_: z.enum(['spec', 'compact']),
+  REDEEM_GAS_: z.string().regex(/^[1-9][0-9]{0,11}$/, 'must be a positive integer of gas units').transform(BigInt),
+  FEE_ADJUSTMENT_BPS_: bps,
+} as const;
+type PerDomainKey = keyof typeof PER_DOMAIN;
+
+/** The validated configuration. Per-domain maps are keyed by CCTP domain id. */
+export interface GasQuoteConfig extends Omit<z.output<typeof Fixed>, 'PYTH_FEED_IDS' | 'PRICE_FALLBACK_IDS'> {
+  /** Chain JSON-RPC (REST for Aptos) URL per domain. */
+  readonly rpcUrls: ReadonlyMap<number, string>;
+  /** ECDSA packing per origin domain; `spec` when absent. */
+  readonly quotePacking: ReadonlyMap<number, QuotePacking>;
+  /** Redeem gas override per destination domain. */
+  readonly redeemGas: ReadonlyMap<number, bigint>;
+  /** Adjustment factor override per destination domain, basis points. */
+  readonly feeAdjustmentBps: ReadonlyMap<number, bigint>;
+  /** Pyth feed id per native symbol (defaults merged with PYTH_FEED_IDS). */
+  readonly pythFeedIds: Readonly<Record<string, string>>;
+  /** Fallback price API coin id per native symbol (defaults merged with PRICE_FALLBACK_IDS). */
+  readonly fallbackCoinIds: Readonly<Record<string, string>>;
+  /** Whether prices come from the bundled snapshot (no RPC URLs) or live sources. */
+  readonly priceSource: 'live' | 'snapshot';
+  /** Whether the API process runs the feeder itself. */
+  readonly feederInProcess: boolean;
+}
+
+function resolveDomain(suffix: string, chains: readonly ChainInfo[]): number | undefined {
+  if (/^[0-9]+$/.test(suffix)) return chains.find((c) => c.domain === Number(suffix))?.domain;
+  return chains.find((c) => c.key.toUpperCase() === suffix)?.domain;
+}
+
+/** Builds the configuration schema for the served `chains` (default: the registry defaults). */
+export function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
+  return Fixed.loose().transform((env, ctx): GasQuoteConfig => {
+    const maps: Record<PerDomainKey, Map<number, unknown>> = {
+      RPC_URL_: new Map(),
+      QUOTE_PACKING_: new Map(),
+      REDEEM_GAS_: new Map(),
+      FEE_ADJUSTMENT_BPS_: new Map(),
+    };
+    for (const [name, raw] of Object.entries(env)) {
+      const prefix = (Object.keys(PER_DOMAIN) as PerDomainKey[]).find((p) => name.startsWith(p));
+      if (!prefix || typeof raw !== 'string') continue;
+      const domain = resolveDomain(name.slice(prefix.length), chains);
+      if (domain === undefined) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'unknown domain (use the domain id or the chain key, e.g. 0 or ETHEREUM)' });
+        continue;
+      }
+      const parsed = PER_DOMAIN[prefix].safeParse(raw);
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', path: [name], message: parsed.error.issues[0]?.message ?? 'invalid' });
+      } else if (maps[prefix].has(domain)) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `domain ${domain} is configured twice` });
+      } else {
+        maps[prefix].set(domain, parsed.data);
+      }
+    }
+    const production = env.NODE_ENV === 'production';
+    if (production && !env.SIGNER_ECDSA_PRIVATE_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['SIGNER_ECDSA_PRIVATE_KEY'], message: 'required when NODE_ENV=production' });
+    }
+    if (production && !env.SIGNER_ED25519_PRIVATE_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['SIGNER_ED25519_PRIVATE_KEY'], message: 'required when NODE_ENV=production' });
+    }
+    const rpcUrls = maps.RPC_URL_ as Map<number, string>;
+    let priceSource: 'live' | 'snapshot' = env.PRICE_SOURCE === 'snapshot' || (env.PRICE_SOURCE === 'auto' && rpcUrls.size === 0) ? 'snapshot' : 'live';
+    if (production && env.PRICE_SOURCE === 'auto' && rpcUrls.size === 0) {
+      ctx.addIssue({ code: 'custom', path: ['RPC_URL_<DOMAIN>'], message: 'production needs chain RPC URLs (or PRICE_SOURCE=snapshot explicitly)' });
+    }
+    if (env.PRICE_SOURCE === 'live' && rpcUrls.size === 0) {
+      ctx.addIssue({ code: 'custom', path: ['PRICE_SOURCE'], message: 'live needs at least one RPC_URL_<DOMAIN>' });
+      priceSource = 'snapshot';
+    }
+    // Pick the declared variables only: the loose schema also passed every other env var through.
+    const { PYTH_FEED_IDS, PRICE_FALLBACK_IDS, ...fixed } = Object.fromEntries(
+      Object.keys(Fixed.shape).map((k) => [k, env[k]]),
+    ) as z.output<typeof Fixed>;
+    return {
+      ...fixed,
+      rpcUrls,
+      quotePacking: maps.QUOTE_PACKING_ as Map<number, QuotePacking>,
+      redeemGas: maps.REDEEM_GAS_ as Map<number, bigint>,
+      feeAdjustmentBps: maps.FEE_ADJUSTMENT_BPS_ as Map<number, bigint>,
+      pythFeedIds: { ...DEFAULT_PYTH_FEED_IDS, ...PYTH_FEED_IDS },
+      fallbackCoinIds: { ...DEFAULT_COINGECKO_IDS, ...PRICE_FALLBACK_IDS },
+      priceSource,
+      // Without Redis the store is per process, so the process must feed itself.
+      feederInProcess: env.FEEDER_IN_PROCESS ?? (priceSource === 'snapshot' || !env.REDIS_URL),
+    };
+  });
+}
+
+/**
+ * Parses the environment into a {@link GasQuoteConfig}.
+ * @throws ConfigError (server-kit) naming every invalid variable; values are never echoed.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, chains?: readonly ChainInfo[]): GasQuoteConfig {
+  return parseConfig(configSchema(chains), env);
+}

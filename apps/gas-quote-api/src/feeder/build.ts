@@ -1,0 +1,103 @@
+/** Assembles the feeder's sources from configuration: live RPCs and price APIs, or the bundled snapshot. */
+import type { ChainRegistry } from '@ctss/domain-types';
+import type { KvStore, Logger } from '@ctss/server-kit';
+import type { GasQuoteConfig } from '../config.js';
+import type { PriceStore } from '../pricing/price-store.js';
+import type { PricingParams } from '../pricing/route-pricer.js';
+import { createFeeder, type Feeder } from './feeder.js';
+import { createFeederLock } from './lock.js';
+import { createAptosGasSource } from './sources/aptos.js';
+import { createCoinGeckoSource } from './sources/coingecko.js';
+import { createEvmGasSource } from './sources/evm.js';
+import { createPythSource } from './sources/pyth.js';
+import { loadSnapshot, snapshotGasSources, snapshotUsdSource } from './sources/snapshot.js';
+import { createSolanaGasSource } from './sources/solana.js';
+import { createSuiGasSource } from './sources/sui.js';
+import type { GasSource, UsdSource } from './sources/types.js';
+
+/** Key of the single-writer lock in the KvStore. */
+export const FEEDER_LOCK_KEY = 'feeder:lock';
+
+/** The gas sources for every chain with an RPC URL. */
+export function buildGasSources(config: GasQuoteConfig, registry: ChainRegistry, params: PricingParams): GasSource[] {
+  const timeoutMs = config.UPSTREAM_TIMEOUT_MS;
+  const multiplierBps = config.GAS_PRICE_MULTIPLIER_BPS;
+  const sources: GasSource[] = [];
+  for (const [domain, rpcUrl] of config.rpcUrls) {
+    const chain = registry.require(domain);
+    switch (chain.vm) {
+      case 'evm':
+        sources.push(
+          createEvmGasSource({ domain, rpcUrl, multiplierBps, timeoutMs, priorityPercentile: config.EVM_PRIORITY_FEE_PERCENTILE, blockCount: 10 }),
+        );
+        break;
+      case 'solana':
+        sources.push(
+          createSolanaGasSource({
+            domain,
+            rpcUrl,
+            multiplierBps,
+            timeoutMs,
+            priorityPercentile: config.SOLANA_PRIORITY_FEE_PERCENTILE,
+            redeemComputeUnits: params.redeemGas(domain),
+            signatures: 1n,
+          }),
+        );
+        break;
+      case 'sui':
+        sources.push(createSuiGasSource({ domain, rpcUrl, multiplierBps, timeoutMs }));
+        break;
+      case 'aptos':
+        sources.push(createAptosGasSource({ domain, rpcUrl, multiplierBps, timeoutMs }));
+        break;
+    }
+  }
+  return sources;
+}
+
+/** Pyth Hermes first, then the CoinGecko-style fallback. */
+export function buildUsdSources(config: GasQuoteConfig, clock: () => number): UsdSource[] {
+  return [
+    createPythSource({
+      baseUrl: config.PYTH_HERMES_URL,
+      feedIds: config.pythFeedIds,
+      maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS,
+      maxConfidenceBps: config.PYTH_MAX_CONFIDENCE_BPS,
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      clock,
+    }),
+    createCoinGeckoSource({
+      baseUrl: config.PRICE_FALLBACK_URL,
+      coinIds: config.fallbackCoinIds,
+      maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS,
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      clock,
+    }),
+  ];
+}
+
+/** Builds the feeder for `config.priceSource` (snapshot or live). */
+export function buildFeeder(deps: {
+  config: GasQuoteConfig;
+  registry: ChainRegistry;
+  store: PriceStore;
+  kv: KvStore;
+  params: PricingParams;
+  logger: Logger;
+  clock: () => number;
+}): Feeder {
+  const { config, clock } = deps;
+  const snapshot = config.priceSource === 'snapshot' ? loadSnapshot() : undefined;
+  return createFeeder({
+    registry: deps.registry,
+    store: deps.store,
+    kv: deps.kv,
+    params: deps.params,
+    logger: deps.logger,
+    clock,
+    gasSources: snapshot ? snapshotGasSources(snapshot) : buildGasSources(config, deps.registry, deps.params),
+    usdSources: snapshot ? [snapshotUsdSource(snapshot, clock)] : buildUsdSources(config, clock),
+    // The lease outlives two intervals, so a live owner always renews in time.
+    lock: createFeederLock(deps.kv, FEEDER_LOCK_KEY, Math.max(10, config.FEEDER_INTERVAL_SECONDS * 3)),
+  });
+}

@@ -1,0 +1,143 @@
+/**
+ * The price feeder (SPEC.md "What the service does" 3: "a cache populated by internal processes"):
+ * each cycle, while holding the single-writer lock, it reads every chain's gas price and every
+ * native token's USD price (primary source, then fallbacks for what is missing), stores them with
+ * their observation times, computes the fee matrix and publishes the `fees` and `tokenPrices`
+ * messages (latest copy in the store, live copy on the pub/sub channel).
+ */
+import type { ChainRegistry, SubscribeMessage } from '@ctss/domain-types';
+import type { Logger } from 'pino';
+import type { KvStore } from '@ctss/server-kit';
+import { buildFeesMessage, freshDomainPrices, tokenPricesMessage } from '../pricing/fee-matrix.js';
+import type { PriceStore } from '../pricing/price-store.js';
+import type { PricingParams } from '../pricing/route-pricer.js';
+import type { LeaderLock } from './lock.js';
+import type { GasSource, UsdSource } from './sources/types.js';
+
+/** Pub/sub channel carrying every {@link SubscribeMessage} as JSON. */
+export const UPDATES_CHANNEL = 'quote-updates';
+/** Store keys of the latest published messages, sent to WebSocket clients on connect. */
+export const LATEST_KEYS = { fees: 'latest:fees', tokenPrices: 'latest:tokenPrices' } as const;
+const LATEST_TTL_SECONDS = 86_400;
+
+/** Dependencies of {@link createFeeder}. */
+export interface FeederDeps {
+  readonly registry: ChainRegistry;
+  readonly store: PriceStore;
+  readonly kv: KvStore;
+  readonly params: PricingParams;
+  readonly gasSources: readonly GasSource[];
+  /** USD sources in order of preference: the first is primary, the rest fallbacks. */
+  readonly usdSources: readonly UsdSource[];
+  readonly lock: LeaderLock;
+  readonly logger: Logger;
+  /** Current time, ms since epoch. */
+  readonly clock: () => number;
+}
+
+/** What one refresh did. */
+export interface RefreshReport {
+  /** False when another feeder holds the lock and nothing was written. */
+  readonly wrote: boolean;
+  readonly gasUpdated: number[];
+  readonly gasFailed: number[];
+  /** Symbol to the source that priced it. */
+  readonly usdUpdated: Record<string, string>;
+  readonly usdMissing: string[];
+}
+
+/** A running or runnable feeder. */
+export interface Feeder {
+  /** Runs one refresh cycle now. Source failures are logged, never thrown. @throws on store failures. */
+  refresh(): Promise<RefreshReport>;
+  /** Refreshes now and then every `intervalMs`; errors of a cycle are logged. */
+  start(intervalMs: number): void;
+  /** Stops the interval, waits for a running cycle, releases the lock. */
+  stop(): Promise<void>;
+}
+
+/** Builds a {@link Feeder}. */
+export function createFeeder(deps: FeederDeps): Feeder {
+  const log = deps.logger;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+
+  async function refresh(): Promise<RefreshReport> {
+    if (!(await deps.lock.acquireOrRenew())) {
+      log.debug('feeder lock held elsewhere; skipping cycle');
+      return { wrote: false, gasUpdated: [], gasFailed: [], usdUpdated: {}, usdMissing: [] };
+    }
+    const gasUpdated: number[] = [];
+    const gasFailed: number[] = [];
+    await Promise.all(
+      deps.gasSources.map(async (source) => {
+        try {
+          const gas = await source.fetch();
+          await deps.store.putGas(source.domain, gas, deps.clock(), source.name);
+          gasUpdated.push(source.domain);
+        } catch (err) {
+          gasFailed.push(source.domain);
+          log.warn({ err, domain: source.domain, source: source.name }, 'gas price refresh failed');
+        }
+      }),
+    );
+
+    let remaining = [...new Set(deps.registry.all().map((c) => c.nativeSymbol))];
+    const usdUpdated: Record<string, string> = {};
+    for (const source of deps.usdSources) {
+      if (remaining.length === 0) break;
+      try {
+        const got = await source.fetch(remaining);
+        for (const [symbol, q] of got) {
+          await deps.store.putUsd(symbol, q.price, q.observedAt, source.name);
+          usdUpdated[symbol] = source.name;
+        }
+        remaining = remaining.filter((s) => !got.has(s));
+      } catch (err) {
+        log.warn({ err, source: source.name }, 'USD price source failed; trying the next one');
+      }
+    }
+    if (remaining.length > 0) log.warn({ symbols: remaining }, 'no source priced these tokens');
+
+    await publishLatest();
+    gasUpdated.sort((a, b) => a - b);
+    gasFailed.sort((a, b) => a - b);
+    return { wrote: true, gasUpdated, gasFailed, usdUpdated, usdMissing: remaining };
+  }
+
+  async function publishLatest(): Promise<void> {
+    const prices = await freshDomainPrices(deps.registry, deps.store);
+    const messages: SubscribeMessage[] = [
+      await buildFeesMessage(deps.registry, deps.store, deps.params, prices),
+      tokenPricesMessage(prices),
+    ];
+    for (const message of messages) {
+      const json = JSON.stringify(message);
+      await deps.kv.set(LATEST_KEYS[message.type], json, LATEST_TTL_SECONDS);
+      await deps.kv.publish(UPDATES_CHANNEL, json);
+    }
+  }
+
+  function cycle(): void {
+    running = refresh().then(
+      (report) => log.debug({ report }, 'feeder cycle done'),
+      (err: unknown) => log.error({ err }, 'feeder cycle failed'),
+    );
+  }
+
+  return {
+    refresh,
+    start(intervalMs) {
+      if (timer) return;
+      cycle();
+      timer = setInterval(cycle, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+      await deps.lock.release();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The bundled snapshot source (src/feeder/snapshot.json): plausible gas and USD prices so the API
+ * runs with nothing configured. Used ONLY when no RPC_URL_<DOMAIN> is set; each refresh stamps the
+ * values with the current time, so they pass the freshness check (DESIGN.md "Running").
+ */
+import { readFileSync } from 'node:fs';
+import { z } from '@ctss/domain-types';
+import { USD_DECIMALS, parseDecimal } from '../../pricing/fixed-point.js';
+import type { GasSource, UsdSource } from './types.js';
+
+const Snapshot = z.object({
+  usd: z.record(z.string(), z.string().regex(/^[0-9]+(\.[0-9]+)?$/)),
+  gas: z.record(z.string().regex(/^[0-9]+$/), z.object({ price: z.string().regex(/^[0-9]+$/), decimals: z.number().int().min(0) })),
+});
+/** The parsed snapshot file. */
+export type Snapshot = z.infer<typeof Snapshot>;
+
+/**
+ * Reads and validates the bundled snapshot (next to this module's directory, in src/ or dist/).
+ * @throws when the file is missing or malformed.
+ */
+export function loadSnapshot(url: URL = new URL('../snapshot.json', import.meta.url)): Snapshot {
+  return Snapshot.parse(JSON.parse(readFileSync(url, 'utf8')));
+}
+
+/** Gas sources for every domain in the snapshot. */
+export function snapshotGasSources(snapshot: Snapshot): GasSource[] {
+  return Object.entries(snapshot.gas).map(([domain, g]) => ({
+    domain: Number(domain),
+    name: 'snapshot',
+    fetch: () => Promise.resolve({ price: BigInt(g.price), decimals: g.decimals }),
+  }));
+}
+
+/** A USD source answering from the snapshot, observed at `clock()`. */
+export function snapshotUsdSource(snapshot: Snapshot, clock: () => number): UsdSource {
+  return {
+    name: 'snapshot',
+    fetch(symbols) {
+      const now = clock();
+      const out = new Map<string, { price: bigint; observedAt: number }>();
+      for (const s of symbols) {
+        const v = snapshot.usd[s];
+        if (v !== undefined) out.set(s, { price: parseDecimal(v, USD_DECIMALS), observedAt: now });
+      }
+      return Promise.resolve(out);
+    },
+  };
+}

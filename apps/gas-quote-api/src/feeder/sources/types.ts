@@ -1,0 +1,30 @@
+/** Interfaces of the feeder's data sources (gas prices per chain, native token USD prices). */
+import type { GasPrice } from '../../pricing/fee.js';
+
+/** A source of one chain's current gas price. */
+export interface GasSource {
+  /** CCTP domain the price is for. */
+  readonly domain: number;
+  /** Short name for logs and the stored entry, e.g. `evm-rpc`, `snapshot`. */
+  readonly name: string;
+  /** Fetches the current gas price. @throws on network, protocol or validation failure. */
+  fetch(): Promise<GasPrice>;
+}
+
+/** A USD price of one native token: fixed point, 10^8 scale, with its publish time (ms). */
+export interface UsdQuote {
+  readonly price: bigint;
+  readonly observedAt: number;
+}
+
+/** A source of native token USD prices. */
+export interface UsdSource {
+  /** Short name for logs and the stored entry, e.g. `pyth`, `coingecko`. */
+  readonly name: string;
+  /**
+   * Fetches prices for the symbols it knows among `symbols` (e.g. `ETH`, `SOL`). Symbols it cannot
+   * price, or whose price fails its checks, are absent from the result.
+   * @throws when the whole request fails.
+   */
+  fetch(symbols: readonly string[]): Promise<Map<string, UsdQuote>>;
+}

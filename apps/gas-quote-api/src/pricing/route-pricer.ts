@@ -1,0 +1,56 @@
+/**
+ * Prices one route from the price store: destination gas price and token price, origin token
+ * price, per-chain redeem gas and adjustment factor (DESIGN.md "Fees").
+ */
+import type { ChainRegistry } from '@ctss/domain-types';
+import { computeRouteFee, type RouteFee } from './fee.js';
+import type { PriceStore } from './price-store.js';
+
+/** Per-chain pricing parameters, resolved from configuration with documented defaults. */
+export interface PricingParams {
+  /** Gas units one redeem uses on `domain` (default: the registry's redeemGas). */
+  redeemGas(domain: number): bigint;
+  /** Adjustment factor for redeems on `domain`, basis points (10000 = 1.0). */
+  adjustmentBps(domain: number): bigint;
+}
+
+/** The priced route with the observation times of the data used. */
+export interface PricedRoute extends RouteFee {
+  /** Oldest observation time among the entries used, ms since epoch. */
+  readonly oldestObservation: number;
+}
+
+/** Prices routes; see {@link createRoutePricer}. */
+export interface RoutePricer {
+  /**
+   * Fee of a transfer from `local` to `dest`.
+   * @throws MissingPriceDataError when an entry needed is missing or stale.
+   * @throws UnknownDomainError when a domain is not in the registry.
+   */
+  price(local: number, dest: number): Promise<PricedRoute>;
+}
+
+/** Builds a {@link RoutePricer} reading `store`. */
+export function createRoutePricer(registry: ChainRegistry, store: PriceStore, params: PricingParams): RoutePricer {
+  return {
+    async price(local, dest) {
+      const origin = registry.require(local);
+      const target = registry.require(dest);
+      const [gas, destUsd, originUsd] = await Promise.all([
+        store.gas(dest),
+        store.usd(target.nativeSymbol),
+        store.usd(origin.nativeSymbol),
+      ]);
+      const fee = computeRouteFee({
+        destGasPrice: gas,
+        destRedeemGas: params.redeemGas(dest),
+        destPriceUsd: destUsd.price,
+        adjustmentBps: params.adjustmentBps(dest),
+        minFee: target.minRelayerFee,
+        originPriceUsd: originUsd.price,
+        originDecimals: origin.nativeDecimals,
+      });
+      return { ...fee, oldestObservation: Math.min(gas.observedAt, destUsd.observedAt, originUsd.observedAt) };
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * WebSocket `/subscribe` (SPEC.md "Events", DESIGN.md "Errors, limits, health"): on connect the
+ * latest `fees` and `tokenPrices` messages, then every update the feeder publishes (through the
+ * KvStore pub/sub, so every replica fans out every update). The client sends nothing; the server
+ * pings each interval and drops clients that did not answer the previous ping (dead) or whose
+ * send buffer exceeds the limit (slow), without delaying the others.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { KvStore, Logger } from '@ctss/server-kit';
+import { WebSocket, WebSocketServer } from 'ws';
+import { LATEST_KEYS, UPDATES_CHANNEL } from '../feeder/feeder.js';
+import type { GasQuoteMetrics } from '../metrics.js';
+
+/** Path of the WebSocket endpoint. */
+export const SUBSCRIBE_PATH = '/subscribe';
+/** Close code sent to clients when the server shuts down (RFC 6455 "going away"). */
+export const CLOSE_GOING_AWAY = 1001;
+
+/** Options of {@link createSubscribeHub}. */
+export interface SubscribeHubOptions {
+  readonly kv: KvStore;
+  readonly logger: Logger;
+  readonly metrics: GasQuoteMetrics;
+  /** A client whose unsent bytes exceed this is dropped. */
+  readonly maxBufferedBytes: number;
+  /** Ping interval; a client that missed the previous pong is dropped. */
+  readonly pingIntervalMs: number;
+}
+
+/** The WebSocket side of the app. */
+export interface SubscribeHub {
+  /** Subscribes to the update channel and handles upgrades of `server` on {@link SUBSCRIBE_PATH} only. */
+  attach(server: Server): Promise<void>;
+  /** Connected clients. */
+  clientCount(): number;
+  /** Stops pings, unsubscribes, closes every client with 1001 and waits for them (bounded). */
+  close(): Promise<void>;
+}
+
+interface Client extends WebSocket {
+  isAlive?: boolean;
+}
+
+/** Builds a {@link SubscribeHub}. */
+export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
+  const { kv, logger, metrics } = opts;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, clientTracking: true });
+  let unsubscribe: (() => Promise<void>) | undefined;
+  let pingTimer: NodeJS.Timeout | undefined;
+  let attachedTo: Server | undefined;
+
+  const updateGauge = () => metrics.wsClients.set(wss.clients.size);
+
+  /** Sends unless the client is backed up; a backed-up client is dropped. */
+  function deliver(ws: Client, message: string): void {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (ws.bufferedAmount > opts.maxBufferedBytes) {
+      metrics.wsDropped.inc({ reason: 'slow' });
+      logger.info({ bufferedAmount: ws.bufferedAmount }, 'dropping slow WebSocket client');
+      ws.terminate();
+      return;
+    }
+    ws.send(message);
+  }
+
+  function broadcast(message: string): void {
+    for (const ws of wss.clients) deliver(ws, message);
+  }
+
+  async function sendLatest(ws: Client): Promise<void> {
+    for (const key of [LATEST_KEYS.fees, LATEST_KEYS.tokenPrices]) {
+      const latest = await kv.get(key);
+      if (latest !== null) deliver(ws, latest);
+    }
+  }
+
+  wss.on('connection', (ws: Client) => {
+    ws.isAlive = true;
+    updateGauge();
+    ws.on('pong', () => {
+      ws.isAlive = true;
+    });
+    ws.on('error', (err) => logger.debug({ err }, 'WebSocket client error'));
+    ws.on('close', updateGauge);
+    sendLatest(ws).catch((err: unknown) => logger.warn({ err }, 'could not send the latest snapshot'));
+  });
+
+  function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== SUBSCRIBE_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  }
+
+  return {
+    async attach(server) {
+      unsubscribe = await kv.subscribe(UPDATES_CHANNEL, broadcast);
+      server.on('upgrade', onUpgrade);
+      attachedTo = server;
+      pingTimer = setInterval(() => {
+        for (const ws of wss.clients as Set<Client>) {
+          if (ws.isAlive === false) {
+            metrics.wsDropped.inc({ reason: 'dead' });
+            ws.terminate();
+            continue;
+          }
+          ws.isAlive = false;
+          ws.ping();
+        }
+      }, opts.pingIntervalMs);
+      pingTimer.unref();
+    },
+    clientCount: () => wss.clients.size,
+    async close() {
+      if (pingTimer) clearInterval(pingTimer);
+      attachedTo?.off('upgrade', onUpgrade);
+      await unsubscribe?.();
+      const closed = [...wss.clients].map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            if (ws.readyState === WebSocket.CLOSED) return resolve();
+            ws.once('close', () => resolve());
+            ws.close(CLOSE_GOING_AWAY, 'server shutting down');
+            setTimeout(() => {
+              ws.terminate();
+              resolve();
+            }, 2000).unref();
+          }),
+      );
+      await Promise.all(closed);
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      updateGauge();
+    },
+  };
+}
+
