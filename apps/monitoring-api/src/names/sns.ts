@@ -16,7 +16,7 @@ import { findProgramAddress } from './solana-pda.js';
 /** SPL Name Service program id (mainnet). */
 export const NAME_PROGRAM_ID = 'namesLPneVptA9Z5rqUDD9tMTWEJwofgaYwp8cawRkX';
 /** Name account of the `.sol` top-level domain (parent of every `.sol` name). */
-export const SOL_TLD_ROOT = '58PwtjSE3vHqAWzRHWEcFjXw7hq3cjW1emP2D4wSjZrE';
+export const SOL_TLD_ROOT = '58PwtjSDuFHuUkYjH9BYnnQKHfwo9reZhC2zMJv9JPkx';
 /** Prefix hashed in front of every name (spl-name-service `HASH_PREFIX`). */
 export const HASH_PREFIX = 'SPL Name Service';
 /** Size of the name registry header: parent_name, owner, class (3 x 32 bytes). */
