@@ -63,8 +63,8 @@ const scenarios = [
     name: 'production',
     files: ['ci/production-values.yaml'],
     kinds: {
-      ConfigMap: 2, Service: 1, Deployment: 2, PodDisruptionBudget: 1, HorizontalPodAutoscaler: 1,
-      Ingress: 1, ServiceMonitor: 1,
+      ConfigMap: 2, Service: 2, Deployment: 2, PodDisruptionBudget: 1, HorizontalPodAutoscaler: 1,
+      Ingress: 1, ServiceMonitor: 2,
     },
   },
   {
@@ -271,17 +271,27 @@ function checkWiring(manifests) {
   return errors;
 }
 
-/** Health endpoints: every Deployment with an http port probes /health and /ready. */
+/**
+ * Health endpoints: API Deployments probe liveness on /health and readiness on /ready; other
+ * Deployments with an http port (the feeder) probe liveness on /health. The port env var the
+ * app reads must equal the declared port.
+ */
 function checkProbes(manifests) {
   const errors = [];
   for (const doc of manifests.filter((d) => d.kind === 'Deployment')) {
+    const isApi = doc.metadata.labels?.['app.kubernetes.io/component'] === 'api';
     for (const c of doc.spec.template.spec.containers ?? []) {
-      if (!(c.ports ?? []).some((p) => p.name === 'http')) continue;
+      const http = (c.ports ?? []).find((p) => p.name === 'http');
+      if (!http) {
+        if (isApi) errors.push(`${label(doc)}: the API container needs an http port`);
+        continue;
+      }
       if (c.livenessProbe?.httpGet?.path !== '/health') errors.push(`${label(doc)}: livenessProbe must GET /health`);
-      if (c.readinessProbe?.httpGet?.path !== '/ready') errors.push(`${label(doc)}: readinessProbe must GET /ready`);
-      const port = c.env?.find((e) => e.name === 'PORT')?.value;
-      const http = c.ports.find((p) => p.name === 'http').containerPort;
-      if (String(http) !== port) errors.push(`${label(doc)}: PORT env (${port}) differs from the http containerPort (${http})`);
+      if (isApi && c.readinessProbe?.httpGet?.path !== '/ready') errors.push(`${label(doc)}: readinessProbe must GET /ready`);
+      const portEnv = (c.env ?? []).find((e) => /(^|_)PORT$/.test(e.name));
+      if (String(http.containerPort) !== portEnv?.value) {
+        errors.push(`${label(doc)}: ${portEnv?.name ?? 'PORT'} env (${portEnv?.value}) differs from the http containerPort (${http.containerPort})`);
+      }
     }
   }
   return errors;

@@ -106,6 +106,20 @@ function gasQuoteApi() {
         ['existingSecret', 'keys'],
         { description: 'Signer keys: only the Secret name and key names, never key material.' },
       ),
+      rpc: c.object(
+        {
+          existingSecret: c.str('Existing Secret with one RPC URL per chain key; empty = none.', {
+            pattern: '^$|^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$',
+          }),
+          chains: {
+            type: 'array',
+            uniqueItems: true,
+            items: { type: 'string', pattern: '^[a-z0-9]+$' },
+            description: 'Chain keys; each gives RPC_URL_<KEY> from Secret key <key>.',
+          },
+        },
+        ['existingSecret', 'chains'],
+      ),
       api: c.object(
         {
           replicaCount: c.int('API pods without autoscaling.', 1),
@@ -132,11 +146,19 @@ function gasQuoteApi() {
           resources: c.resources,
           http: c.object(
             {
-              enabled: c.bool('The feeder serves /health and /ready on a port; adds probes.'),
-              port: c.int('Feeder HTTP port (sets PORT).', 1024, { maximum: 65535 }),
-              probes: c.probes,
+              enabled: c.bool('The feeder serves /health and /metrics on a port; adds probes.'),
+              port: c.int('Feeder HTTP port.', 1024, { maximum: 65535 }),
+              portEnv: c.str('Env var carrying the port.', { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }),
+              probes: c.object(
+                {
+                  liveness: c.httpProbe,
+                  readiness: { oneOf: [c.httpProbe, { type: 'null' }] },
+                  startup: c.httpProbe,
+                },
+                ['liveness', 'startup'],
+              ),
             },
-            ['enabled'],
+            ['enabled', 'port', 'portEnv', 'probes'],
           ),
         },
         ['enabled', 'replicaCount', 'command', 'config', 'secretEnv', 'resources', 'http'],
@@ -159,6 +181,7 @@ function gasQuoteApi() {
       'config',
       'secretEnv',
       'signer',
+      'rpc',
       'api',
       'feeder',
       'podSecurityContext',

@@ -12,7 +12,8 @@ import { parseAllDocuments } from 'yaml';
 export function parseManifests(text) {
   const out = [];
   for (const document of parseAllDocuments(text)) {
-    const source = /# Source: (\S+)/.exec(document.commentBefore ?? '')?.[1];
+    const comments = `${document.commentBefore ?? ''}\n${document.contents?.commentBefore ?? ''}`;
+    const source = /Source: (\S+)/.exec(comments)?.[1];
     if (document.errors.length > 0) {
       throw new Error(`YAML error in ${source ?? 'rendered output'}: ${document.errors[0].message}`);
     }

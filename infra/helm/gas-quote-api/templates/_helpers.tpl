@@ -159,3 +159,22 @@ tolerations:
 - name: tmp
   mountPath: /tmp
 {{- end }}
+
+{{/* RPC_URL_<CHAIN> for each chain key, from the one existing RPC Secret (optional keys). */}}
+{{- define "gas-quote-api.rpcEnv" -}}
+{{- if .Values.rpc.existingSecret }}
+{{- range $chain := .Values.rpc.chains }}
+- name: RPC_URL_{{ upper $chain }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $.Values.rpc.existingSecret | quote }}
+      key: {{ $chain | quote }}
+      optional: true
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Whether the feeder's metrics Service and ServiceMonitor are rendered. */}}
+{{- define "gas-quote-api.feederMetrics" -}}
+{{- if and .Values.feeder.enabled .Values.feeder.http.enabled .Values.serviceMonitor.enabled }}true{{ end }}
+{{- end }}
