@@ -30,6 +30,16 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
     });
   });
 
+  it('accepts the 64-byte EIP-2098 compact form of the signature', async () => {
+    const { parseSignature, serializeCompactSignature, signatureToCompactSignature } = await import('viem');
+    const signature = await account.signMessage({ message });
+    const compact = serializeCompactSignature(signatureToCompactSignature(parseSignature(signature)));
+    expect(compact).toHaveLength(130);
+    await expect(verifyWalletSignature({ chainType: 'evm', address: account.address, message, signature: compact })).resolves.toMatchObject({
+      address: account.address,
+    });
+  });
+
   it('rejects a wrong message, a wrong address and a forged signature as INVALID_SIGNATURE', async () => {
     const signature = await account.signMessage({ message });
     await expectCode(verifyWalletSignature({ chainType: 'evm', address: account.address, message: `${message}x`, signature }), 'INVALID_SIGNATURE');

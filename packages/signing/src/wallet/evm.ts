@@ -1,5 +1,5 @@
 /** EVM wallet signatures: EIP-191 `personal_sign` by an externally owned account. */
-import { type Hex, getAddress, verifyMessage } from 'viem';
+import { type Hex, compactSignatureToSignature, getAddress, parseCompactSignature, serializeSignature, verifyMessage } from 'viem';
 import { WalletSignatureError } from '../errors.js';
 import type { WalletSignatureResult } from './types.js';
 
@@ -20,9 +20,11 @@ export async function verifyEvmSignature(address: string, message: string, signa
     throw new WalletSignatureError('INVALID_INPUT', 'evm signature must be 65 (or 64 compact) bytes of hex');
   }
   const normalized = getAddress(address.toLowerCase());
-  const sig = (signature.startsWith('0x') ? signature : `0x${signature}`) as Hex;
+  const prefixed = (signature.startsWith('0x') ? signature : `0x${signature}`) as Hex;
   let valid: boolean;
   try {
+    // viem's verifyMessage wants r||s||v; expand the EIP-2098 form (yParity in the top bit of s).
+    const sig = prefixed.length === 130 ? serializeSignature(compactSignatureToSignature(parseCompactSignature(prefixed))) : prefixed;
     valid = await verifyMessage({ address: normalized, message, signature: sig });
   } catch {
     // Unrecoverable r/s or an invalid v byte: well-formed text that is not a valid signature.

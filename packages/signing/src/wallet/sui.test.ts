@@ -45,6 +45,16 @@ describe('verifyWalletSignature (sui)', () => {
     await expect(verifyWalletSignature({ chainType: 'sui', address, message, signature })).resolves.toEqual({ address, message, format: 'message' });
   });
 
+  it('also accepts the serialized signature as hex', async () => {
+    for (const kp of Object.values(keypairs)) {
+      const { signature } = await kp.signPersonalMessage(bytes);
+      const asHex = `0x${Buffer.from(base64.decode(signature)).toString('hex')}`;
+      await expect(verifyWalletSignature({ chainType: 'sui', address: kp.toSuiAddress(), message, signature: asHex })).resolves.toMatchObject({
+        address: kp.toSuiAddress(),
+      });
+    }
+  });
+
   it('normalizes short and upper-case addresses to 0x + 64 lowercase hex digits', async () => {
     // Search a key whose address starts with a zero nibble, so the short form is really shorter.
     let kp = keypairs.ED25519;

@@ -65,16 +65,23 @@ export function normalizeHexAddress(address: string): string | undefined {
 export function verifySuiSignature(address: string, message: string, signature: string): WalletSignatureResult {
   const normalized = normalizeHexAddress(address);
   if (!normalized) throw new WalletSignatureError('INVALID_INPUT', 'sui address must be 0x followed by up to 64 hex digits');
-  const serialized = decodeBase64(signature) ?? decodeHex(signature);
-  const flag = serialized?.[0];
-  if (!serialized || flag === undefined) throw new WalletSignatureError('INVALID_INPUT', 'sui signature must be base64 of flag || signature || public key');
-  const unsupported = UNSUPPORTED_FLAGS[flag];
-  if (unsupported) throw new WalletSignatureError('INVALID_INPUT', `sui ${unsupported} signatures are not supported`);
-  const keyLength = PUBLIC_KEY_LENGTH[flag];
-  if (keyLength === undefined) throw new WalletSignatureError('INVALID_INPUT', `unknown sui signature scheme flag ${flag}`);
-  if (serialized.length !== 1 + 64 + keyLength) {
-    throw new WalletSignatureError('INVALID_INPUT', `sui signature with flag ${flag} must be ${1 + 64 + keyLength} bytes`);
+  // base64 is the Sui wire form; hex is accepted too. Hex text is also valid base64, so pick the
+  // decoding whose length fits the scheme its first byte names.
+  const decodings = [decodeBase64(signature), decodeHex(signature)].filter((b): b is Uint8Array => b !== undefined && b.length > 0);
+  if (decodings.length === 0) throw new WalletSignatureError('INVALID_INPUT', 'sui signature must be base64 of flag || signature || public key');
+  const serialized = decodings.find((b) => {
+    const keyLength = PUBLIC_KEY_LENGTH[b[0]!];
+    return keyLength !== undefined && b.length === 1 + 64 + keyLength;
+  });
+  if (!serialized) {
+    const unsupported = UNSUPPORTED_FLAGS[decodings[0]![0]!];
+    if (unsupported) throw new WalletSignatureError('INVALID_INPUT', `sui ${unsupported} signatures are not supported`);
+    throw new WalletSignatureError(
+      'INVALID_INPUT',
+      'sui signature must be flag || 64-byte signature || public key (97 bytes for Ed25519, 98 for Secp256k1/Secp256r1)',
+    );
   }
+  const flag = serialized[0]!;
   const sig = serialized.subarray(1, 65);
   const publicKey = serialized.subarray(65);
   if (suiAddressOf(flag, publicKey) !== normalized) {
