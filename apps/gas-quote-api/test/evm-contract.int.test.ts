@@ -1,0 +1,154 @@
+/**
+ * A quote fetched over real HTTP from the running app is accepted by a Solidity transfer verifier
+ * (compiled with solc, executed in @ethereumjs/evm) that takes the quote as the transfer contracts
+ * do, for v1 and v2, native and not, both packings; an expired deadline, a flipped isNative, the
+ * other entrypoint or other domains revert.
+ */
+import { readFileSync } from 'node:fs';
+import { createEVM, type EVM, type EVMRunCallOpts } from '@ethereumjs/evm';
+import { createZeroAddress, type Address as EvmAddress } from '@ethereumjs/util';
+import solc from 'solc';
+import { encodeAbiParameters, encodeFunctionData, hexToBytes, type Abi, type Hex } from 'viem';
+import { EcdsaQuote } from '@ctss/domain-types';
+import { buildTestApp, T0, testEcdsaSigner, type TestApp } from './support/app.js';
+
+interface SolcOutput {
+  errors?: { severity: string; formattedMessage: string }[];
+  contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+}
+
+function compile(): { abi: Abi; bytecode: Hex } {
+  const source = readFileSync(new URL('./fixtures/TransferVerifier.sol', import.meta.url), 'utf8');
+  const input = {
+    language: 'Solidity',
+    sources: { 'TransferVerifier.sol': { content: source } },
+    settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input)) as string) as SolcOutput;
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
+  const c = output.contracts['TransferVerifier.sol']!.TransferVerifier!;
+  return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+}
+
+/** A block header at `timestamp` (seconds), the only field the verifier reads. */
+function blockAt(timestamp: bigint): NonNullable<EVMRunCallOpts['block']> {
+  return {
+    header: {
+      number: 1n,
+      coinbase: createZeroAddress(),
+      timestamp,
+      difficulty: 0n,
+      prevRandao: new Uint8Array(32),
+      gasLimit: 30_000_000n,
+      baseFeePerGas: 0n,
+      slotNumber: 0n,
+      getBlobGasPrice: () => undefined,
+    },
+  };
+}
+
+let compiled: { abi: Abi; bytecode: Hex };
+let evm: EVM;
+let t: TestApp;
+let baseUrl: string;
+const deployed = new Map<string, EvmAddress>();
+
+/** Deploys (once) the verifier of origin `localDomain` with `packing`. */
+async function verifier(localDomain: number, packing: 'spec' | 'compact'): Promise<EvmAddress> {
+  const key = `${localDomain}:${packing}`;
+  const existing = deployed.get(key);
+  if (existing) return existing;
+  const args = encodeAbiParameters([{ type: 'uint32' }, { type: 'address' }, { type: 'bool' }], [localDomain, testEcdsaSigner.address, packing === 'compact']);
+  const result = await evm.runCall({ data: hexToBytes(`${compiled.bytecode}${args.slice(2)}`), gasLimit: 5_000_000n });
+  expect(result.execResult.exceptionError).toBeUndefined();
+  deployed.set(key, result.createdAddress!);
+  return result.createdAddress!;
+}
+
+interface Presented {
+  entry: 'transfer' | 'transferV2';
+  fee: bigint;
+  deadline: bigint;
+  isNative: boolean;
+  destinationDomain: number;
+  signature: Hex;
+}
+
+/** Calls the verifier at block time `timestamp`; resolves to whether the call succeeded. */
+async function accepts(contract: EvmAddress, p: Presented, timestamp: bigint): Promise<boolean> {
+  const data = encodeFunctionData({
+    abi: compiled.abi,
+    functionName: p.entry,
+    args: [p.fee, p.deadline, p.isNative, p.destinationDomain, p.signature],
+  });
+  const result = await evm.runCall({ to: contract, data: hexToBytes(data), gasLimit: 1_000_000n, block: blockAt(timestamp) });
+  return result.execResult.exceptionError === undefined;
+}
+
+/** Fetches a quote from the listening app over HTTP. */
+async function fetchQuote(local: number, dest: number, isV2: boolean, isNative: boolean): Promise<EcdsaQuote> {
+  const res = await fetch(`${baseUrl}/getEcdsaSig_native?localDomain=${local}&destinationDomain=${dest}&isV2=${isV2}&isNative=${isNative}`);
+  expect(res.status).toBe(200);
+  return EcdsaQuote.parse(await res.json());
+}
+
+const present = (q: EcdsaQuote, dest: number): Presented => ({
+  entry: q.cctpVersion === 2 ? 'transferV2' : 'transfer',
+  fee: BigInt(q.fee),
+  deadline: BigInt(q.deadline),
+  isNative: q.isNative,
+  destinationDomain: dest,
+  signature: q.signature as Hex,
+});
+
+beforeAll(async () => {
+  compiled = compile(); // solc-js is the slow part: once per file
+  evm = await createEVM();
+  // Base (6) signs with the compact packing; every other origin with the spec packing.
+  t = buildTestApp({ env: { QUOTE_PACKING_6: 'compact' } });
+  await t.snapshotFeeder.refresh();
+  baseUrl = await t.listen();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const now = BigInt(T0 / 1000);
+
+describe.each([
+  ['spec', 0, 3],
+  ['compact', 6, 0],
+] as const)('a %s-packing verifier on domain %i', (packing, local, dest) => {
+  it.each([
+    [false, false],
+    [false, true],
+    [true, false],
+    [true, true],
+  ])('accepts a fresh quote (isV2=%s, isNative=%s) until its deadline and not after', async (isV2, isNative) => {
+    const contract = await verifier(local, packing);
+    const quote = await fetchQuote(local, dest, isV2, isNative);
+    const p = present(quote, dest);
+    await expect(accepts(contract, p, now)).resolves.toBe(true);
+    await expect(accepts(contract, p, p.deadline)).resolves.toBe(true);
+    await expect(accepts(contract, p, p.deadline + 1n)).resolves.toBe(false);
+  });
+
+  it('reverts for a flipped isNative, the other entrypoint, another destination or another origin', async () => {
+    const contract = await verifier(local, packing);
+    const p = present(await fetchQuote(local, dest, true, false), dest);
+    await expect(accepts(contract, p, now)).resolves.toBe(true);
+    await expect(accepts(contract, { ...p, isNative: true }, now)).resolves.toBe(false);
+    await expect(accepts(contract, { ...p, entry: 'transfer' }, now)).resolves.toBe(false);
+    await expect(accepts(contract, { ...p, destinationDomain: 2 }, now)).resolves.toBe(false);
+    await expect(accepts(contract, { ...p, fee: p.fee - 1n }, now)).resolves.toBe(false);
+    const otherOrigin = await verifier(10, packing);
+    await expect(accepts(otherOrigin, p, now)).resolves.toBe(false);
+  });
+});
+
+it('a spec-packing quote is rejected by a compact verifier of the same origin', async () => {
+  const p = present(await fetchQuote(0, 3, true, false), 3);
+  await expect(accepts(await verifier(0, 'spec'), p, now)).resolves.toBe(true);
+  await expect(accepts(await verifier(0, 'compact'), p, now)).resolves.toBe(false);
+});
