@@ -1,0 +1,117 @@
+/**
+ * One HTTP workload run with autocannon (programmatic API), in this process: the load generator
+ * shares the machine with the services, as the targets require.
+ */
+import autocannon from 'autocannon';
+
+/** A request rotation: each request takes the next path of the list (shared across connections). */
+export interface PathRotation {
+  readonly kind: 'paths';
+  readonly paths: readonly string[];
+}
+
+/**
+ * A stateful walk per connection: `first(index)` gives the connection's n-th start path, and
+ * `next(path, body)` the following path from the last response (e.g. its next_cursor), or
+ * undefined to start the next walk.
+ */
+export interface Walk {
+  readonly kind: 'walk';
+  first(index: number): string;
+  next(path: string, status: number, body: string): string | undefined;
+}
+
+/** What to request. */
+export type RequestPlan = PathRotation | Walk;
+
+/** Options of {@link runLoad}. */
+export interface LoadOptions {
+  /** Base URL, e.g. http://127.0.0.1:3001 */
+  readonly baseUrl: string;
+  readonly plan: RequestPlan;
+  readonly connections: number;
+  /** Measured seconds. */
+  readonly durationSeconds: number;
+  /** Unmeasured seconds first (JIT, pools, caches of the OS). */
+  readonly warmupSeconds: number;
+}
+
+/** The figures of one workload. Latencies in milliseconds. */
+export interface LoadResult {
+  /** Mean responses per second over the measured run (all statuses). */
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly average: number;
+  readonly total: number;
+  /** Responses with a status outside 200-299 (a workload with any is reported as invalid). */
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  /** Counts by status code. */
+  readonly statuses: Record<string, number>;
+}
+
+function toRequests(plan: RequestPlan): autocannon.Request[] {
+  if (plan.kind === 'paths') {
+    let i = 0;
+    const { paths } = plan;
+    return [
+      {
+        method: 'GET',
+        setupRequest: (req) => {
+          req.path = paths[i++ % paths.length];
+          return req;
+        },
+      },
+    ];
+  }
+  let walks = 0;
+  interface WalkContext {
+    path?: string | undefined;
+  }
+  return [
+    {
+      method: 'GET',
+      setupRequest: (req, context) => {
+        const ctx = context as WalkContext;
+        ctx.path ??= plan.first(walks++);
+        req.path = ctx.path;
+        return req;
+      },
+      onResponse: (status, body, context) => {
+        const ctx = context as WalkContext;
+        ctx.path = ctx.path === undefined ? undefined : plan.next(ctx.path, status, body);
+      },
+    },
+  ];
+}
+
+async function once(opts: LoadOptions, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: opts.baseUrl,
+    connections: opts.connections,
+    duration: seconds,
+    requests: toRequests(opts.plan),
+    timeout: 10,
+  });
+}
+
+/** Warms up, then measures `opts.plan` against `opts.baseUrl`. */
+export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
+  if (opts.warmupSeconds > 0) await once(opts, opts.warmupSeconds);
+  const r = await once(opts, opts.durationSeconds);
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0;
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    average: r.latency.average,
+    total: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    statuses,
+  };
+}

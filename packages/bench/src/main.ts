@@ -1,0 +1,224 @@
+/**
+ * `pnpm bench`: builds the apps, loads the benchmark dataset, runs the hello-world baseline and
+ * every workload of issue 6 against the real services, then writes BENCHMARKS.md and prints the
+ * table. See options.ts for the flags and BENCHMARKS.md for the method.
+ */
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { Redis } from 'ioredis';
+import { ensureDataset, pickParams, type BenchParams } from './dataset.js';
+import { runLoad, type LoadResult } from './load.js';
+import { describeMachine } from './machine.js';
+import { parseOptions, USAGE, type BenchOptions } from './options.js';
+import { REPO_ROOT, REPORT_FILE } from './paths.js';
+import { judge, judgeFanout, renderReport, runSection } from './report.js';
+import { loadAllRecords, loadRecord, saveRecord, type FanoutRecord, type RunRecord, type WorkloadRecord } from './results.js';
+import { sampleRss } from './rss.js';
+import { GAS_CHANNEL, GAS_LATEST_TOKEN_PRICES, startGasQuoteApi, startHelloWorld, startMonitoringApi, type RunningService } from './services.js';
+import { measureFanout } from './websocket.js';
+import { httpWorkloads, REFERENCE_TRANSACTIONS, type HttpWorkload } from './workloads.js';
+
+const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
+const toMb = (bytes: number | undefined) => (bytes === undefined ? undefined : Math.round(bytes / 2 ** 20));
+const WARMUP_SECONDS = 1;
+const FANOUT_ROUNDS = 5;
+
+async function buildApps(): Promise<void> {
+  log('building the apps (turbo)');
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@ctss/gas-quote-api', '--filter=@ctss/monitoring-api', '--output-logs=errors-only'], {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build failed with exit code ${code}`))));
+  });
+}
+
+async function measure(w: HttpWorkload, service: RunningService, opts: BenchOptions, helloRps: number): Promise<WorkloadRecord> {
+  const rss = await sampleRss([service.child.pid]);
+  const r = await runLoad({ baseUrl: service.baseUrl, plan: w.plan, connections: w.connections, durationSeconds: opts.duration, warmupSeconds: WARMUP_SECONDS });
+  const peakRssMb = toMb(await rss.stop());
+  const record: WorkloadRecord = {
+    name: w.name,
+    description: w.description,
+    service: w.service,
+    group: w.group,
+    connections: w.connections,
+    durationSeconds: opts.duration,
+    rps: r.rps,
+    ratio: helloRps > 0 ? r.rps / helloRps : 0,
+    helloRps,
+    p50: r.p50,
+    p99: r.p99,
+    averageMs: r.average,
+    peakRssMb,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    statuses: r.statuses,
+    measuredAt: new Date().toISOString(),
+  };
+  const v = judge(record);
+  log(`${w.name}: ${Math.round(r.rps)} req/s (${record.ratio.toFixed(2)}x), p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${peakRssMb ?? 'n/a'} MB${w.group === 'baseline' ? '' : v.pass ? ' PASS' : ` FAIL: ${v.misses.join('; ')}`}`);
+  return record;
+}
+
+async function helloWorld(opts: BenchOptions, workload: HttpWorkload): Promise<LoadResult & { peakRssMb: number | undefined }> {
+  const hello = await startHelloWorld();
+  try {
+    const rss = await sampleRss([hello.child.pid]);
+    const r = await runLoad({ baseUrl: hello.baseUrl, plan: workload.plan, connections: workload.connections, durationSeconds: opts.duration, warmupSeconds: WARMUP_SECONDS });
+    const peakRssMb = toMb(await rss.stop());
+    log(`hello-world: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${peakRssMb ?? 'n/a'} MB`);
+    return { ...r, peakRssMb };
+  } finally {
+    await hello.child.stop();
+  }
+}
+
+async function run(opts: BenchOptions): Promise<void> {
+  const machine = await describeMachine();
+  log(`machine: ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load ${machine.loadAtStart}, open files ${machine.openFilesLimit ?? 'n/a'}`);
+  const selected = (name: string) => opts.only === undefined || name === 'hello-world' || opts.only.test(name);
+  const placeholder: BenchParams = { deepCursors: [''], senders: [''], lookups: [''], windows: [[0, 1]], searches: [''], mainnetRows: 0 };
+  const wanted = httpWorkloads(placeholder).filter((w) => selected(w.name)).map((w) => w.name);
+  const wantFanout = selected('ws-fanout');
+  const needMonitoring = httpWorkloads(placeholder).some((w) => w.service === 'monitoring' && wanted.includes(w.name));
+  const needGas = wantFanout || httpWorkloads(placeholder).some((w) => w.service === 'gas' && wanted.includes(w.name));
+
+  if (!opts.skipBuild) await buildApps();
+
+  let dataset: Awaited<ReturnType<typeof ensureDataset>> | undefined;
+  let params = placeholder;
+  if (needMonitoring) {
+    dataset = await ensureDataset({
+      adminUrl: opts.databaseUrl,
+      database: opts.benchDatabase,
+      size: { transactions: opts.transactions, users: opts.users },
+      skipSeed: opts.skipSeed,
+      log,
+    });
+    params = await pickParams(dataset.url);
+    log(`params: ${params.deepCursors.length} deep cursors, ${params.senders.length} senders, ${params.lookups.length} lookups, ${params.windows.length} windows, ${params.searches.length} searches`);
+  }
+  const workloads = httpWorkloads(params).filter((w) => wanted.includes(w.name));
+  const helloWorkload = workloads.find((w) => w.name === 'hello-world')!;
+  const date = new Date().toISOString();
+  const redisPrefix = `ctss-bench-${process.pid}-${Date.now()}:`;
+  const serviceOpts = { redisUrl: opts.redisUrl, redisPrefix, cpuProf: opts.cpuProf };
+
+  const helloFirst = await helloWorld(opts, helloWorkload);
+  const helloRps = [helloFirst.rps];
+  const baseline = () => helloRps.reduce((a, b) => a + b, 0) / helloRps.length;
+  const records: WorkloadRecord[] = [];
+  let fanout: FanoutRecord | undefined;
+
+  if (needGas) {
+    const gas = await startGasQuoteApi(serviceOpts);
+    try {
+      for (const w of workloads.filter((x) => x.service === 'gas')) records.push(await measure(w, gas, opts, baseline()));
+      if (wantFanout) fanout = await runFanout(gas, opts, redisPrefix, machine.openFilesLimit);
+    } finally {
+      await gas.child.stop();
+    }
+  }
+  if (needMonitoring && dataset) {
+    const monitoring = await startMonitoringApi({ ...serviceOpts, databaseUrl: dataset.url });
+    try {
+      for (const w of workloads.filter((x) => x.service === 'monitoring')) records.push(await measure(w, monitoring, opts, baseline()));
+    } finally {
+      await monitoring.child.stop();
+    }
+  }
+  if (records.length > 0) {
+    helloRps.push((await helloWorld(opts, helloWorkload)).rps);
+    // Ratios against the mean of the hello-world runs at the start and the end.
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
+      records[i] = { ...r, helloRps: baseline(), ratio: r.rps / baseline() };
+    }
+  }
+  const helloRecord: WorkloadRecord = {
+    name: 'hello-world', description: helloWorkload.description, service: 'hello', group: 'baseline', connections: helloWorkload.connections,
+    durationSeconds: opts.duration, rps: baseline(), ratio: 1, helloRps: baseline(), p50: helloFirst.p50, p99: helloFirst.p99,
+    averageMs: helloFirst.average, peakRssMb: helloFirst.peakRssMb, non2xx: helloFirst.non2xx, errors: helloFirst.errors,
+    timeouts: helloFirst.timeouts, statuses: helloFirst.statuses, measuredAt: date,
+  };
+
+  const runRecord: RunRecord = {
+    transactions: dataset?.size.transactions ?? opts.transactions,
+    users: dataset?.size.users ?? opts.users,
+    mainnetRows: needMonitoring ? params.mainnetRows : undefined,
+    seedSeconds: dataset?.seedSeconds,
+    machine,
+    date,
+    note: opts.note,
+    helloRps,
+    workloads: [helloRecord, ...records],
+    fanout,
+  };
+  const reference = await loadRecord(REFERENCE_TRANSACTIONS);
+  if (opts.noWrite) {
+    process.stdout.write(`\n${runSection(runRecord, reference).join('\n')}\n`);
+    return;
+  }
+  const merged = await saveRecord(runRecord);
+  await writeFile(REPORT_FILE, await renderReport(await loadAllRecords()));
+  process.stdout.write(`\n${runSection(merged, merged.transactions === REFERENCE_TRANSACTIONS ? undefined : reference).join('\n')}\n`);
+  log(`wrote ${REPORT_FILE}`);
+}
+
+async function runFanout(gas: RunningService, opts: BenchOptions, redisPrefix: string, openFiles: number | undefined): Promise<FanoutRecord> {
+  let clients = opts.wsClients;
+  if (openFiles !== undefined && openFiles < clients + 1000) {
+    clients = Math.max(1, openFiles - 1000);
+    log(`ws: open-files limit ${openFiles} is too low for ${opts.wsClients} clients; using ${clients}`);
+  }
+  const redis = new Redis(opts.redisUrl, { lazyConnect: true });
+  await redis.connect();
+  let rss: Awaited<ReturnType<typeof sampleRss>> | undefined;
+  try {
+    const prefix = `${redisPrefix}gas:`;
+    const message = await redis.get(`${prefix}${GAS_LATEST_TOKEN_PRICES}`);
+    if (!message) throw new Error(`no ${prefix}${GAS_LATEST_TOKEN_PRICES} in Redis: the feeder has not published`);
+    rss = await sampleRss([gas.child.pid]);
+    const result = await measureFanout({
+      url: `${gas.baseUrl.replace(/^http/, 'ws')}/subscribe`,
+      clients,
+      rounds: FANOUT_ROUNDS,
+      log,
+      publish: async () => {
+        await redis.publish(`${prefix}${GAS_CHANNEL}`, message);
+      },
+    });
+    const record: FanoutRecord = { ...result, peakRssMb: toMb(await rss.stop()), measuredAt: new Date().toISOString() };
+    rss = undefined;
+    const v = judgeFanout(record);
+    log(`ws-fanout: median ${record.medianLastMs.toFixed(1)} ms, worst ${record.maxLastMs.toFixed(1)} ms, RSS ${record.peakRssMb ?? 'n/a'} MB ${v.pass ? 'PASS' : `FAIL: ${v.misses.join('; ')}`}`);
+    return record;
+  } finally {
+    await rss?.stop();
+    redis.disconnect();
+  }
+}
+
+async function main(): Promise<void> {
+  let opts: BenchOptions | 'help';
+  try {
+    opts = parseOptions(process.argv.slice(2), process.env);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (opts === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  await run(opts);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

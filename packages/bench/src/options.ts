@@ -1,0 +1,110 @@
+/**
+ * Command-line flags of `pnpm bench`, parsed once with node:util parseArgs and validated with zod
+ * (absent = default, present but invalid = exit with a message naming the flag).
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+
+const positiveInt = (name: string) =>
+  z
+    .string()
+    .regex(/^[0-9][0-9_]*$/, `--${name} must be a positive integer`)
+    .transform((v) => Number(v.replaceAll('_', '')))
+    .pipe(z.number().int().positive().max(1_000_000_000));
+
+const OptionsSchema = z.object({
+  transactions: positiveInt('transactions').default(1_000_000),
+  users: positiveInt('users').default(100_000),
+  duration: positiveInt('duration').default(10),
+  only: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      try {
+        return new RegExp(v, 'i');
+      } catch {
+        ctx.addIssue({ code: 'custom', message: '--only must be a valid regular expression' });
+        return z.NEVER;
+      }
+    }),
+  wsClients: positiveInt('ws-clients').default(5000),
+  skipSeed: z.boolean().default(false),
+  skipBuild: z.boolean().default(false),
+  noWrite: z.boolean().default(false),
+  cpuProf: z.boolean().default(false),
+  note: z.string().max(500).optional(),
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+    .default('postgres://postgres@127.0.0.1:5432/postgres'),
+  benchDatabase: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'BENCH_DATABASE must be a plain lower-case identifier')
+    .default('ctss_bench'),
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
+    .default('redis://127.0.0.1:6379'),
+});
+
+/** Validated options of one benchmark run. */
+export type BenchOptions = z.output<typeof OptionsSchema>;
+
+/** Usage text printed for `--help` and on a bad flag. */
+export const USAGE = `Usage: pnpm bench [flags]
+  --transactions N   mainnet+testnet transactions in the benchmark database (default 1000000)
+  --users N          users (default 100000)
+  --duration S       seconds per HTTP workload (default 10)
+  --only PATTERN     run only workloads whose name matches this regular expression
+  --ws-clients N     WebSocket clients of the fan-out workload (default 5000)
+  --skip-seed        use the benchmark database as it is (no size check, no reload)
+  --skip-build       do not build the apps first (use their current dist/)
+  --no-write         print the table but do not update BENCHMARKS.md or results/
+  --cpu-prof         run the APIs with --cpu-prof (profiles in packages/bench/bench-results/profiles)
+  --note TEXT        a note for the report (e.g. other load on the machine)
+Environment: DATABASE_URL (admin connection to the PostgreSQL server; the benchmark database
+  BENCH_DATABASE, default ctss_bench, is created on the same server), REDIS_URL.`;
+
+/**
+ * Parses `argv` (without node and script) and `env` into {@link BenchOptions}.
+ * @throws Error with a readable message when a flag or variable is invalid or unknown.
+ */
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      transactions: { type: 'string' },
+      users: { type: 'string' },
+      duration: { type: 'string' },
+      only: { type: 'string' },
+      'ws-clients': { type: 'string' },
+      'skip-seed': { type: 'boolean' },
+      'skip-build': { type: 'boolean' },
+      'no-write': { type: 'boolean' },
+      'cpu-prof': { type: 'boolean' },
+      note: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return 'help';
+  const parsed = OptionsSchema.safeParse({
+    transactions: values.transactions,
+    users: values.users,
+    duration: values.duration,
+    only: values.only,
+    wsClients: values['ws-clients'],
+    skipSeed: values['skip-seed'],
+    skipBuild: values['skip-build'],
+    noWrite: values['no-write'],
+    cpuProf: values['cpu-prof'],
+    note: values.note,
+    databaseUrl: env.DATABASE_URL || undefined,
+    benchDatabase: env.BENCH_DATABASE || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+  });
+  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
+  return parsed.data;
+}

@@ -1,0 +1,158 @@
+/**
+ * Renders BENCHMARKS.md from the stored results (every dataset size) plus the hand-written
+ * findings in packages/bench/FINDINGS.md, and the plain table printed at the end of a run.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PACKAGE_DIR } from './paths.js';
+import type { FanoutRecord, RunRecord, WorkloadRecord } from './results.js';
+import { REFERENCE_TRANSACTIONS, SCALING_FACTOR_TARGET, TARGETS, WORKLOAD_ORDER, WS_FANOUT_TARGET_MS } from './workloads.js';
+
+/** Verdict of one workload against its targets. */
+export interface Verdict {
+  readonly pass: boolean;
+  /** What missed, e.g. `p99 31 ms >= 25`; empty when it passed. */
+  readonly misses: string[];
+}
+
+/** Checks `w` against the targets of its group (and its validity: every response 2xx, no errors). */
+export function judge(w: WorkloadRecord): Verdict {
+  const t = TARGETS[w.group];
+  const misses: string[] = [];
+  if (w.non2xx > 0 || w.errors > 0) misses.push(`invalid: ${w.non2xx} non-2xx (${JSON.stringify(w.statuses)}), ${w.errors} errors`);
+  if (t.minRatio !== undefined && w.ratio < t.minRatio) misses.push(`ratio ${w.ratio.toFixed(2)} < ${t.minRatio}`);
+  if (t.maxP99 !== undefined && !(w.p99 < t.maxP99)) misses.push(`p99 ${w.p99} ms >= ${t.maxP99}`);
+  if (t.maxRssMb !== undefined && w.peakRssMb !== undefined && !(w.peakRssMb < t.maxRssMb)) misses.push(`RSS ${w.peakRssMb} MB >= ${t.maxRssMb}`);
+  return { pass: misses.length === 0, misses };
+}
+
+/** Verdict of the fan-out. */
+export function judgeFanout(f: FanoutRecord): Verdict {
+  const misses: string[] = [];
+  if (f.connected < f.requested) misses.push(`only ${f.connected}/${f.requested} clients connected`);
+  if (!(f.medianLastMs < WS_FANOUT_TARGET_MS)) misses.push(`median last-client ${f.medianLastMs.toFixed(0)} ms >= ${WS_FANOUT_TARGET_MS}`);
+  if (f.peakRssMb !== undefined && !(f.peakRssMb < 300)) misses.push(`RSS ${f.peakRssMb} MB >= 300`);
+  return { pass: misses.length === 0, misses };
+}
+
+function targetText(w: WorkloadRecord): string {
+  const t = TARGETS[w.group];
+  const parts: string[] = [];
+  if (t.minRatio !== undefined) parts.push(`>= ${t.minRatio.toFixed(2)}x`);
+  if (t.maxP99 !== undefined) parts.push(`p99 < ${t.maxP99} ms`);
+  if (t.maxRssMb !== undefined) parts.push(`RSS < ${t.maxRssMb} MB`);
+  return parts.length ? parts.join(', ') : 'baseline';
+}
+
+const order = (w: WorkloadRecord) => {
+  const i = WORKLOAD_ORDER.indexOf(w.name);
+  return i < 0 ? WORKLOAD_ORDER.length : i;
+};
+const num = (n: number) => Math.round(n).toLocaleString('en-US');
+const mb = (n: number | undefined) => (n === undefined ? 'n/a' : `${n} MB`);
+
+/** Scaling of a workload against the reference size: throughput and p99 factors. */
+function scaling(w: WorkloadRecord, ref: WorkloadRecord | undefined): { text: string; pass: boolean } | undefined {
+  if (!ref || (w.group !== 'feed' && w.group !== 'stats')) return undefined;
+  const rpsFactor = ref.rps / w.rps;
+  const p99Factor = w.p99 / Math.max(ref.p99, 1);
+  // p99 is whole milliseconds: allow 1 ms of rounding on top of the factor.
+  const pass = rpsFactor <= SCALING_FACTOR_TARGET && w.p99 <= ref.p99 * SCALING_FACTOR_TARGET + 1;
+  return { text: `${rpsFactor.toFixed(2)}x rps, ${p99Factor.toFixed(2)}x p99`, pass };
+}
+
+function workloadTable(run: RunRecord, reference: RunRecord | undefined): string[] {
+  const withScaling = reference !== undefined && reference !== run;
+  const head = ['Workload', 'Conn', 'req/s', 'vs hello', 'p50', 'p99', 'peak RSS', 'target', 'result'];
+  if (withScaling) head.push(`vs ${num(reference.transactions)} (<= ${SCALING_FACTOR_TARGET}x)`);
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  for (const w of [...run.workloads].sort((a, b) => order(a) - order(b))) {
+    const v = judge(w);
+    const cells = [
+      `\`${w.name}\``,
+      String(w.connections),
+      num(w.rps),
+      `${w.ratio.toFixed(2)}x`,
+      `${w.p50} ms`,
+      `${w.p99} ms`,
+      mb(w.peakRssMb),
+      w.group === 'baseline' ? 'baseline' : targetText(w),
+      w.group === 'baseline' ? '' : v.pass ? 'PASS' : `**FAIL** (${v.misses.join('; ')})`,
+    ];
+    if (withScaling) {
+      const s = scaling(w, reference.workloads.find((r) => r.name === w.name));
+      cells.push(s ? `${s.text} ${s.pass ? 'PASS' : '**FAIL**'}` : '');
+    }
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  return lines;
+}
+
+function fanoutSection(f: FanoutRecord): string[] {
+  const v = judgeFanout(f);
+  return [
+    '',
+    `WebSocket \`/subscribe\` fan-out (\`ws-fanout\`): ${num(f.connected)} of ${num(f.requested)} clients connected and received the snapshot in ${f.connectSeconds.toFixed(1)} s; then ${f.rounds.length} updates were published on the Redis channel the API subscribes to.`,
+    '',
+    '| round | received | first | median client | last client |',
+    '|---|---|---|---|---|',
+    ...f.rounds.map((r, i) => `| ${i + 1} | ${num(r.received)} | ${r.firstMs.toFixed(1)} ms | ${r.p50Ms.toFixed(1)} ms | ${r.lastMs.toFixed(1)} ms |`),
+    '',
+    `Publish -> last client: median ${f.medianLastMs.toFixed(1)} ms, worst ${f.maxLastMs.toFixed(1)} ms (target < ${WS_FANOUT_TARGET_MS} ms); API peak RSS with all clients connected ${mb(f.peakRssMb)} (target < 300 MB): ${v.pass ? 'PASS' : `**FAIL** (${v.misses.join('; ')})`}.`,
+  ];
+}
+
+/** The section of one dataset size. */
+export function runSection(run: RunRecord, reference: RunRecord | undefined): string[] {
+  const m = run.machine;
+  const hello = run.helloRps.map(num).join(' / ');
+  return [
+    `## ${num(run.transactions)} transactions, ${num(run.users)} users`,
+    '',
+    `- Date: ${run.date}`,
+    `- Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB memory, ${m.kernel}, Node ${m.node}; load average at start ${m.loadAtStart}; open-files limit ${m.openFilesLimit ?? 'n/a'}`,
+    `- Dataset: ${num(run.transactions)} transactions (${run.mainnetRows === undefined ? 'n/a' : num(run.mainnetRows)} mainnet), ${num(run.users)} users${run.seedSeconds === undefined ? '' : `; loaded in ${run.seedSeconds.toFixed(0)} s`}`,
+    `- Hello-world (Express 5, 100 connections): ${hello} req/s (start / end of the run; ratios use their mean)`,
+    ...(run.note ? [`- Note: ${run.note}`] : []),
+    '',
+    ...workloadTable(run, reference),
+    ...(run.fanout ? fanoutSection(run.fanout) : []),
+    '',
+  ];
+}
+
+/** The whole BENCHMARKS.md. */
+export async function renderReport(records: RunRecord[]): Promise<string> {
+  const reference = records.find((r) => r.transactions === REFERENCE_TRANSACTIONS);
+  let findings: string;
+  try {
+    findings = (await readFile(path.join(PACKAGE_DIR, 'FINDINGS.md'), 'utf8')).trim();
+  } catch {
+    findings = '## Findings\n\n(none recorded)';
+  }
+  return [
+    '# Benchmarks',
+    '',
+    'Generated by `pnpm bench` (packages/bench; figures kept in `packages/bench/results/`, findings in',
+    '`packages/bench/FINDINGS.md`). Each run builds the apps, loads the benchmark dataset into PostgreSQL',
+    '(database `ctss_bench`, reloaded only when the size changes), starts the Express 5 hello-world and each API as',
+    'separate `node` processes against the real PostgreSQL and Redis, and drives them with autocannon from the',
+    'same machine (the load generator shares the cores). Every HTTP workload gets a 1 s warm-up, then the measured',
+    'duration; "vs hello" is its req/s over the hello-world req/s of the same run; peak RSS is the API process',
+    'during that workload (VmRSS sampled every 100 ms and VmHWM reset at the start). A workload with any non-2xx',
+    'response or socket error is marked invalid. Services run with `NODE_ENV=production`, `LOG_LEVEL=warn`,',
+    'the rate limit raised to 1,000,000/min (still checked in Redis on every request) and, on the monitoring API,',
+    '`CACHE_TTL_SECONDS=0` (every stats request reaches PostgreSQL).',
+    '',
+    '```sh',
+    'pnpm bench                                  # 1M transactions, 100k users, 10 s per workload',
+    'pnpm bench --transactions 10000000          # 10M rows',
+    'pnpm bench --only "feed|stats" --duration 5 # a subset',
+    'pnpm bench --skip-seed --skip-build         # reuse the loaded database and the current builds',
+    '```',
+    '',
+    ...records.flatMap((r) => runSection(r, reference)),
+    findings,
+    '',
+  ].join('\n');
+}

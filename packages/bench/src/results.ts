@@ -1,0 +1,92 @@
+/**
+ * Results of runs, kept as JSON per dataset size under packages/bench/results/ (committed), so
+ * BENCHMARKS.md always shows the latest figures of every size and `--only` reruns update single
+ * workloads without dropping the others.
+ */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FanoutResult } from './websocket.js';
+import type { Machine } from './machine.js';
+import type { Group, Service } from './workloads.js';
+import { RESULTS_DIR } from './paths.js';
+
+/** The measured figures of one HTTP workload. Latency ms, RSS MB. */
+export interface WorkloadRecord {
+  readonly name: string;
+  readonly description: string;
+  readonly service: Service;
+  readonly group: Group;
+  readonly connections: number;
+  readonly durationSeconds: number;
+  readonly rps: number;
+  /** rps / hello-world rps of the same run. */
+  readonly ratio: number;
+  readonly helloRps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly averageMs: number;
+  readonly peakRssMb: number | undefined;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly statuses: Record<string, number>;
+  readonly measuredAt: string;
+}
+
+/** The WebSocket fan-out figures. */
+export interface FanoutRecord extends FanoutResult {
+  readonly peakRssMb: number | undefined;
+  readonly measuredAt: string;
+}
+
+/** Everything about the latest runs on one dataset size. */
+export interface RunRecord {
+  readonly transactions: number;
+  readonly users: number;
+  readonly mainnetRows: number | undefined;
+  readonly seedSeconds: number | undefined;
+  readonly machine: Machine;
+  readonly date: string;
+  readonly note: string | undefined;
+  /** Hello-world req/s of each measurement in the latest run (start and end). */
+  readonly helloRps: number[];
+  readonly workloads: WorkloadRecord[];
+  readonly fanout: FanoutRecord | undefined;
+}
+
+const fileOf = (transactions: number) => path.join(RESULTS_DIR, `transactions-${transactions}.json`);
+
+/** The stored record of `transactions`, if any. */
+export async function loadRecord(transactions: number): Promise<RunRecord | undefined> {
+  try {
+    return JSON.parse(await readFile(fileOf(transactions), 'utf8')) as RunRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every stored record, smallest dataset first. */
+export async function loadAllRecords(): Promise<RunRecord[]> {
+  let files: string[];
+  try {
+    files = await readdir(RESULTS_DIR);
+  } catch {
+    return [];
+  }
+  const records: RunRecord[] = [];
+  for (const f of files.filter((name) => /^transactions-\d+\.json$/.test(name))) {
+    records.push(JSON.parse(await readFile(path.join(RESULTS_DIR, f), 'utf8')) as RunRecord);
+  }
+  return records.sort((a, b) => a.transactions - b.transactions);
+}
+
+/** Merges `run` into the stored record of its size (workloads replaced by name) and saves it. */
+export async function saveRecord(run: RunRecord): Promise<RunRecord> {
+  const previous = await loadRecord(run.transactions);
+  const byName = new Map((previous?.workloads ?? []).map((w) => [w.name, w]));
+  for (const w of run.workloads) byName.set(w.name, w);
+  const merged: RunRecord = { ...run, workloads: [...byName.values()], fanout: run.fanout ?? previous?.fanout };
+  await mkdir(RESULTS_DIR, { recursive: true });
+  await writeFile(fileOf(run.transactions), `${JSON.stringify(merged, null, 2)}\n`);
+  return merged;
+}

@@ -1,0 +1,93 @@
+/**
+ * Starting the processes under test with the benchmark configuration: production mode, warn-level
+ * logs, rate limit raised (still enforced through Redis), the monitoring API's cache off, the gas
+ * quote API on its bundled price snapshot with a feeder that publishes once at start (the
+ * fan-out workload publishes the updates itself, so no periodic update lands mid-measurement).
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { freePort, startNode, waitForHttp, type Child } from './child.js';
+import { GAS_APP_DIR, HELLO_WORLD_ENTRY, MONITORING_APP_DIR, PACKAGE_DIR, RUN_DIR } from './paths.js';
+
+/** A started service: its process and base URL. */
+export interface RunningService {
+  readonly child: Child;
+  readonly baseUrl: string;
+  readonly port: number;
+}
+
+/** Options common to the services. */
+export interface ServiceOptions {
+  readonly redisUrl: string;
+  /** Key prefix unique to this run, so nothing collides with other users of the Redis server. */
+  readonly redisPrefix: string;
+  readonly cpuProf: boolean;
+}
+
+const profFlags = (cpuProf: boolean, name: string): string[] =>
+  cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RUN_DIR, 'profiles')}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
+
+/** Starts the Express 5 hello-world. */
+export async function startHelloWorld(): Promise<RunningService> {
+  const port = await freePort();
+  const child = await startNode({ name: 'hello-world', script: HELLO_WORLD_ENTRY, cwd: PACKAGE_DIR, env: { PORT: String(port), NODE_ENV: 'production' } });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(child, `${baseUrl}/`);
+  return { child, baseUrl, port };
+}
+
+/** Redis channel and key names of the gas quote API (its feeder's UPDATES_CHANNEL and LATEST_KEYS). */
+export const GAS_CHANNEL = 'quote-updates';
+export const GAS_LATEST_TOKEN_PRICES = 'latest:tokenPrices';
+
+/** Starts apps/gas-quote-api (dist/main.js) with an in-process snapshot feeder. */
+export async function startGasQuoteApi(opts: ServiceOptions): Promise<RunningService> {
+  const port = await freePort();
+  const child = await startNode({
+    name: 'gas-quote-api',
+    script: path.join(GAS_APP_DIR, 'dist', 'main.js'),
+    cwd: GAS_APP_DIR,
+    nodeFlags: profFlags(opts.cpuProf, 'gas-quote-api'),
+    env: {
+      NODE_ENV: 'production',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      REDIS_URL: opts.redisUrl,
+      REDIS_PREFIX: `${opts.redisPrefix}gas:`,
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      PRICE_SOURCE: 'snapshot',
+      FEEDER_IN_PROCESS: 'true',
+      FEEDER_INTERVAL_SECONDS: '3600',
+      PRICE_MAX_AGE_SECONDS: '86400',
+      SIGNER_ECDSA_PRIVATE_KEY: randomBytes(32).toString('hex'),
+      SIGNER_ED25519_PRIVATE_KEY: randomBytes(32).toString('hex'),
+    },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(child, `${baseUrl}/tokenPrices`);
+  return { child, baseUrl, port };
+}
+
+/** Starts apps/monitoring-api (dist/main.js) on the benchmark database with caching off. */
+export async function startMonitoringApi(opts: ServiceOptions & { databaseUrl: string }): Promise<RunningService> {
+  const port = await freePort();
+  const child = await startNode({
+    name: 'monitoring-api',
+    script: path.join(MONITORING_APP_DIR, 'dist', 'main.js'),
+    cwd: MONITORING_APP_DIR,
+    nodeFlags: profFlags(opts.cpuProf, 'monitoring-api'),
+    env: {
+      NODE_ENV: 'production',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: opts.databaseUrl,
+      REDIS_URL: opts.redisUrl,
+      REDIS_PREFIX: `${opts.redisPrefix}monitoring:`,
+      CACHE_TTL_SECONDS: '0',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(child, `${baseUrl}/health`);
+  return { child, baseUrl, port };
+}

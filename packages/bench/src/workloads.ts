@@ -1,0 +1,115 @@
+/**
+ * The workloads of issue 6 and their targets. HTTP workloads run with autocannon at 100
+ * connections (hello-world and quotes, the throughput comparison) or 32 (monitoring reads);
+ * the WebSocket fan-out is measured separately (websocket.ts).
+ */
+import type { BenchParams } from './dataset.js';
+import type { RequestPlan, Walk } from './load.js';
+
+/** Which process serves a workload. */
+export type Service = 'hello' | 'gas' | 'monitoring';
+
+/** Target class: decides which thresholds apply (see {@link TARGETS}). */
+export type Group = 'baseline' | 'quote' | 'feed' | 'stats';
+
+/** One HTTP workload. */
+export interface HttpWorkload {
+  readonly name: string;
+  readonly description: string;
+  readonly service: Service;
+  readonly group: Group;
+  readonly connections: number;
+  readonly plan: RequestPlan;
+}
+
+/** Thresholds per group (issue 6); undefined = no such target. Latencies ms, RSS MB. */
+export const TARGETS: Record<Group, { minRatio?: number; maxP99?: number; maxRssMb?: number }> = {
+  baseline: {},
+  quote: { minRatio: 0.7, maxRssMb: 300 },
+  feed: { minRatio: 0.35, maxP99: 25, maxRssMb: 300 },
+  stats: { maxP99: 15, maxRssMb: 300 },
+};
+
+/** WebSocket fan-out target: publish to last of 5,000 clients, ms. */
+export const WS_FANOUT_TARGET_MS = 250;
+/** At 10x the rows, feed and stats figures stay within this factor of the 1M figures. */
+export const SCALING_FACTOR_TARGET = 1.5;
+/** The dataset size the scaling comparison is made against. */
+export const REFERENCE_TRANSACTIONS = 1_000_000;
+
+const paths = (list: readonly string[]): RequestPlan => ({ kind: 'paths', paths: list });
+const q = (path: string, params: Record<string, string | number | boolean>): string =>
+  `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
+
+/** EVM routes of CCTP v2 (DESIGN.md "Chains"): origin -> destination. */
+const EVM_ROUTES: ReadonlyArray<readonly [number, number]> = [
+  [0, 3], [3, 0], [6, 2], [2, 6], [0, 6], [7, 3], [1, 6], [10, 0],
+];
+
+/** An aggregator's walk: a one-hour window, 100 records a page, following next_cursor to the end. */
+function timeWindowWalk(windows: BenchParams['windows']): Walk {
+  const base = (i: number) => {
+    const [start, end] = windows[i % windows.length]!;
+    return q('/transactionsmainnet', { start_time: start, end_time: end, limit: 100 });
+  };
+  return {
+    kind: 'walk',
+    first: base,
+    next(path, status, body) {
+      if (status !== 200) return undefined;
+      const page = JSON.parse(body) as { next_cursor?: string; has_more?: boolean };
+      if (!page.has_more || !page.next_cursor) return undefined;
+      const url = new URL(path, 'http://x');
+      url.searchParams.set('cursor', page.next_cursor);
+      return `${url.pathname}${url.search}`;
+    },
+  };
+}
+
+/** Workload names in report order (the WebSocket fan-out is `ws-fanout`). */
+export const WORKLOAD_ORDER: readonly string[] = [
+  'hello-world', 'quote-ecdsa', 'quote-ed25519', 'token-prices',
+  'feed-first-page', 'feed-deep-cursor', 'feed-sender', 'feed-lookup', 'feed-time-window',
+  'leaderboard', 'leaderboard-search',
+  'stats-volumes', 'stats-volumes-hourly', 'stats-volumes-daily', 'stats-fees-hourly', 'stats-fees-daily',
+  'stats-transactions', 'stats-chain-shares', 'stats-mainnet-wallets', 'stats-wallets',
+];
+
+/** Builds every HTTP workload from the picked parameters. */
+export function httpWorkloads(p: BenchParams): HttpWorkload[] {
+  const ecdsa = EVM_ROUTES.flatMap(([from, to]) =>
+    [false, true].map((isNative) =>
+      q('/getEcdsaSig_native', { localDomain: from, destinationDomain: to, isV2: true, isNative }),
+    ),
+  );
+  const ed25519 = [0, 3, 6].flatMap((to) =>
+    [false, true].map((isNative) =>
+      q('/getEd25519Sig_native', { localDomain: 5, destinationDomain: to, isNative, version: 2 }),
+    ),
+  );
+  const stats: Array<[string, string]> = [
+    ['stats-volumes', '/stats/mainnet/volumes'],
+    ['stats-volumes-hourly', '/stats/mainnet/volumes/hourly'],
+    ['stats-volumes-daily', '/stats/mainnet/volumes/daily'],
+    ['stats-fees-hourly', '/stats/mainnet/fees?period=hourly'],
+    ['stats-fees-daily', '/stats/mainnet/fees?period=daily'],
+    ['stats-transactions', '/stats/mainnet/transactions'],
+    ['stats-chain-shares', '/stats/mainnet/chain-shares'],
+    ['stats-mainnet-wallets', '/stats/mainnet/wallets'],
+    ['stats-wallets', '/stats/wallets'],
+  ];
+  return [
+    { name: 'hello-world', description: 'Express 5 `GET /` -> "Hello World!"', service: 'hello', group: 'baseline', connections: 100, plan: paths(['/']) },
+    { name: 'quote-ecdsa', description: `ECDSA quote, ${ecdsa.length} EVM v2 routes x isNative`, service: 'gas', group: 'quote', connections: 100, plan: paths(ecdsa) },
+    { name: 'quote-ed25519', description: `Ed25519 quote, Solana -> 3 EVM chains x isNative, version=2`, service: 'gas', group: 'quote', connections: 100, plan: paths(ed25519) },
+    { name: 'token-prices', description: '`GET /tokenPrices`', service: 'gas', group: 'quote', connections: 100, plan: paths(['/tokenPrices']) },
+    { name: 'feed-first-page', description: '`/transactionsmainnet` first page (limit 10)', service: 'monitoring', group: 'feed', connections: 32, plan: paths(['/transactionsmainnet']) },
+    { name: 'feed-deep-cursor', description: `cursor pages in the older half of the feed (${p.deepCursors.length} cursors)`, service: 'monitoring', group: 'feed', connections: 32, plan: paths(p.deepCursors.map((cursor) => q('/transactionsmainnet', { cursor, limit: 10 }))) },
+    { name: 'feed-sender', description: `senders filter, one sender (${p.senders.length} senders)`, service: 'monitoring', group: 'feed', connections: 32, plan: paths(p.senders.map((senders) => q('/transactionsmainnet', { senders }))) },
+    { name: 'feed-lookup', description: `addr_or_tx_hash: senders, recipients, source and destination hashes (${p.lookups.length})`, service: 'monitoring', group: 'feed', connections: 32, plan: paths(p.lookups.map((v) => q('/transactionsmainnet', { addr_or_tx_hash: v }))) },
+    { name: 'feed-time-window', description: 'aggregator walk: one-hour start_time/end_time window, limit 100, following next_cursor', service: 'monitoring', group: 'feed', connections: 32, plan: timeWindowWalk(p.windows) },
+    ...stats.map(([name, path]): HttpWorkload => ({ name, description: `\`${path}\`, caching off`, service: 'monitoring', group: 'stats', connections: 32, plan: paths([path]) })),
+    { name: 'leaderboard', description: '`/users/leaderboard` first page (limit 50)', service: 'monitoring', group: 'feed', connections: 32, plan: paths(['/users/leaderboard']) },
+    { name: 'leaderboard-search', description: `\`/users/leaderboard?search=\` substrings of usernames (${p.searches.length})`, service: 'monitoring', group: 'feed', connections: 32, plan: paths(p.searches.map((search) => q('/users/leaderboard', { search }))) },
+  ];
+}
