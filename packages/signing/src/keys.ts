@@ -120,9 +120,11 @@ function parseEd25519Secret(value: string): Uint8Array {
   } else if (/^(?:0x)?[0-9a-fA-F]+$/.test(text) && (text.replace(/^0x/, '').length === 64 || text.replace(/^0x/, '').length === 128)) {
     bytes = decodeHex(text);
   } else {
-    const b58 = decodeBase58(text);
-    const b64 = decodeBase64(text);
-    bytes = [b58, b64].find((b) => b?.length === 32 || b?.length === 64);
+    // Unpadded base64 can also be valid base58: prefer the decoding that is a consistent keypair.
+    const candidates = [decodeBase58(text), decodeBase64(text)].filter((b) => b?.length === 32 || b?.length === 64);
+    bytes =
+      candidates.find((b) => b?.length === 64 && bytesEqual(ed25519.getPublicKey(b.subarray(0, 32)), b.subarray(32))) ??
+      candidates[0];
   }
   if (bytes?.length !== 32 && bytes?.length !== 64) {
     throw new KeyFormatError('ed25519 key must be a 32-byte seed or 64-byte seed||publicKey in hex, base58, base64 or a JSON byte array');
