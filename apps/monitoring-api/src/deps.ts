@@ -2,7 +2,7 @@
  * The one typed object of dependencies the app factory takes (DESIGN.md "Shape"): tests build it
  * with real PostgreSQL/Redis and a fixed clock, `main.ts` builds it from configuration.
  */
-import type { createMetrics, KvStore } from '@ctss/server-kit';
+import type { KvStore, Metrics } from '@ctss/server-kit';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config.js';
@@ -15,7 +15,7 @@ export interface Databases {
 }
 
 /** Prometheus metrics of the app (server-kit `createMetrics`). */
-export type AppMetrics = ReturnType<typeof createMetrics>;
+export type AppMetrics = Metrics;
 
 /** Everything the app needs; nothing else is reached through globals. */
 export interface AppDeps {

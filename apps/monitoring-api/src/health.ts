@@ -1,0 +1,51 @@
+/**
+ * Probes (DESIGN.md "Errors, limits, health"): `/health` is liveness (the process answers),
+ * `/ready` is readiness (the read database and the KV store answer within two seconds).
+ */
+import { HttpProblem, sendJson } from '@ctss/server-kit';
+import { Router } from 'express';
+import { asyncRoute } from './async-route.js';
+import type { AppDeps } from './deps.js';
+
+const PROBE_TIMEOUT_MS = 2_000;
+
+/** Resolves `promise`, or rejects after `ms` milliseconds. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `GET /health` and `GET /ready`. */
+export function createHealthRouter(deps: AppDeps): Router {
+  const router = Router();
+  router.get('/health', (_req, res) => {
+    sendJson(res, 200, { status: 'ok' });
+  });
+  router.get(
+    '/ready',
+    asyncRoute(async (_req, res) => {
+      const [database, cache] = await Promise.all([
+        within(deps.db.read.raw('select 1'), PROBE_TIMEOUT_MS).then(
+          () => 'ok',
+          () => 'unreachable',
+        ),
+        within(deps.kv.ping(), PROBE_TIMEOUT_MS).then(
+          () => 'ok',
+          () => 'unreachable',
+        ),
+      ]);
+      if (database !== 'ok' || cache !== 'ok') {
+        throw new HttpProblem(503, 'SERVICE_UNAVAILABLE', `database: ${database}; cache: ${cache}`);
+      }
+      sendJson(res, 200, { status: 'ready', database, cache: deps.kv.kind });
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,123 @@
+/**
+ * Writes generated records: batched multi-row INSERTs (works everywhere, also on the embedded
+ * PGlite), or COPY FROM STDIN through pg-copy-streams for millions of rows on a real server.
+ * Both go through the table's triggers, so rollups and sender counts are exact afterwards.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { SeedTransaction } from './transactions.js';
+
+/** Column order of both writers. */
+const COLUMNS = [
+  'network',
+  'source_tx_hash',
+  'destination_tx_hash',
+  'gas_drop_tx_hash',
+  'source_domain',
+  'destination_domain',
+  'sender',
+  'recipient',
+  'deposit_amount',
+  'receive_amount',
+  'relayer_fee',
+  'gas_drop_amount',
+  'is_gas_drop_in_native',
+  'max_fee',
+  'version',
+  'confirmed',
+  'has_source_tx_error',
+  'has_attestation_error',
+  'has_destination_tx_error',
+  'destination_tx_status',
+  'created_at',
+] as const satisfies readonly (keyof SeedTransaction)[];
+
+/** Inserts `records` in multi-row INSERTs of `batchSize` rows; returns the number written. */
+export async function insertTransactions(
+  knex: Knex,
+  records: Iterable<SeedTransaction>,
+  batchSize = 1_000,
+): Promise<number> {
+  let batch: Record<string, unknown>[] = [];
+  let written = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await knex('transactions').insert(batch);
+    written += batch.length;
+    batch = [];
+  };
+  for (const record of records) {
+    batch.push(
+      Object.fromEntries(COLUMNS.map((column) => {
+        const value = record[column];
+        return [column, typeof value === 'bigint' ? value.toString() : value];
+      })),
+    );
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+  return written;
+}
+
+/** One value in COPY text format (values are alphanumeric: no escaping needed). */
+function copyValue(value: SeedTransaction[keyof SeedTransaction]): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}
+
+/** Yields COPY text in chunks of `rowsPerChunk` lines. */
+function* copyChunks(records: Iterable<SeedTransaction>, counter: { rows: number }, rowsPerChunk = 2_000): Generator<string> {
+  let lines: string[] = [];
+  for (const record of records) {
+    lines.push(COLUMNS.map((column) => copyValue(record[column])).join('\t'));
+    counter.rows += 1;
+    if (lines.length >= rowsPerChunk) {
+      yield `${lines.join('\n')}\n`;
+      lines = [];
+    }
+  }
+  if (lines.length > 0) yield `${lines.join('\n')}\n`;
+}
+
+/**
+ * Streams `records` into `transactions` with COPY FROM STDIN on its own connection to `url`, in
+ * statements of `rowsPerStatement` rows (each statement's trigger aggregates its rows at once).
+ * Needs a real PostgreSQL server (the embedded socket server does not speak COPY).
+ *
+ * @returns the number of rows written.
+ */
+export async function copyTransactions(
+  url: string,
+  records: Iterable<SeedTransaction>,
+  rowsPerStatement = 200_000,
+): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const iterator = records[Symbol.iterator]();
+  const counter = { rows: 0 };
+  try {
+    for (;;) {
+      const before = counter.rows;
+      const slice: Iterable<SeedTransaction> = {
+        *[Symbol.iterator]() {
+          for (let i = 0; i < rowsPerStatement; i += 1) {
+            const next = iterator.next();
+            if (next.done) return;
+            yield next.value;
+          }
+        },
+      };
+      const copy = client.query(copyFrom(`copy transactions (${COLUMNS.join(', ')}) from stdin`));
+      await pipeline(Readable.from(copyChunks(slice, counter)), copy);
+      if (counter.rows === before || counter.rows - before < rowsPerStatement) break;
+    }
+  } finally {
+    await client.end();
+  }
+  return counter.rows;
+}

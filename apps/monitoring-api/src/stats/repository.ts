@@ -1,0 +1,115 @@
+/**
+ * SQL of the statistics (SPEC.md "Statistics"; DESIGN.md "Monitoring API semantics"). Totals,
+ * series and shares read `tx_hourly_rollups` (kept exact by triggers), so their cost is the number
+ * of buckets, not of transactions; distinct senders read `tx_senders`. Only the per-sender volume
+ * reads raw rows, through the sender index. Sums come back as decimal strings and are parsed
+ * with BigInt; `_usd` floats are computed from them at the edge.
+ */
+import type { Knex } from 'knex';
+import type { Network } from '../transactions/repository.js';
+
+/** Bucket width of a series. */
+export type Period = 'hourly' | 'daily';
+
+const PERIOD_MS: Record<Period, number> = { hourly: 3_600_000, daily: 86_400_000 };
+
+/** One bucket of a series; amounts in base units. */
+export interface SeriesBucket {
+  /** Start of the UTC-aligned bucket. */
+  readonly start: Date;
+  readonly volume: bigint;
+  /** Sum of deposit_amount - receive_amount. */
+  readonly fee: bigint;
+  readonly relayerFee: bigint;
+}
+
+/**
+ * The start of the UTC bucket holding `now`, minus `offset` buckets: the newest bucket of a series.
+ */
+export function newestBucketStart(now: Date, period: Period, offset = 0): Date {
+  const width = PERIOD_MS[period];
+  return new Date(Math.floor(now.getTime() / width) * width - offset * width);
+}
+
+/**
+ * The `count` buckets of width `period` ending with the bucket `offset` buckets before the one
+ * holding `now`, oldest first; buckets without transfers are zero (generate_series).
+ */
+export async function volumeSeries(
+  knex: Knex,
+  network: Network,
+  period: Period,
+  count: number,
+  now: Date,
+  offset = 0,
+): Promise<SeriesBucket[]> {
+  const width = PERIOD_MS[period];
+  const last = newestBucketStart(now, period, offset);
+  const first = new Date(last.getTime() - (count - 1) * width);
+  const interval = period === 'hourly' ? '1 hour' : '24 hours';
+  const result = await knex.raw<{
+    rows: { bucket: Date; volume: string; fee: string; relayer_fee: string }[];
+  }>(
+    `select g.bucket,
+            coalesce(sum(r.volume), 0)::text as volume,
+            coalesce(sum(r.fee), 0)::text as fee,
+            coalesce(sum(r.relayer_fee), 0)::text as relayer_fee
+       from generate_series(?::timestamptz, ?::timestamptz, ?::interval) as g(bucket)
+       left join tx_hourly_rollups r
+         on r.network = ? and r.bucket >= g.bucket and r.bucket < g.bucket + ?::interval
+      group by g.bucket
+      order by g.bucket`,
+    [first, last, interval, network, interval],
+  );
+  return result.rows.map((row) => ({
+    start: new Date(row.bucket),
+    volume: BigInt(row.volume),
+    fee: BigInt(row.fee),
+    relayerFee: BigInt(row.relayer_fee),
+  }));
+}
+
+/** Lifetime totals of a network: volume (sum deposit_amount, base units) and record count. */
+export async function networkTotals(knex: Knex, network: Network): Promise<{ volume: bigint; count: bigint }> {
+  const result = await knex.raw<{ rows: { volume: string; count: string }[] }>(
+    `select coalesce(sum(volume), 0)::text as volume, coalesce(sum(tx_count), 0)::text as count
+       from tx_hourly_rollups where network = ?`,
+    [network],
+  );
+  const row = result.rows[0];
+  return { volume: BigInt(row?.volume ?? '0'), count: BigInt(row?.count ?? '0') };
+}
+
+/** Lifetime volume per source domain, largest first (chain shares). */
+export async function volumeBySourceDomain(
+  knex: Knex,
+  network: Network,
+): Promise<{ domain: number; amount: bigint }[]> {
+  const result = await knex.raw<{ rows: { source_domain: string; amount: string }[] }>(
+    `select source_domain, sum(volume)::text as amount
+       from tx_hourly_rollups where network = ?
+      group by source_domain
+      order by sum(volume) desc, source_domain`,
+    [network],
+  );
+  return result.rows.map((row) => ({ domain: Number(row.source_domain), amount: BigInt(row.amount) }));
+}
+
+/** Lifetime volume (sum deposit_amount, base units) of the given normalized sender addresses. */
+export async function sendersVolume(knex: Knex, network: Network, senders: readonly string[]): Promise<bigint> {
+  if (senders.length === 0) return 0n;
+  const rows: { volume: string }[] = await knex('transactions')
+    .where('network', network)
+    .whereIn('sender', [...senders])
+    .select(knex.raw('coalesce(sum(deposit_amount), 0)::text as volume'));
+  return BigInt(rows[0]?.volume ?? '0');
+}
+
+/** Number of distinct senders of a network. */
+export async function uniqueSenders(knex: Knex, network: Network): Promise<number> {
+  const result = await knex.raw<{ rows: { count: string }[] }>(
+    `select count(*)::text as count from tx_senders where network = ?`,
+    [network],
+  );
+  return Number(result.rows[0]?.count ?? '0');
+}

@@ -1,0 +1,61 @@
+/**
+ * `GET /transactionsmainnet` (full records) and `GET /transactions` (testnet subset): newest
+ * first, keyset cursor pagination (SPEC.md "Endpoints"; DESIGN.md "Cursor").
+ */
+import { HttpProblem, parseQuery, sendJson } from '@ctss/server-kit';
+import { Router } from 'express';
+import { asyncRoute } from '../async-route.js';
+import type { AppDeps } from '../deps.js';
+import { addressParam } from '../params.js';
+import { formatCursor, parseCursor } from './cursor.js';
+import { FeedQuery } from './query.js';
+import { toTestnetTransactionRecord, toTransactionRecord } from './record.js';
+import { listTransactions, type FeedFilter, type Network } from './repository.js';
+
+/**
+ * Turns `addr_or_tx_hash` into the value compared with the address and hash columns: a `.eth` /
+ * `.sol` name is resolved first (400 INVALID_NAME when it does not resolve).
+ *
+ * @throws HttpProblem 400 INVALID_QUERY when it is neither a name nor an address or hash.
+ */
+async function resolveMatch(deps: AppDeps, value: string): Promise<string> {
+  const input = deps.names.isName(value) ? (await deps.names.resolve(value)).address : value;
+  const parsed = addressParam.safeParse(input);
+  if (!parsed.success) {
+    throw new HttpProblem(400, 'INVALID_QUERY', 'addr_or_tx_hash: must be an address, a transaction hash, or a .eth/.sol name');
+  }
+  return parsed.data;
+}
+
+/** Builds the feed filter from a validated query. */
+async function toFilter(deps: AppDeps, query: FeedQuery): Promise<FeedFilter> {
+  return {
+    ...(query.senders && query.senders.length > 0 ? { senders: query.senders } : {}),
+    ...(query.addr_or_tx_hash !== undefined ? { match: await resolveMatch(deps, query.addr_or_tx_hash) } : {}),
+    ...(query.source_domain !== undefined ? { sourceDomain: query.source_domain } : {}),
+    ...(query.destination_domain !== undefined ? { destinationDomain: query.destination_domain } : {}),
+    ...(query.start_time !== undefined ? { startTime: query.start_time } : {}),
+    ...(query.end_time !== undefined ? { endTime: query.end_time } : {}),
+    ...(query.cursor !== undefined && query.cursor !== '' ? { cursor: parseCursor(query.cursor) } : {}),
+  };
+}
+
+/** The router of both feeds, mounted at the app root. */
+export function createTransactionsRouter(deps: AppDeps): Router {
+  const router = Router();
+  const feed = (network: Network) =>
+    async function handler(req: import('express').Request, res: import('express').Response): Promise<void> {
+      const query = parseQuery(FeedQuery, req.query);
+      const filter = await toFilter(deps, query);
+      const { rows, hasMore } = await listTransactions(deps.db.read, network, filter, query.limit);
+      const last = rows[rows.length - 1];
+      sendJson(res, 200, {
+        transactions: rows.map(network === 'mainnet' ? toTransactionRecord : toTestnetTransactionRecord),
+        next_cursor: hasMore && last ? formatCursor(last.created_at, BigInt(last.id)) : '',
+        has_more: hasMore,
+      });
+    };
+  router.get('/transactionsmainnet', asyncRoute(feed('mainnet')));
+  router.get('/transactions', asyncRoute(feed('testnet')));
+  return router;
+}

@@ -1,0 +1,49 @@
+/** Small builders of transfer records for tests (defaults overridable field by field). */
+import type { Knex } from 'knex';
+import type { SeedTransaction } from '../../src/seed/transactions.js';
+import { insertTransactions } from '../../src/seed/writer.js';
+
+let counter = 0;
+
+/** A unique lower-case 0x hex string of `digits` digits. */
+export function hexId(digits: number): string {
+  counter += 1;
+  return `0x${counter.toString(16).padStart(digits, '0')}`;
+}
+
+/** A mainnet EVM transfer created at `created_at` (default 2026-11-21T12:00:00Z). */
+export function aTransaction(overrides: Partial<SeedTransaction> = {}): SeedTransaction {
+  return {
+    network: 'mainnet',
+    source_tx_hash: hexId(64),
+    destination_tx_hash: hexId(64),
+    gas_drop_tx_hash: null,
+    source_domain: 0,
+    destination_domain: 3,
+    sender: hexId(40),
+    recipient: hexId(40),
+    deposit_amount: 10_000_000n,
+    receive_amount: 9_800_000n,
+    relayer_fee: 200_000n,
+    gas_drop_amount: 0n,
+    is_gas_drop_in_native: false,
+    max_fee: 1_000n,
+    version: 2,
+    confirmed: true,
+    has_source_tx_error: false,
+    has_attestation_error: false,
+    has_destination_tx_error: false,
+    destination_tx_status: 'success',
+    created_at: new Date('2026-11-21T12:00:00Z'),
+    ...overrides,
+  };
+}
+
+/** Inserts records; returns their ids in insertion order. */
+export async function insertAll(knex: Knex, records: readonly SeedTransaction[]): Promise<number[]> {
+  const before = await knex('transactions').max<{ max: string | null }[]>('id as max');
+  await insertTransactions(knex, records);
+  const start = Number(before[0]?.max ?? 0);
+  const rows: { id: string }[] = await knex('transactions').where('id', '>', start).orderBy('id').select('id');
+  return rows.map((row) => Number(row.id));
+}
