@@ -1,0 +1,72 @@
+/**
+ * Wires the running service from configuration: store, signers, app, in-process feeder (when
+ * configured; always with the bundled snapshot), one HTTP server for HTTP and WebSocket. Used by
+ * main.ts through server-kit `runService`, and by the shutdown test the same way.
+ */
+import { createServer } from 'node:http';
+import { createChainRegistry } from '@ctss/domain-types';
+import { createKvStore, listen, type Logger, type RunningService } from '@ctss/server-kit';
+import { createApp } from './app.js';
+import type { GasQuoteConfig } from './config.js';
+import { buildFeeder } from './feeder/build.js';
+import type { Feeder } from './feeder/feeder.js';
+import { createGasQuoteMetrics } from './metrics.js';
+import { createPriceStore } from './pricing/price-store.js';
+import { loadSigners } from './signing/signers.js';
+
+/** The started service: what runService needs, plus the bound port. */
+export interface StartedGasQuoteService extends RunningService {
+  readonly port: number;
+}
+
+/**
+ * Starts the Gas Quote API on `config.PORT` (0 picks a free port).
+ * @throws when a signing key is malformed, the port is taken, or the first snapshot refresh fails.
+ */
+export async function startGasQuoteService(config: GasQuoteConfig, logger: Logger, clock: () => number = Date.now): Promise<StartedGasQuoteService> {
+  const registry = createChainRegistry();
+  const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
+  const priceStore = createPriceStore(kv, { maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS, clock });
+  const signers = loadSigners(config, logger);
+  const gas = createApp({ config, kv, priceStore, clock, signers, logger, metrics: createGasQuoteMetrics(), registry });
+
+  let feeder: Feeder | undefined;
+  if (config.feederInProcess) {
+    feeder = buildFeeder({ config, registry, store: priceStore, kv, params: gas.params, logger, clock });
+    await feeder.refresh();
+    feeder.start(config.FEEDER_INTERVAL_SECONDS * 1000);
+  }
+
+  const server = createServer(gas.app);
+  // WebSockets hold their sockets open, so HTTP could never drain: close them (1001) as soon as
+  // the server stops accepting, whichever path (signal or programmatic) starts the shutdown.
+  const closeHttp = server.close.bind(server);
+  server.close = (callback) => {
+    gas.close().catch((err: unknown) => logger.error({ err }, 'closing WebSockets failed'));
+    return closeHttp(callback);
+  };
+  await gas.attach(server);
+  const port = await listen(server, config.PORT);
+  logger.info(
+    {
+      port,
+      priceSource: config.priceSource,
+      feederInProcess: config.feederInProcess,
+      store: kv.kind,
+      ecdsaSigner: signers.ecdsa.address,
+      ed25519KeyId: signers.ed25519.keyId,
+    },
+    config.priceSource === 'snapshot'
+      ? 'gas-quote-api listening; prices come from the BUNDLED SNAPSHOT (no RPC_URL_<DOMAIN> configured)'
+      : 'gas-quote-api listening with live price sources',
+  );
+  return {
+    server,
+    port,
+    async close() {
+      await gas.close();
+      await feeder?.stop();
+      await kv.close();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * WebSocket /subscribe: when a client connects it gets the latest `fees` and `tokenPrices`, then
+ * every update; other paths are refused; slow and dead clients are dropped without hurting the
+ * others; shutdown closes clients with 1001; updates reach clients of every replica through Redis.
+ */
+import { WebSocket } from 'ws';
+import { FeesMessage, TokenPricesMessage } from '@ctss/domain-types';
+import { UPDATES_CHANNEL } from '../src/feeder/feeder.js';
+import { CLOSE_GOING_AWAY } from '../src/ws/subscribe.js';
+import { buildTestApp, uniquePrefix, usingRedis, type TestApp } from './support/app.js';
+import { connectWs } from './support/ws-client.js';
+
+const apps: TestApp[] = [];
+function app(opts: Parameters<typeof buildTestApp>[0] = {}): TestApp {
+  const a = buildTestApp(opts);
+  apps.push(a);
+  return a;
+}
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((a) => a.close()));
+});
+
+const wsUrl = (base: string, path = '/subscribe') => `${base.replace('http', 'ws')}${path}`;
+
+async function waitFor(predicate: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!predicate()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('a client of /subscribe', () => {
+  it('receives the latest fees and tokenPrices on connect, then each update', async () => {
+    const t = app();
+    await t.snapshotFeeder.refresh();
+    const base = await t.listen();
+    const client = await connectWs(wsUrl(base));
+    const fees = FeesMessage.parse(await client.next());
+    expect(Object.keys(fees.data)).toContain('0');
+    expect(fees.data['0']?.fee['3']).toEqual({ native: '26666666666667', usd: 0.08 });
+    const prices = TokenPricesMessage.parse(await client.next());
+    expect(prices.data['5']).toBe('150');
+
+    t.clock.advance(15_000);
+    await t.snapshotFeeder.refresh();
+    expect(FeesMessage.parse(await client.next()).type).toBe('fees');
+    expect(TokenPricesMessage.parse(await client.next()).type).toBe('tokenPrices');
+    expect(t.gas.ws.clientCount()).toBe(1);
+    const metrics = await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_clients');
+    expect(metrics).toContain('gas_quote_websocket_clients 1');
+    client.ws.close();
+  });
+
+  it('connects before any price exists and gets the first update when it comes', async () => {
+    const t = app();
+    const base = await t.listen();
+    const client = await connectWs(wsUrl(base));
+    await t.snapshotFeeder.refresh();
+    expect((await client.next()) as { type: string }).toMatchObject({ type: 'fees' });
+    client.ws.close();
+  });
+
+  it('is refused on any other path', async () => {
+    const t = app();
+    const base = await t.listen();
+    await expect(connectWs(wsUrl(base, '/other'))).rejects.toThrow(/404/);
+    await expect(connectWs(wsUrl(base, '/subscribe/x'))).rejects.toThrow(/404/);
+  });
+
+  it('is dropped when it does not read, while a reading client gets every message', async () => {
+    const t = app({ env: { WS_MAX_BUFFERED_BYTES: String(512 * 1024) } });
+    const base = await t.listen();
+    const slow = await connectWs(wsUrl(base));
+    const healthy = await connectWs(wsUrl(base));
+    // Stop reading: the kernel buffers fill and the server's send buffer grows.
+    (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const payload = JSON.stringify({ type: 'tokenPrices', data: { '0': '1'.repeat(100_000) } });
+    const count = 300; // 30 MB, far beyond any socket buffer
+    // Published one at a time as the healthy client keeps up, as the feeder does every interval.
+    for (let i = 1; i <= count && t.gas.ws.clientCount() === 2; i++) {
+      await t.kv.publish(UPDATES_CHANNEL, payload);
+      await waitFor(() => healthy.received.length === i, `the healthy client to get message ${i}`);
+    }
+    expect(t.gas.ws.clientCount()).toBe(1);
+    await t.kv.publish(UPDATES_CHANNEL, JSON.stringify({ type: 'tokenPrices', data: { '0': '2' } }));
+    await waitFor(() => (healthy.received.at(-1) as { data: Record<string, string> }).data['0'] === '2', 'the healthy client to keep receiving');
+    expect(healthy.ws.readyState).toBe(WebSocket.OPEN);
+    expect(await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_dropped_total')).toContain('reason="slow"} 1');
+    healthy.ws.close();
+  });
+
+  it('is dropped when it stops answering pings', async () => {
+    const t = app({ env: { WS_PING_INTERVAL_SECONDS: '1' } });
+    const base = await t.listen();
+    const dead = await connectWs(wsUrl(base));
+    const alive = await connectWs(wsUrl(base));
+    (dead.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    await waitFor(() => t.gas.ws.clientCount() === 1, 'the dead client to be dropped', 10_000);
+    expect(alive.ws.readyState).toBe(WebSocket.OPEN);
+    expect(await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_dropped_total')).toContain('reason="dead"} 1');
+    alive.ws.close();
+  });
+
+  it('is closed with 1001 when the app shuts down', async () => {
+    const t = app();
+    const base = await t.listen();
+    const client = await connectWs(wsUrl(base));
+    await t.gas.close();
+    await expect(client.closed).resolves.toBe(CLOSE_GOING_AWAY);
+  });
+});
+
+(usingRedis ? describe : describe.skip)('two replicas sharing one Redis', () => {
+  it('fan out an update published by the feeder on one replica to clients of the other', async () => {
+    const prefix = uniquePrefix('fanout');
+    const a = app({ prefix });
+    const b = app({ prefix });
+    const [, baseB] = await Promise.all([a.listen(), b.listen()]);
+    const client = await connectWs(wsUrl(baseB));
+    await a.snapshotFeeder.refresh();
+    expect(FeesMessage.parse(await client.next()).type).toBe('fees');
+    expect(TokenPricesMessage.parse(await client.next()).type).toBe('tokenPrices');
+    // A client connecting to B afterwards gets the snapshot A's feeder stored.
+    const late = await connectWs(wsUrl(baseB));
+    expect(FeesMessage.parse(await late.next()).type).toBe('fees');
+    client.ws.close();
+    late.ws.close();
+  });
+});
+if (!usingRedis) console.log('subscribe.int.test.ts: REDIS_URL is not set; skipping the two-replica Redis fan-out test');
