@@ -138,7 +138,7 @@ function gasQuoteApi() {
       feeder: c.object(
         {
           enabled: c.bool('Run the price feeder Deployment.'),
-          replicaCount: c.int('Feeder pods (1 is enough; more only add upstream calls).', 0, { maximum: 3 }),
+          replicaCount: c.int('Feeder pods: one writer (lease lock), the others stand by.', 0, { maximum: 3 }),
           command: c.command,
           ...workloadBasics,
           config: c.configMap('Feeder-only settings.'),
