@@ -3,7 +3,8 @@
 //
 // For each chart and each values scenario (defaults, production-like, minimal) it runs
 // `helm lint --strict` and `helm template`, validates every rendered manifest against the
-// Kubernetes schemas (kubernetes-models; ServiceMonitor structurally), and checks the project's
+// Kubernetes schemas (kubernetes-models: types and required fields by its validators, unknown
+// fields by its type declarations; ServiceMonitor structurally), and checks the project's
 // deployment rules (restrictive security contexts, probes, secrets only by reference, wiring
 // between Services, Deployments, HPAs, PDBs, Ingresses and ServiceMonitors). Bad values files
 // under infra/check-fixtures must make both `helm lint` and `helm template` fail. It also checks
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureHelm, runHelm } from '../packages/infra-tools/src/helm.mjs';
+import { unknownFields } from '../packages/infra-tools/src/kube-fields.mjs';
 import { validateManifest } from '../packages/infra-tools/src/kube-schema.mjs';
 import { parseManifests, parseYaml } from '../packages/infra-tools/src/yaml.mjs';
 import { staleSchemas } from './helm/schema-src/build.mjs';
@@ -482,9 +484,12 @@ async function main() {
         const { via, errors } = await validateManifest(doc);
         if (via === 'structural') structural += 1;
         for (const e of errors) schemaErrors.push(`${label(doc)} (${source}): ${e}`);
+        if (via === 'schema') {
+          for (const field of unknownFields(doc)) schemaErrors.push(`${label(doc)} (${source}): unknown field ${field}`);
+        }
       }
       record(
-        `${title} ${manifests.length - structural} manifests valid against the Kubernetes schemas` +
+        `${title} ${manifests.length - structural} manifests valid against the Kubernetes schemas (types, required and unknown fields)` +
           (structural ? `, ${structural} CRD checked structurally` : ''),
         schemaErrors,
       );
