@@ -107,22 +107,27 @@ function resolveDomain(suffix: string, chains: readonly ChainInfo[]): number | u
 
 /** Builds the configuration schema for the served `chains` (default: the registry defaults). */
 export function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
-  return Fixed.loose().transform((env, ctx): GasQuoteConfig => {
+  return z.record(z.string(), z.string()).transform((raw, ctx): GasQuoteConfig => {
+    // Fixed and per-domain variables are checked together, so one start-up lists every problem.
+    const fixedResult = Fixed.safeParse(raw);
+    if (!fixedResult.success) {
+      for (const issue of fixedResult.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    }
     const maps: Record<PerDomainKey, Map<number, unknown>> = {
       RPC_URL_: new Map(),
       QUOTE_PACKING_: new Map(),
       REDEEM_GAS_: new Map(),
       FEE_ADJUSTMENT_BPS_: new Map(),
     };
-    for (const [name, raw] of Object.entries(env)) {
+    for (const [name, value] of Object.entries(raw)) {
       const prefix = (Object.keys(PER_DOMAIN) as PerDomainKey[]).find((p) => name.startsWith(p));
-      if (!prefix || typeof raw !== 'string') continue;
+      if (!prefix) continue;
       const domain = resolveDomain(name.slice(prefix.length), chains);
       if (domain === undefined) {
         ctx.addIssue({ code: 'custom', path: [name], message: 'unknown domain (use the domain id or the chain key, e.g. 0 or ETHEREUM)' });
         continue;
       }
-      const parsed = PER_DOMAIN[prefix].safeParse(raw);
+      const parsed = PER_DOMAIN[prefix].safeParse(value);
       if (!parsed.success) {
         ctx.addIssue({ code: 'custom', path: [name], message: parsed.error.issues[0]?.message ?? 'invalid' });
       } else if (maps[prefix].has(domain)) {
@@ -131,6 +136,8 @@ export function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
         maps[prefix].set(domain, parsed.data);
       }
     }
+    if (!fixedResult.success) return z.NEVER;
+    const env = fixedResult.data;
     const production = env.NODE_ENV === 'production';
     if (production && !env.SIGNER_ECDSA_PRIVATE_KEY) {
       ctx.addIssue({ code: 'custom', path: ['SIGNER_ECDSA_PRIVATE_KEY'], message: 'required when NODE_ENV=production' });
@@ -147,10 +154,8 @@ export function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
       ctx.addIssue({ code: 'custom', path: ['PRICE_SOURCE'], message: 'live needs at least one RPC_URL_<DOMAIN>' });
       priceSource = 'snapshot';
     }
-    // Pick the declared variables only: the loose schema also passed every other env var through.
-    const { PYTH_FEED_IDS, PRICE_FALLBACK_IDS, ...fixed } = Object.fromEntries(
-      Object.keys(Fixed.shape).map((k) => [k, env[k]]),
-    ) as z.output<typeof Fixed>;
+    // Fixed strips every other variable, so nothing else from the environment enters the config.
+    const { PYTH_FEED_IDS, PRICE_FALLBACK_IDS, ...fixed } = env;
     return {
       ...fixed,
       rpcUrls,

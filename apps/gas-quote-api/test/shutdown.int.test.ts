@@ -7,11 +7,18 @@ import { connect } from 'node:net';
 import { createLogger, runService } from '@ctss/server-kit';
 import { startGasQuoteService } from '../src/server.js';
 import { CLOSE_GOING_AWAY } from '../src/ws/subscribe.js';
-import { testConfig, uniquePrefix } from './support/app.js';
+import { cleanupKv, testConfig, testKv, uniquePrefix } from './support/app.js';
 import { connectWs } from './support/ws-client.js';
 
+const prefix = uniquePrefix('shutdown');
+afterAll(async () => {
+  const kv = testKv(prefix);
+  await cleanupKv(kv, prefix);
+  await kv.close();
+});
+
 it('drains HTTP, closes WebSockets with 1001 and stops listening', async () => {
-  const config = testConfig({ PORT: '0', REDIS_PREFIX: uniquePrefix('shutdown'), ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) });
+  const config = testConfig({ PORT: '0', REDIS_PREFIX: prefix, ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) });
   const logger = createLogger({ name: 'shutdown-test', level: 'silent' });
   let port = 0;
   const { shutdown } = await runService({
