@@ -412,7 +412,7 @@ function checkWorkflows() {
   const ci = workflows['ci.yml'];
   if (!ci) errors.push('ci.yml is missing');
   else {
-    const on = ci.on ?? ci[true];
+    const on = ci.on;
     if (!on?.pull_request && on?.pull_request !== null) errors.push('ci.yml must run on pull_request');
     const text = readFileSync(join(dir, 'ci.yml'), 'utf8');
     for (const needle of ['postgres:15', 'redis:7', 'DATABASE_URL', 'REDIS_URL', 'pnpm lint', 'pnpm typecheck', 'pnpm test', 'pnpm infra:check', '--frozen-lockfile']) {
@@ -423,7 +423,7 @@ function checkWorkflows() {
   if (!release) errors.push('release-images.yml is missing');
   else {
     const text = readFileSync(join(dir, 'release-images.yml'), 'utf8');
-    const on = release.on ?? release[true];
+    const on = release.on;
     if (!on?.push?.tags) errors.push('release-images.yml must run on tag pushes');
     for (const needle of ['docker/build-push-action@', 'ghcr.io', 'packages: write', ...APPS.map((a) => `infra/docker/${a}.Dockerfile`)]) {
       if (!text.includes(needle)) errors.push(`release-images.yml must use ${needle}`);
@@ -540,7 +540,9 @@ async function main() {
         if (expects.length === 0) errors.push('the fixture has no "# expect:" line');
         const lint = await runHelm(helm, ['lint', chartDir, '--strict', '-f', file], home);
         const tpl = await runHelm(helm, ['template', RELEASE, chartDir, '-f', file], home);
-        for (const [cmd, r] of [['helm lint', lint], ['helm template', tpl]]) {
+        /** @type {Array<[string, { code: number, stdout: string, stderr: string }]>} */
+        const outcomes = [['helm lint', lint], ['helm template', tpl]];
+        for (const [cmd, r] of outcomes) {
           const out = r.stdout + r.stderr;
           if (r.code === 0) errors.push(`${cmd} accepted the bad values`);
           for (const e of expects) if (!out.includes(e)) errors.push(`${cmd} output lacks "${e}"`);

@@ -52,7 +52,7 @@ function freePort() {
     const server = createServer();
     server.once('error', fail);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => ok(port));
     });
   });

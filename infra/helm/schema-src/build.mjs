@@ -1,7 +1,7 @@
 // Builds each chart's values.schema.json from the shared value types in common.mjs.
 // Run: node infra/helm/schema-src/build.mjs        (writes the files)
 //      node infra/helm/schema-src/build.mjs --check (exit 1 when a committed file is stale)
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as c from './common.mjs';
@@ -209,13 +209,8 @@ export function schemaText(chart) {
 export function staleSchemas() {
   return Object.keys(charts).filter((chart) => {
     const file = join(helmDir, chart, 'values.schema.json');
-    let current = '';
-    try {
-      current = readFileSync(file, 'utf8');
-    } catch {
-      return true;
-    }
-    return current !== schemaText(chart);
+    if (!existsSync(file)) return true;
+    return readFileSync(file, 'utf8') !== schemaText(chart);
   });
 }
 

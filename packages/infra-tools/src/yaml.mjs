@@ -5,7 +5,7 @@ import { parseAllDocuments } from 'yaml';
  * Parses `helm template` output into plain objects, dropping empty documents.
  *
  * @param {string} text multi-document YAML
- * @returns {Array<{ source: string | undefined, doc: Record<string, unknown> }>} `source` is the
+ * @returns {Array<{ source: string | undefined, doc: Record<string, any> }>} `source` is the
  *   template path from helm's `# Source:` comment
  * @throws Error on a YAML syntax error (with the template it came from)
  */
