@@ -382,6 +382,22 @@ function checkDockerfile(app) {
   if (!/^CMD \[/m.test(runtime)) errors.push('the runtime stage needs an exec-form CMD');
   if (/pnpm|corepack|turbo/.test(runtime.replace(/^#.*$/gm, ''))) errors.push('the runtime stage must not carry build tools');
   if (!existsSync(`${file}.dockerignore`)) errors.push(`infra/docker/${app}.Dockerfile.dockerignore is missing`);
+  // The image must build with the same tools as the workspace.
+  const pnpmWanted = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).packageManager?.replace(/^pnpm@/, '');
+  const pnpmPins = [...text.matchAll(/pnpm@(\d+\.\d+\.\d+)/g)].map((m) => m[1]);
+  if (pnpmPins.length === 0 || pnpmPins.some((v) => v !== pnpmWanted)) {
+    errors.push(`pnpm pins ${pnpmPins.join(', ') || 'none'} differ from package.json packageManager pnpm@${pnpmWanted}`);
+  }
+  const turboFile = join(repo, 'node_modules', 'turbo', 'package.json');
+  const turboPin = /turbo@(\d+\.\d+\.\d+)/.exec(text)?.[1];
+  if (existsSync(turboFile)) {
+    const turboHave = JSON.parse(readFileSync(turboFile, 'utf8')).version;
+    if (turboPin !== turboHave) errors.push(`turbo@${turboPin} differs from the workspace's turbo ${turboHave}`);
+  }
+  const portFor = app === 'monitoring-api' ? 3000 : 3001;
+  if (!new RegExp(`^EXPOSE ${portFor}$`, 'm').test(runtime) || !runtime.includes(`PORT=${portFor}`)) {
+    errors.push(`the runtime stage must EXPOSE and set PORT=${portFor}`);
+  }
   return errors;
 }
 

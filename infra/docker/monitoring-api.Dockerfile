@@ -11,8 +11,9 @@ ARG NODE_IMAGE=node:20.20.2-bookworm-slim
 
 # ---- prune: only the app and the workspace packages it depends on ----------------------------
 FROM ${NODE_IMAGE} AS prune
-ENV TURBO_TELEMETRY_DISABLED=1 COREPACK_ENABLE_DOWNLOAD_PROMPT=0
-RUN corepack enable && corepack prepare pnpm@12.21.0 --activate
+ENV TURBO_TELEMETRY_DISABLED=1
+# The pnpm of package.json "packageManager", straight from the npm registry.
+RUN npm install --global --no-fund --no-audit pnpm@12.21.0
 WORKDIR /repo
 COPY . .
 # out/json: package.json files + pruned lockfile (install layer); out/full: their sources.
@@ -20,8 +21,8 @@ RUN pnpm dlx turbo@2.11.11 prune @ctss/monitoring-api --docker --out-dir /out
 
 # ---- build: install from the pruned lockfile, compile, then take production dependencies -------
 FROM ${NODE_IMAGE} AS build
-ENV TURBO_TELEMETRY_DISABLED=1 COREPACK_ENABLE_DOWNLOAD_PROMPT=0 CI=true
-RUN corepack enable && corepack prepare pnpm@12.21.0 --activate
+ENV TURBO_TELEMETRY_DISABLED=1 CI=true
+RUN npm install --global --no-fund --no-audit pnpm@12.21.0
 WORKDIR /repo
 COPY .npmrc ./
 COPY --from=prune /out/json/ ./
