@@ -354,6 +354,46 @@ function checkChartSpecific(chart, manifests) {
   return errors;
 }
 
+/** Every .ts source of an app (tests excluded), concatenated; '' when the app has no sources. */
+function appSources(app) {
+  const dir = join(repo, 'apps', app, 'src');
+  if (!existsSync(dir)) return '';
+  const out = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) out.push(readFileSync(p, 'utf8'));
+    }
+  };
+  walk(dir);
+  return out.join('\n');
+}
+
+/**
+ * Every env var the chart gives the app's containers (env entries and ConfigMap keys) must be a
+ * variable the app reads: a name that appears in its sources, or a per-chain name whose prefix
+ * (e.g. RPC_URL_) does. Catches drift between the charts and the apps' config schemas.
+ */
+function checkEnvKnownToApp(chart, manifests) {
+  const sources = appSources(chart);
+  if (sources === '') return [`apps/${chart}/src not found`];
+  const configMaps = new Map(manifests.filter((d) => d.kind === 'ConfigMap').map((d) => [d.metadata.name, Object.keys(d.data ?? {})]));
+  const names = new Set();
+  for (const doc of manifests) {
+    for (const c of podSpecOf(doc)?.containers ?? []) {
+      for (const e of c.env ?? []) names.add(e.name);
+      for (const src of c.envFrom ?? []) for (const k of configMaps.get(src.configMapRef?.name) ?? []) names.add(k);
+    }
+  }
+  const known = (name) => {
+    if (new RegExp(`\\b${name}\\b`).test(sources)) return true;
+    const prefix = /^([A-Z]+(?:_[A-Z]+)*_)[A-Z0-9]+$/.exec(name)?.[1];
+    return prefix !== undefined && prefix.length > 3 && sources.includes(`${prefix}`) && /^(RPC_URL|QUOTE_PACKING|REDEEM_GAS|FEE_ADJUSTMENT_BPS)_/.test(name);
+  };
+  return [...names].filter((n) => !known(n)).map((n) => `${n} is not read by apps/${chart}`);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Static checks of Dockerfiles and workflows
 
@@ -520,6 +560,7 @@ async function main() {
       record(`${title} probes on /health and /ready`, checkProbes(manifests));
       record(`${title} Service/Ingress/HPA/PDB/ServiceMonitor wiring`, checkWiring(manifests));
       record(`${title} chart-specific rules`, checkChartSpecific(s.chart, manifests));
+      record(`${title} every env var is one the app reads`, checkEnvKnownToApp(s.chart, manifests));
     }
 
     // The config checksum must change with the settings (so pods roll on a config change).
