@@ -37,14 +37,14 @@ const scenarios = [
     chart: 'monitoring-api',
     name: 'defaults',
     files: [],
-    kinds: { ConfigMap: 1, Service: 1, Deployment: 1, PodDisruptionBudget: 1, Job: 1, CronJob: 1 },
+    kinds: { Pod: 1, ConfigMap: 1, Service: 1, Deployment: 1, PodDisruptionBudget: 1, Job: 1, CronJob: 1 },
   },
   {
     chart: 'monitoring-api',
     name: 'production',
     files: ['ci/production-values.yaml'],
     kinds: {
-      ConfigMap: 1, Service: 1, Deployment: 1, PodDisruptionBudget: 1, Job: 1, CronJob: 1,
+      Pod: 1, ConfigMap: 1, Service: 1, Deployment: 1, PodDisruptionBudget: 1, Job: 1, CronJob: 1,
       Ingress: 1, HorizontalPodAutoscaler: 1, ServiceMonitor: 1,
     },
   },
@@ -52,20 +52,20 @@ const scenarios = [
     chart: 'monitoring-api',
     name: 'minimal',
     files: ['ci/minimal-values.yaml'],
-    kinds: { ConfigMap: 1, Service: 1, Deployment: 1 },
+    kinds: { Pod: 1, ConfigMap: 1, Service: 1, Deployment: 1 },
   },
   {
     chart: 'gas-quote-api',
     name: 'defaults',
     files: [],
-    kinds: { ConfigMap: 2, Service: 1, Deployment: 2, PodDisruptionBudget: 1, HorizontalPodAutoscaler: 1 },
+    kinds: { Pod: 1, ConfigMap: 2, Service: 1, Deployment: 2, PodDisruptionBudget: 1, HorizontalPodAutoscaler: 1 },
   },
   {
     chart: 'gas-quote-api',
     name: 'production',
     files: ['ci/production-values.yaml'],
     kinds: {
-      ConfigMap: 2, Service: 2, Deployment: 2, PodDisruptionBudget: 1, HorizontalPodAutoscaler: 1,
+      Pod: 1, ConfigMap: 2, Service: 2, Deployment: 2, PodDisruptionBudget: 1, HorizontalPodAutoscaler: 1,
       Ingress: 1, ServiceMonitor: 2,
     },
   },
@@ -73,7 +73,7 @@ const scenarios = [
     chart: 'gas-quote-api',
     name: 'minimal',
     files: ['ci/minimal-values.yaml'],
-    kinds: { ConfigMap: 2, Service: 1, Deployment: 2 },
+    kinds: { Pod: 1, ConfigMap: 2, Service: 1, Deployment: 2 },
   },
 ];
 
@@ -101,6 +101,7 @@ const label = (doc) => `${doc.kind}/${doc.metadata?.name}`;
 
 /** Pod template spec of a workload (Deployment, Job, CronJob), or undefined. */
 function podSpecOf(doc) {
+  if (doc.kind === 'Pod') return doc.spec;
   if (doc.kind === 'Deployment' || doc.kind === 'Job') return doc.spec?.template?.spec;
   if (doc.kind === 'CronJob') return doc.spec?.jobTemplate?.spec?.template?.spec;
   return undefined;
