@@ -29,7 +29,8 @@ const RELEASE = 'ctss';
 const NAMESPACE = 'ctss';
 
 /** Env names that must come from a Secret (never a literal value, never a ConfigMap key). */
-const SECRET_ENV = /(PRIVATE_KEY|PASSWORD|SECRET|TOKEN|API_KEYS|^DATABASE_URL$|^DATABASE_READ_URLS$|^REDIS_URL$|^RPC_URL_)/;
+const SECRET_ENV =
+  /(PRIVATE_KEY|PASSWORD|SECRET|TOKEN|API_KEYS|^DATABASE_URL$|^DATABASE_READ_URLS$|^REDIS_URL$|^RPC_URL_)/;
 
 /** Values scenarios per chart, with the exact kinds each must render. */
 const scenarios = [
@@ -37,15 +38,31 @@ const scenarios = [
     chart: 'monitoring-api',
     name: 'defaults',
     files: [],
-    kinds: { Pod: 1, ConfigMap: 1, Service: 1, Deployment: 1, PodDisruptionBudget: 1, Job: 1, CronJob: 1 },
+    kinds: {
+      Pod: 1,
+      ConfigMap: 1,
+      Service: 1,
+      Deployment: 1,
+      PodDisruptionBudget: 1,
+      Job: 1,
+      CronJob: 1,
+    },
   },
   {
     chart: 'monitoring-api',
     name: 'production',
     files: ['ci/production-values.yaml'],
     kinds: {
-      Pod: 1, ConfigMap: 1, Service: 1, Deployment: 1, PodDisruptionBudget: 1, Job: 1, CronJob: 1,
-      Ingress: 1, HorizontalPodAutoscaler: 1, ServiceMonitor: 1,
+      Pod: 1,
+      ConfigMap: 1,
+      Service: 1,
+      Deployment: 1,
+      PodDisruptionBudget: 1,
+      Job: 1,
+      CronJob: 1,
+      Ingress: 1,
+      HorizontalPodAutoscaler: 1,
+      ServiceMonitor: 1,
     },
   },
   {
@@ -58,15 +75,28 @@ const scenarios = [
     chart: 'gas-quote-api',
     name: 'defaults',
     files: [],
-    kinds: { Pod: 1, ConfigMap: 2, Service: 1, Deployment: 2, PodDisruptionBudget: 1, HorizontalPodAutoscaler: 1 },
+    kinds: {
+      Pod: 1,
+      ConfigMap: 2,
+      Service: 1,
+      Deployment: 2,
+      PodDisruptionBudget: 1,
+      HorizontalPodAutoscaler: 1,
+    },
   },
   {
     chart: 'gas-quote-api',
     name: 'production',
     files: ['ci/production-values.yaml'],
     kinds: {
-      Pod: 1, ConfigMap: 2, Service: 2, Deployment: 2, PodDisruptionBudget: 1, HorizontalPodAutoscaler: 1,
-      Ingress: 1, ServiceMonitor: 2,
+      Pod: 1,
+      ConfigMap: 2,
+      Service: 2,
+      Deployment: 2,
+      PodDisruptionBudget: 1,
+      HorizontalPodAutoscaler: 1,
+      Ingress: 1,
+      ServiceMonitor: 2,
     },
   },
   {
@@ -115,7 +145,9 @@ function podTemplateOf(doc) {
 
 /** True when every key/value of `selector` is in `labels`. */
 const matches = (selector, labels) =>
-  selector && Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+  selector &&
+  Object.keys(selector).length > 0 &&
+  Object.entries(selector).every(([k, v]) => labels?.[k] === v);
 
 // ---------------------------------------------------------------------------------------------
 // Rules every rendered set must follow
@@ -123,38 +155,52 @@ const matches = (selector, labels) =>
 /** Security, resources, probes and secret handling of every pod. */
 function checkWorkloads(manifests) {
   const errors = [];
-  const configMaps = new Set(manifests.filter((d) => d.kind === 'ConfigMap').map((d) => d.metadata.name));
+  const configMaps = new Set(
+    manifests.filter((d) => d.kind === 'ConfigMap').map((d) => d.metadata.name),
+  );
   for (const doc of manifests) {
     const pod = podSpecOf(doc);
     if (!pod) continue;
     const at = label(doc);
     const psc = pod.securityContext ?? {};
-    if (psc.runAsNonRoot !== true) errors.push(`${at}: pod securityContext.runAsNonRoot must be true`);
+    if (psc.runAsNonRoot !== true)
+      errors.push(`${at}: pod securityContext.runAsNonRoot must be true`);
     if (psc.seccompProfile?.type !== 'RuntimeDefault' && psc.seccompProfile?.type !== 'Localhost') {
       errors.push(`${at}: pod seccompProfile must be RuntimeDefault`);
     }
     if (psc.runAsUser === 0) errors.push(`${at}: pod runs as UID 0`);
-    if (pod.automountServiceAccountToken !== false) errors.push(`${at}: ServiceAccount token must not be mounted`);
-    if (pod.hostNetwork || pod.hostPID || pod.hostIPC) errors.push(`${at}: host namespaces are not allowed`);
+    if (pod.automountServiceAccountToken !== false)
+      errors.push(`${at}: ServiceAccount token must not be mounted`);
+    if (pod.hostNetwork || pod.hostPID || pod.hostIPC)
+      errors.push(`${at}: host namespaces are not allowed`);
     const volumes = new Set((pod.volumes ?? []).map((v) => v.name));
     for (const c of [...(pod.initContainers ?? []), ...(pod.containers ?? [])]) {
       const cat = `${at} container ${c.name}`;
       const sc = c.securityContext ?? {};
-      if (sc.readOnlyRootFilesystem !== true) errors.push(`${cat}: readOnlyRootFilesystem must be true`);
-      if (sc.allowPrivilegeEscalation !== false) errors.push(`${cat}: allowPrivilegeEscalation must be false`);
+      if (sc.readOnlyRootFilesystem !== true)
+        errors.push(`${cat}: readOnlyRootFilesystem must be true`);
+      if (sc.allowPrivilegeEscalation !== false)
+        errors.push(`${cat}: allowPrivilegeEscalation must be false`);
       if (sc.runAsNonRoot !== true) errors.push(`${cat}: runAsNonRoot must be true`);
       if (sc.privileged === true) errors.push(`${cat}: privileged`);
-      if (!(sc.capabilities?.drop ?? []).includes('ALL')) errors.push(`${cat}: capabilities must drop ALL`);
+      if (!(sc.capabilities?.drop ?? []).includes('ALL'))
+        errors.push(`${cat}: capabilities must drop ALL`);
       if ((sc.capabilities?.add ?? []).length > 0) errors.push(`${cat}: adds capabilities`);
-      if (sc.seccompProfile?.type !== 'RuntimeDefault') errors.push(`${cat}: seccompProfile must be RuntimeDefault`);
-      if (!c.resources?.requests?.cpu || !c.resources?.requests?.memory) errors.push(`${cat}: cpu and memory requests are required`);
+      if (sc.seccompProfile?.type !== 'RuntimeDefault')
+        errors.push(`${cat}: seccompProfile must be RuntimeDefault`);
+      if (!c.resources?.requests?.cpu || !c.resources?.requests?.memory)
+        errors.push(`${cat}: cpu and memory requests are required`);
       if (!c.resources?.limits?.memory) errors.push(`${cat}: a memory limit is required`);
-      if (typeof c.image !== 'string' || !/^[^:@\s]+(:[A-Za-z0-9_][A-Za-z0-9_.-]*|@sha256:[a-f0-9]{64})$/.test(c.image)) {
+      if (
+        typeof c.image !== 'string' ||
+        !/^[^:@\s]+(:[A-Za-z0-9_][A-Za-z0-9_.-]*|@sha256:[a-f0-9]{64})$/.test(c.image)
+      ) {
         errors.push(`${cat}: image "${c.image}" must carry a tag or a digest`);
       } else if (/:latest$/.test(c.image)) {
         errors.push(`${cat}: image must not use :latest`);
       }
-      if (!(c.volumeMounts ?? []).some((m) => m.mountPath === '/tmp')) errors.push(`${cat}: /tmp must be a writable volume`);
+      if (!(c.volumeMounts ?? []).some((m) => m.mountPath === '/tmp'))
+        errors.push(`${cat}: /tmp must be a writable volume`);
       for (const m of c.volumeMounts ?? []) {
         if (!volumes.has(m.name)) errors.push(`${cat}: volumeMount ${m.name} has no volume`);
       }
@@ -179,14 +225,17 @@ function checkWorkloads(manifests) {
       const ports = new Set((c.ports ?? []).flatMap((p) => [p.name, p.containerPort]));
       for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
         const port = c[probe]?.httpGet?.port;
-        if (port !== undefined && !ports.has(port)) errors.push(`${cat}: ${probe} port ${port} is not a container port`);
+        if (port !== undefined && !ports.has(port))
+          errors.push(`${cat}: ${probe} port ${port} is not a container port`);
       }
     }
     if (doc.kind === 'Deployment') {
       const sel = doc.spec?.selector?.matchLabels;
-      if (!matches(sel, doc.spec?.template?.metadata?.labels)) errors.push(`${at}: selector does not match the pod labels`);
+      if (!matches(sel, doc.spec?.template?.metadata?.labels))
+        errors.push(`${at}: selector does not match the pod labels`);
       const checksum = podTemplateOf(doc)?.metadata?.annotations?.['checksum/config'];
-      if (!/^[a-f0-9]{64}$/.test(checksum ?? '')) errors.push(`${at}: pod template needs a checksum/config annotation`);
+      if (!/^[a-f0-9]{64}$/.test(checksum ?? ''))
+        errors.push(`${at}: pod template needs a checksum/config annotation`);
     }
   }
   return errors;
@@ -199,7 +248,8 @@ function checkConfigMaps(manifests) {
     for (const [key, value] of Object.entries(doc.data ?? {})) {
       if (SECRET_ENV.test(key)) errors.push(`${label(doc)}: ${key} belongs in a Secret`);
       if (typeof value !== 'string') errors.push(`${label(doc)}: ${key} must be a string`);
-      if (/:\/\/[^/\s:@]+:[^/\s@]+@/.test(value)) errors.push(`${label(doc)}: ${key} embeds credentials in a URL`);
+      if (/:\/\/[^/\s:@]+:[^/\s@]+@/.test(value))
+        errors.push(`${label(doc)}: ${key} embeds credentials in a URL`);
     }
   }
   return errors;
@@ -211,7 +261,8 @@ function checkWiring(manifests) {
   const deployments = manifests.filter((d) => d.kind === 'Deployment');
   const services = manifests.filter((d) => d.kind === 'Service');
   const podLabels = (d) => d.spec?.template?.metadata?.labels ?? {};
-  const containerPorts = (d) => (d.spec?.template?.spec?.containers ?? []).flatMap((c) => c.ports ?? []);
+  const containerPorts = (d) =>
+    (d.spec?.template?.spec?.containers ?? []).flatMap((c) => c.ports ?? []);
 
   for (const svc of services) {
     const targets = deployments.filter((d) => matches(svc.spec?.selector, podLabels(d)));
@@ -220,8 +271,13 @@ function checkWiring(manifests) {
       continue;
     }
     for (const port of svc.spec?.ports ?? []) {
-      const ok = containerPorts(targets[0]).some((p) => p.name === port.targetPort || p.containerPort === port.targetPort);
-      if (!ok) errors.push(`${label(svc)}: targetPort ${port.targetPort} is not a port of ${label(targets[0])}`);
+      const ok = containerPorts(targets[0]).some(
+        (p) => p.name === port.targetPort || p.containerPort === port.targetPort,
+      );
+      if (!ok)
+        errors.push(
+          `${label(svc)}: targetPort ${port.targetPort} is not a port of ${label(targets[0])}`,
+        );
     }
   }
   for (const ing of manifests.filter((d) => d.kind === 'Ingress')) {
@@ -233,27 +289,41 @@ function checkWiring(manifests) {
           errors.push(`${label(ing)}: backend Service ${backend?.name} is not rendered`);
           continue;
         }
-        const portOk = (svc.spec.ports ?? []).some((p) => p.name === backend.port?.name || p.port === backend.port?.number);
-        if (!portOk) errors.push(`${label(ing)}: backend port ${JSON.stringify(backend.port)} is not a port of ${label(svc)}`);
+        const portOk = (svc.spec.ports ?? []).some(
+          (p) => p.name === backend.port?.name || p.port === backend.port?.number,
+        );
+        if (!portOk)
+          errors.push(
+            `${label(ing)}: backend port ${JSON.stringify(backend.port)} is not a port of ${label(svc)}`,
+          );
       }
     }
   }
   for (const hpa of manifests.filter((d) => d.kind === 'HorizontalPodAutoscaler')) {
     const ref = hpa.spec?.scaleTargetRef;
-    const target = deployments.find((d) => d.metadata.name === ref?.name && ref?.kind === 'Deployment');
-    if (!target) errors.push(`${label(hpa)}: scaleTargetRef ${ref?.kind}/${ref?.name} is not rendered`);
-    else if (target.spec.replicas !== undefined) errors.push(`${label(target)}: sets replicas although an HPA owns the count`);
-    if (hpa.spec.minReplicas > hpa.spec.maxReplicas) errors.push(`${label(hpa)}: minReplicas > maxReplicas`);
+    const target = deployments.find(
+      (d) => d.metadata.name === ref?.name && ref?.kind === 'Deployment',
+    );
+    if (!target)
+      errors.push(`${label(hpa)}: scaleTargetRef ${ref?.kind}/${ref?.name} is not rendered`);
+    else if (target.spec.replicas !== undefined)
+      errors.push(`${label(target)}: sets replicas although an HPA owns the count`);
+    if (hpa.spec.minReplicas > hpa.spec.maxReplicas)
+      errors.push(`${label(hpa)}: minReplicas > maxReplicas`);
     for (const m of hpa.spec?.metrics ?? []) {
       if (m.type !== 'Resource') continue;
       const container = target?.spec?.template?.spec?.containers?.[0];
       if (target && !container?.resources?.requests?.[m.resource.name]) {
-        errors.push(`${label(hpa)}: scales on ${m.resource.name} utilisation but the pods request none`);
+        errors.push(
+          `${label(hpa)}: scales on ${m.resource.name} utilisation but the pods request none`,
+        );
       }
     }
   }
   for (const pdb of manifests.filter((d) => d.kind === 'PodDisruptionBudget')) {
-    const n = deployments.filter((d) => matches(pdb.spec?.selector?.matchLabels, podLabels(d))).length;
+    const n = deployments.filter((d) =>
+      matches(pdb.spec?.selector?.matchLabels, podLabels(d)),
+    ).length;
     if (n !== 1) errors.push(`${label(pdb)}: selector matches ${n} Deployments (want exactly 1)`);
     if ((pdb.spec.minAvailable === undefined) === (pdb.spec.maxUnavailable === undefined)) {
       errors.push(`${label(pdb)}: set exactly one of minAvailable / maxUnavailable`);
@@ -267,7 +337,9 @@ function checkWiring(manifests) {
     }
     for (const ep of sm.spec.endpoints ?? []) {
       if (!(svc[0].spec.ports ?? []).some((p) => p.name === ep.port)) {
-        errors.push(`${label(sm)}: endpoint port ${ep.port} is not a named port of ${label(svc[0])}`);
+        errors.push(
+          `${label(sm)}: endpoint port ${ep.port} is not a named port of ${label(svc[0])}`,
+        );
       }
     }
   }
@@ -289,11 +361,15 @@ function checkProbes(manifests) {
         if (isApi) errors.push(`${label(doc)}: the API container needs an http port`);
         continue;
       }
-      if (c.livenessProbe?.httpGet?.path !== '/health') errors.push(`${label(doc)}: livenessProbe must GET /health`);
-      if (isApi && c.readinessProbe?.httpGet?.path !== '/ready') errors.push(`${label(doc)}: readinessProbe must GET /ready`);
+      if (c.livenessProbe?.httpGet?.path !== '/health')
+        errors.push(`${label(doc)}: livenessProbe must GET /health`);
+      if (isApi && c.readinessProbe?.httpGet?.path !== '/ready')
+        errors.push(`${label(doc)}: readinessProbe must GET /ready`);
       const portEnv = (c.env ?? []).find((e) => /(^|_)PORT$/.test(e.name));
       if (String(http.containerPort) !== portEnv?.value) {
-        errors.push(`${label(doc)}: ${portEnv?.name ?? 'PORT'} env (${portEnv?.value}) differs from the http containerPort (${http.containerPort})`);
+        errors.push(
+          `${label(doc)}: ${portEnv?.name ?? 'PORT'} env (${portEnv?.value}) differs from the http containerPort (${http.containerPort})`,
+        );
       }
     }
   }
@@ -311,24 +387,32 @@ function checkChartSpecific(chart, manifests) {
         errors.push(`${label(job)}: the migration Job must be a pre-install,pre-upgrade hook`);
       }
       const c = job.spec.template.spec.containers[0];
-      if (!c.command?.join(' ').includes('migrate')) errors.push(`${label(job)}: command does not run the migrations`);
+      if (!c.command?.join(' ').includes('migrate'))
+        errors.push(`${label(job)}: command does not run the migrations`);
       if ((c.envFrom ?? []).some((s) => s.configMapRef)) {
-        errors.push(`${label(job)}: a pre-install hook cannot read the release's ConfigMap (it does not exist yet)`);
+        errors.push(
+          `${label(job)}: a pre-install hook cannot read the release's ConfigMap (it does not exist yet)`,
+        );
       }
-      if (!c.env?.some((e) => e.name === 'DATABASE_URL' && e.valueFrom?.secretKeyRef)) errors.push(`${label(job)}: needs DATABASE_URL from a Secret`);
+      if (!c.env?.some((e) => e.name === 'DATABASE_URL' && e.valueFrom?.secretKeyRef))
+        errors.push(`${label(job)}: needs DATABASE_URL from a Secret`);
     }
     for (const cron of manifests.filter((d) => d.kind === 'CronJob')) {
-      if (cron.spec.concurrencyPolicy !== 'Forbid') errors.push(`${label(cron)}: rank runs must not overlap (concurrencyPolicy Forbid)`);
+      if (cron.spec.concurrencyPolicy !== 'Forbid')
+        errors.push(`${label(cron)}: rank runs must not overlap (concurrencyPolicy Forbid)`);
       const c = cron.spec.jobTemplate.spec.template.spec.containers[0];
-      if (!c.command?.join(' ').includes('rank-job')) errors.push(`${label(cron)}: command does not run the rank job`);
+      if (!c.command?.join(' ').includes('rank-job'))
+        errors.push(`${label(cron)}: command does not run the rank job`);
     }
     for (const d of deployments) {
       const env = d.spec.template.spec.containers[0].env ?? [];
-      if (!env.some((e) => e.name === 'DATABASE_URL' && e.valueFrom?.secretKeyRef)) errors.push(`${label(d)}: needs DATABASE_URL from a Secret`);
+      if (!env.some((e) => e.name === 'DATABASE_URL' && e.valueFrom?.secretKeyRef))
+        errors.push(`${label(d)}: needs DATABASE_URL from a Secret`);
     }
   }
   if (chart === 'gas-quote-api') {
-    const byComponent = (c) => deployments.find((d) => d.metadata.labels?.['app.kubernetes.io/component'] === c);
+    const byComponent = (c) =>
+      deployments.find((d) => d.metadata.labels?.['app.kubernetes.io/component'] === c);
     const api = byComponent('api');
     const feeder = byComponent('feeder');
     if (!api) errors.push('the API Deployment is missing');
@@ -336,11 +420,13 @@ function checkChartSpecific(chart, manifests) {
     const envOf = (d) => d?.spec.template.spec.containers[0].env ?? [];
     for (const key of ['SIGNER_ECDSA_PRIVATE_KEY', 'SIGNER_ED25519_PRIVATE_KEY']) {
       const e = envOf(api).find((x) => x.name === key);
-      if (!e?.valueFrom?.secretKeyRef?.name) errors.push(`API: ${key} must come from the signer Secret`);
+      if (!e?.valueFrom?.secretKeyRef?.name)
+        errors.push(`API: ${key} must come from the signer Secret`);
       if (envOf(feeder).some((x) => x.name === key)) errors.push(`feeder: must not receive ${key}`);
     }
     for (const d of [api, feeder].filter(Boolean)) {
-      if (!envOf(d).some((e) => e.name === 'REDIS_URL' && e.valueFrom?.secretKeyRef)) errors.push(`${label(d)}: needs REDIS_URL from a Secret`);
+      if (!envOf(d).some((e) => e.name === 'REDIS_URL' && e.valueFrom?.secretKeyRef))
+        errors.push(`${label(d)}: needs REDIS_URL from a Secret`);
     }
     if (feeder && !feeder.spec.template.spec.containers[0].command?.join(' ').includes('feeder')) {
       errors.push(`${label(feeder)}: command does not run the feeder`);
@@ -348,8 +434,10 @@ function checkChartSpecific(chart, manifests) {
     for (const ing of manifests.filter((d) => d.kind === 'Ingress')) {
       const a = ing.metadata.annotations ?? {};
       const read = Number(a['nginx.ingress.kubernetes.io/proxy-read-timeout']);
-      if (!(read >= 60)) errors.push(`${label(ing)}: WebSocket needs nginx proxy-read-timeout >= 60`);
-      if (a['nginx.ingress.kubernetes.io/proxy-http-version'] !== '1.1') errors.push(`${label(ing)}: WebSocket needs proxy-http-version 1.1`);
+      if (!(read >= 60))
+        errors.push(`${label(ing)}: WebSocket needs nginx proxy-read-timeout >= 60`);
+      if (a['nginx.ingress.kubernetes.io/proxy-http-version'] !== '1.1')
+        errors.push(`${label(ing)}: WebSocket needs proxy-http-version 1.1`);
     }
   }
   return errors;
@@ -364,7 +452,8 @@ function appSources(app) {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) out.push(readFileSync(p, 'utf8'));
+      else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts'))
+        out.push(readFileSync(p, 'utf8'));
     }
   };
   walk(dir);
@@ -379,18 +468,28 @@ function appSources(app) {
 function checkEnvKnownToApp(chart, manifests) {
   const sources = appSources(chart);
   if (sources === '') return [`apps/${chart}/src not found`];
-  const configMaps = new Map(manifests.filter((d) => d.kind === 'ConfigMap').map((d) => [d.metadata.name, Object.keys(d.data ?? {})]));
+  const configMaps = new Map(
+    manifests
+      .filter((d) => d.kind === 'ConfigMap')
+      .map((d) => [d.metadata.name, Object.keys(d.data ?? {})]),
+  );
   const names = new Set();
   for (const doc of manifests) {
     for (const c of podSpecOf(doc)?.containers ?? []) {
       for (const e of c.env ?? []) names.add(e.name);
-      for (const src of c.envFrom ?? []) for (const k of configMaps.get(src.configMapRef?.name) ?? []) names.add(k);
+      for (const src of c.envFrom ?? [])
+        for (const k of configMaps.get(src.configMapRef?.name) ?? []) names.add(k);
     }
   }
   const known = (name) => {
     if (new RegExp(`\\b${name}\\b`).test(sources)) return true;
     const prefix = /^([A-Z]+(?:_[A-Z]+)*_)[A-Z0-9]+$/.exec(name)?.[1];
-    return prefix !== undefined && prefix.length > 3 && sources.includes(`${prefix}`) && /^(RPC_URL|QUOTE_PACKING|REDEEM_GAS|FEE_ADJUSTMENT_BPS)_/.test(name);
+    return (
+      prefix !== undefined &&
+      prefix.length > 3 &&
+      sources.includes(`${prefix}`) &&
+      /^(RPC_URL|QUOTE_PACKING|REDEEM_GAS|FEE_ADJUSTMENT_BPS)_/.test(name)
+    );
   };
   return [...names].filter((n) => !known(n)).map((n) => `${n} is not read by apps/${chart}`);
 }
@@ -409,34 +508,51 @@ function checkDockerfile(app) {
   const arg = /^ARG NODE_IMAGE=(\S+)$/m.exec(text)?.[1];
   if (!arg) errors.push('ARG NODE_IMAGE=<pinned image> is missing');
   else if (!/^node:20\.\d+\.\d+-bookworm-slim(@sha256:[a-f0-9]{64})?$/.test(arg)) {
-    errors.push(`base image ${arg} must be node:20.x.y-bookworm-slim (exact version, optional digest)`);
+    errors.push(
+      `base image ${arg} must be node:20.x.y-bookworm-slim (exact version, optional digest)`,
+    );
   }
   const froms = lines.filter((l) => /^FROM /i.test(l));
   if (froms.length < 3) errors.push('expected a multi-stage build (>= 3 FROM lines)');
-  for (const f of froms) if (!/^FROM \$\{NODE_IMAGE\}/.test(f) && !/^FROM [a-z-]+ AS /i.test(f)) errors.push(`unpinned base: ${f}`);
-  if (!/turbo[^\n]* prune @ctss\/[a-z-]+ --docker/.test(text)) errors.push('the workspace is not pruned with turbo prune --docker');
-  if (!new RegExp(`pnpm --filter @ctss/${app} deploy --prod`).test(text)) errors.push('production dependencies are not taken with pnpm deploy --prod');
+  for (const f of froms)
+    if (!/^FROM \$\{NODE_IMAGE\}/.test(f) && !/^FROM [a-z-]+ AS /i.test(f))
+      errors.push(`unpinned base: ${f}`);
+  if (!/turbo[^\n]* prune @ctss\/[a-z-]+ --docker/.test(text))
+    errors.push('the workspace is not pruned with turbo prune --docker');
+  if (!new RegExp(`pnpm --filter @ctss/${app} deploy --prod`).test(text))
+    errors.push('production dependencies are not taken with pnpm deploy --prod');
   if (!/--frozen-lockfile/.test(text)) errors.push('install must use --frozen-lockfile');
   const runtime = text.slice(text.lastIndexOf('\nFROM '));
-  if (!/^USER (1000|node)(:1000)?$/m.test(runtime)) errors.push('the runtime stage must switch to the non-root user');
+  if (!/^USER (1000|node)(:1000)?$/m.test(runtime))
+    errors.push('the runtime stage must switch to the non-root user');
   if (!/^HEALTHCHECK /m.test(runtime)) errors.push('the runtime stage needs a HEALTHCHECK');
   if (!/^CMD \[/m.test(runtime)) errors.push('the runtime stage needs an exec-form CMD');
-  if (/pnpm|corepack|turbo/.test(runtime.replace(/^#.*$/gm, ''))) errors.push('the runtime stage must not carry build tools');
-  if (!existsSync(`${file}.dockerignore`)) errors.push(`infra/docker/${app}.Dockerfile.dockerignore is missing`);
+  if (/pnpm|corepack|turbo/.test(runtime.replace(/^#.*$/gm, '')))
+    errors.push('the runtime stage must not carry build tools');
+  if (!existsSync(`${file}.dockerignore`))
+    errors.push(`infra/docker/${app}.Dockerfile.dockerignore is missing`);
   // The image must build with the same tools as the workspace.
-  const pnpmWanted = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).packageManager?.replace(/^pnpm@/, '');
+  const pnpmWanted = JSON.parse(
+    readFileSync(join(repo, 'package.json'), 'utf8'),
+  ).packageManager?.replace(/^pnpm@/, '');
   const pnpmPins = [...text.matchAll(/pnpm@(\d+\.\d+\.\d+)/g)].map((m) => m[1]);
   if (pnpmPins.length === 0 || pnpmPins.some((v) => v !== pnpmWanted)) {
-    errors.push(`pnpm pins ${pnpmPins.join(', ') || 'none'} differ from package.json packageManager pnpm@${pnpmWanted}`);
+    errors.push(
+      `pnpm pins ${pnpmPins.join(', ') || 'none'} differ from package.json packageManager pnpm@${pnpmWanted}`,
+    );
   }
   const turboFile = join(repo, 'node_modules', 'turbo', 'package.json');
   const turboPin = /turbo@(\d+\.\d+\.\d+)/.exec(text)?.[1];
   if (existsSync(turboFile)) {
     const turboHave = JSON.parse(readFileSync(turboFile, 'utf8')).version;
-    if (turboPin !== turboHave) errors.push(`turbo@${turboPin} differs from the workspace's turbo ${turboHave}`);
+    if (turboPin !== turboHave)
+      errors.push(`turbo@${turboPin} differs from the workspace's turbo ${turboHave}`);
   }
   const portFor = app === 'monitoring-api' ? 3000 : 3001;
-  if (!new RegExp(`^EXPOSE ${portFor}$`, 'm').test(runtime) || !runtime.includes(`PORT=${portFor}`)) {
+  if (
+    !new RegExp(`^EXPOSE ${portFor}$`, 'm').test(runtime) ||
+    !runtime.includes(`PORT=${portFor}`)
+  ) {
     errors.push(`the runtime stage must EXPOSE and set PORT=${portFor}`);
   }
   return errors;
@@ -470,9 +586,20 @@ function checkWorkflows() {
   if (!ci) errors.push('ci.yml is missing');
   else {
     const on = ci.on;
-    if (!on?.pull_request && on?.pull_request !== null) errors.push('ci.yml must run on pull_request');
+    if (!on?.pull_request && on?.pull_request !== null)
+      errors.push('ci.yml must run on pull_request');
     const text = readFileSync(join(dir, 'ci.yml'), 'utf8');
-    for (const needle of ['postgres:15', 'redis:7', 'DATABASE_URL', 'REDIS_URL', 'pnpm lint', 'pnpm typecheck', 'pnpm test', 'pnpm infra:check', '--frozen-lockfile']) {
+    for (const needle of [
+      'postgres:15',
+      'redis:7',
+      'DATABASE_URL',
+      'REDIS_URL',
+      'pnpm lint',
+      'pnpm typecheck',
+      'pnpm test',
+      'pnpm infra:check',
+      '--frozen-lockfile',
+    ]) {
       if (!text.includes(needle)) errors.push(`ci.yml must use ${needle}`);
     }
   }
@@ -482,7 +609,12 @@ function checkWorkflows() {
     const text = readFileSync(join(dir, 'release-images.yml'), 'utf8');
     const on = release.on;
     if (!on?.push?.tags) errors.push('release-images.yml must run on tag pushes');
-    for (const needle of ['docker/build-push-action@', 'ghcr.io', 'packages: write', ...APPS.map((a) => `infra/docker/${a}.Dockerfile`)]) {
+    for (const needle of [
+      'docker/build-push-action@',
+      'ghcr.io',
+      'packages: write',
+      ...APPS.map((a) => `infra/docker/${a}.Dockerfile`),
+    ]) {
       if (!text.includes(needle)) errors.push(`release-images.yml must use ${needle}`);
     }
   }
@@ -501,7 +633,7 @@ async function main() {
   console.log(`helm ${version.stdout.trim()} (${relative(repo, helm) || helm})`);
 
   try {
-    const stale = staleSchemas();
+    const stale = await staleSchemas();
     record(
       'values.schema.json files match infra/helm/schema-src',
       stale.map((c) => `${c}: stale, run node infra/helm/schema-src/build.mjs`),
@@ -513,9 +645,16 @@ async function main() {
       const title = `${s.chart} [${s.name}]`;
 
       const lint = await runHelm(helm, ['lint', chartDir, '--strict', ...valueArgs], home);
-      record(`${title} helm lint --strict`, lint.code === 0 ? [] : [(lint.stdout + lint.stderr).trim()]);
+      record(
+        `${title} helm lint --strict`,
+        lint.code === 0 ? [] : [(lint.stdout + lint.stderr).trim()],
+      );
 
-      const tpl = await runHelm(helm, ['template', RELEASE, chartDir, '--namespace', NAMESPACE, ...valueArgs], home);
+      const tpl = await runHelm(
+        helm,
+        ['template', RELEASE, chartDir, '--namespace', NAMESPACE, ...valueArgs],
+        home,
+      );
       if (tpl.code !== 0) {
         record(`${title} helm template`, [tpl.stderr.trim()]);
         continue;
@@ -533,7 +672,12 @@ async function main() {
       for (const d of manifests) counts[d.kind] = (counts[d.kind] ?? 0) + 1;
       const want = JSON.stringify(Object.entries(s.kinds).sort());
       const got = JSON.stringify(Object.entries(counts).sort());
-      record(`${title} renders ${Object.entries(s.kinds).map(([k, n]) => `${n} ${k}`).join(', ')}`, want === got ? [] : [`got ${got}`]);
+      record(
+        `${title} renders ${Object.entries(s.kinds)
+          .map(([k, n]) => `${n} ${k}`)
+          .join(', ')}`,
+        want === got ? [] : [`got ${got}`],
+      );
 
       const schemaErrors = [];
       let structural = 0;
@@ -542,7 +686,8 @@ async function main() {
         if (via === 'structural') structural += 1;
         for (const e of errors) schemaErrors.push(`${label(doc)} (${source}): ${e}`);
         if (via === 'schema') {
-          for (const field of unknownFields(doc)) schemaErrors.push(`${label(doc)} (${source}): unknown field ${field}`);
+          for (const field of unknownFields(doc))
+            schemaErrors.push(`${label(doc)} (${source}): unknown field ${field}`);
         }
       }
       record(
@@ -556,7 +701,10 @@ async function main() {
         ...names.filter((n, i) => names.indexOf(n) !== i).map((n) => `duplicate ${n}`),
         ...longNames.map((n) => `too long: ${n}`),
       ]);
-      record(`${title} pods: non-root, read-only root, no capabilities, seccomp, resources, secrets by reference`, checkWorkloads(manifests));
+      record(
+        `${title} pods: non-root, read-only root, no capabilities, seccomp, resources, secrets by reference`,
+        checkWorkloads(manifests),
+      );
       record(`${title} ConfigMaps hold no secrets`, checkConfigMaps(manifests));
       record(`${title} probes on /health and /ready`, checkProbes(manifests));
       record(`${title} Service/Ingress/HPA/PDB/ServiceMonitor wiring`, checkWiring(manifests));
@@ -568,18 +716,27 @@ async function main() {
     for (const chart of APPS) {
       const chartDir = join(infra, 'helm', chart);
       const checksums = async (extra) => {
-        const r = await runHelm(helm, ['template', RELEASE, chartDir, '--namespace', NAMESPACE, ...extra], home);
+        const r = await runHelm(
+          helm,
+          ['template', RELEASE, chartDir, '--namespace', NAMESPACE, ...extra],
+          home,
+        );
         if (r.code !== 0) throw new Error(r.stderr);
         return parseManifests(r.stdout)
           .map((p) => p.doc)
           .filter((d) => d.kind === 'Deployment')
-          .map((d) => `${d.metadata.name}=${d.spec.template.metadata.annotations['checksum/config']}`);
+          .map(
+            (d) => `${d.metadata.name}=${d.spec.template.metadata.annotations['checksum/config']}`,
+          );
       };
       try {
         const before = await checksums([]);
         const after = await checksums(['--set', 'config.LOG_LEVEL=debug']);
         const unchanged = before.filter((b) => after.includes(b));
-        record(`${chart} checksum/config changes when a setting changes`, unchanged.map((u) => `unchanged: ${u}`));
+        record(
+          `${chart} checksum/config changes when a setting changes`,
+          unchanged.map((u) => `unchanged: ${u}`),
+        );
       } catch (e) {
         record(`${chart} checksum/config changes when a setting changes`, [String(e.message ?? e)]);
       }
@@ -588,18 +745,27 @@ async function main() {
     // Bad values must fail both lint and template, with the expected messages.
     for (const chart of APPS) {
       const dir = join(infra, 'check-fixtures', chart);
-      const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort() : [];
+      const files = existsSync(dir)
+        ? readdirSync(dir)
+            .filter((f) => f.endsWith('.yaml'))
+            .sort()
+        : [];
       if (files.length === 0) record(`${chart} has bad-values fixtures`, ['none found']);
       for (const f of files) {
         const file = join(dir, f);
-        const expects = [...readFileSync(file, 'utf8').matchAll(/^# expect: (.+)$/gm)].map((m) => m[1].trim());
+        const expects = [...readFileSync(file, 'utf8').matchAll(/^# expect: (.+)$/gm)].map((m) =>
+          m[1].trim(),
+        );
         const chartDir = join(infra, 'helm', chart);
         const errors = [];
         if (expects.length === 0) errors.push('the fixture has no "# expect:" line');
         const lint = await runHelm(helm, ['lint', chartDir, '--strict', '-f', file], home);
         const tpl = await runHelm(helm, ['template', RELEASE, chartDir, '-f', file], home);
         /** @type {Array<[string, { code: number, stdout: string, stderr: string }]>} */
-        const outcomes = [['helm lint', lint], ['helm template', tpl]];
+        const outcomes = [
+          ['helm lint', lint],
+          ['helm template', tpl],
+        ];
         for (const [cmd, r] of outcomes) {
           const out = r.stdout + r.stderr;
           if (r.code === 0) errors.push(`${cmd} accepted the bad values`);

@@ -17,7 +17,17 @@
 // unique Redis key prefix); without them the monitoring API runs its embedded database.
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -38,7 +48,9 @@ function run(cmd, cmdArgs, options = {}) {
     execFile(cmd, cmdArgs, { maxBuffer: 64 * 1024 * 1024, ...options }, (error, stdout, stderr) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       if (error) {
-        fail(new Error(`${cmd} ${cmdArgs.join(' ')} failed after ${seconds}s:\n${stdout}\n${stderr}`));
+        fail(
+          new Error(`${cmd} ${cmdArgs.join(' ')} failed after ${seconds}s:\n${stdout}\n${stderr}`),
+        );
       } else {
         log(`  ${cmd} ${cmdArgs.join(' ')} (${seconds}s)`);
         ok({ stdout, stderr });
@@ -62,13 +74,22 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** What the Dockerfile's runtime stage says: the files it copies, its CMD and HEALTHCHECK. */
 function readDockerfile(app) {
-  const text = readFileSync(join(repo, 'infra', 'docker', `${app}.Dockerfile`), 'utf8').replace(/\\\n\s*/g, ' ');
+  const text = readFileSync(join(repo, 'infra', 'docker', `${app}.Dockerfile`), 'utf8').replace(
+    /\\\n\s*/g,
+    ' ',
+  );
   const runtime = text.slice(text.lastIndexOf('\nFROM '));
-  const copies = [...runtime.matchAll(/^COPY --from=build \/prod\/app\/(\S+) \.\/(\S+)$/gm)].map((m) => ({ from: m[1], to: m[2] }));
+  const copies = [...runtime.matchAll(/^COPY --from=build \/prod\/app\/(\S+) \.\/(\S+)$/gm)].map(
+    (m) => ({ from: m[1], to: m[2] }),
+  );
   const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(runtime)[1]);
   const healthcheck = JSON.parse(/^HEALTHCHECK .*? CMD (\[.*\])$/m.exec(runtime)[1]);
   const turbo = /turbo@(\d+\.\d+\.\d+)/.exec(text)?.[1];
-  const env = Object.fromEntries([...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((m) => m[1].split(/\s+/).map((kv) => kv.split('='))));
+  const env = Object.fromEntries(
+    [...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((m) =>
+      m[1].split(/\s+/).map((kv) => kv.split('=')),
+    ),
+  );
   return { copies, cmd, healthcheck, turbo, env };
 }
 
@@ -108,7 +129,10 @@ async function waitFor200(url, proc, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) throw new Error(`process exited (${proc.child.exitCode}) before ${url} answered:\n${proc.output()}`);
+    if (proc.child.exitCode !== null)
+      throw new Error(
+        `process exited (${proc.child.exitCode}) before ${url} answered:\n${proc.output()}`,
+      );
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (res.status === 200) return res;
@@ -118,7 +142,9 @@ async function waitFor200(url, proc, timeoutMs) {
     }
     await sleep(300);
   }
-  throw new Error(`${url} did not answer 200 within ${timeoutMs / 1000}s (last: ${last}):\n${proc.output()}`);
+  throw new Error(
+    `${url} did not answer 200 within ${timeoutMs / 1000}s (last: ${last}):\n${proc.output()}`,
+  );
 }
 
 async function stop(proc, name) {
@@ -131,12 +157,23 @@ async function stop(proc, name) {
     proc.child.kill('SIGKILL');
     throw new Error(`${name} did not exit within 20s of SIGTERM:\n${proc.output()}`);
   }
-  if (result.code !== 0) throw new Error(`${name} exited with ${result.code ?? result.signal} after SIGTERM:\n${proc.output()}`);
+  if (result.code !== 0)
+    throw new Error(
+      `${name} exited with ${result.code ?? result.signal} after SIGTERM:\n${proc.output()}`,
+    );
   log(`  ${name}: SIGTERM -> exit 0`);
 }
 
 /** Checks a running HTTP service the way the Dockerfile and the chart probe it. */
-async function probeService(name, port, proc, runtimeDir, env, dockerfile, { healthcheck = true } = {}) {
+async function probeService(
+  name,
+  port,
+  proc,
+  runtimeDir,
+  env,
+  dockerfile,
+  { healthcheck = true } = {},
+) {
   const base = `http://127.0.0.1:${port}`;
   const health = await waitFor200(`${base}/health`, proc, 90_000);
   log(`  ${name}: GET /health -> 200 ${JSON.stringify(await health.json()).slice(0, 160)}`);
@@ -149,7 +186,8 @@ async function probeService(name, port, proc, runtimeDir, env, dockerfile, { hea
   log(`  ${name}: GET /ready -> ${ready.status} ${(await ready.text()).slice(0, 160)}`);
   const metrics = await fetch(`${base}/metrics`);
   const text = await metrics.text();
-  if (metrics.status !== 200 || !text.includes('# HELP')) throw new Error(`${name}: /metrics answered ${metrics.status}`);
+  if (metrics.status !== 200 || !text.includes('# HELP'))
+    throw new Error(`${name}: /metrics answered ${metrics.status}`);
   log(`  ${name}: GET /metrics -> 200 (Prometheus text)`);
   return { ready: ready.status };
 }
@@ -179,34 +217,55 @@ async function smokeApp(app) {
   const toolEnv = { ...process.env, CI: 'true', TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
   log(`${app}: working in ${work}`);
   try {
-    const turboVersion = JSON.parse(readFileSync(join(repo, 'node_modules', 'turbo', 'package.json'), 'utf8')).version;
+    const turboVersion = JSON.parse(
+      readFileSync(join(repo, 'node_modules', 'turbo', 'package.json'), 'utf8'),
+    ).version;
     if (dockerfile.turbo && dockerfile.turbo !== turboVersion) {
-      log(`  note: the Dockerfile pins turbo@${dockerfile.turbo}, the workspace has ${turboVersion}`);
+      log(
+        `  note: the Dockerfile pins turbo@${dockerfile.turbo}, the workspace has ${turboVersion}`,
+      );
     }
     // 1. prune
-    await run('pnpm', ['exec', 'turbo', 'prune', pkg, '--docker', '--out-dir', join(work, 'out')], { cwd: repo, env: toolEnv });
+    await run('pnpm', ['exec', 'turbo', 'prune', pkg, '--docker', '--out-dir', join(work, 'out')], {
+      cwd: repo,
+      env: toolEnv,
+    });
     // 2. install from the pruned lockfile (+ .npmrc, as the Dockerfile copies it)
     const build = join(work, 'repo');
     mkdirSync(build);
     cpSync(join(repo, '.npmrc'), join(build, '.npmrc'));
     cpSync(join(work, 'out', 'json'), build, { recursive: true });
     const extraInstallFlags = (process.env.SMOKE_INSTALL_FLAGS ?? '').split(/\s+/).filter(Boolean);
-    await run('pnpm', ['install', '--frozen-lockfile', ...extraInstallFlags], { cwd: build, env: toolEnv });
+    await run('pnpm', ['install', '--frozen-lockfile', ...extraInstallFlags], {
+      cwd: build,
+      env: toolEnv,
+    });
     // 3. sources + build
     cpSync(join(work, 'out', 'full'), build, { recursive: true });
-    await run('pnpm', ['exec', 'turbo', 'run', 'build', `--filter=${pkg}...`, '--output-logs=errors-only'], { cwd: build, env: toolEnv });
+    await run(
+      'pnpm',
+      ['exec', 'turbo', 'run', 'build', `--filter=${pkg}...`, '--output-logs=errors-only'],
+      { cwd: build, env: toolEnv },
+    );
     // 4. production dependencies
     const prod = join(work, 'prod');
-    await run('pnpm', ['--filter', pkg, 'deploy', '--prod', ...extraInstallFlags, prod], { cwd: build, env: toolEnv });
+    await run('pnpm', ['--filter', pkg, 'deploy', '--prod', ...extraInstallFlags, prod], {
+      cwd: build,
+      env: toolEnv,
+    });
     // 5. the runtime stage's COPY lines, read-only
     const runtimeDir = join(work, 'app');
     mkdirSync(runtimeDir);
     for (const { from, to } of dockerfile.copies) {
-      if (!existsSync(join(prod, from))) throw new Error(`the deploy output has no ${from} (the runtime stage copies it)`);
+      if (!existsSync(join(prod, from)))
+        throw new Error(`the deploy output has no ${from} (the runtime stage copies it)`);
       cpSync(join(prod, from), join(runtimeDir, to), { recursive: true, verbatimSymlinks: true });
     }
-    const devOnly = ['jest', 'typescript', 'eslint', 'supertest', '@swc/core'].filter((d) => existsSync(join(runtimeDir, 'node_modules', d)));
-    if (devOnly.length > 0) throw new Error(`dev dependencies in the production output: ${devOnly.join(', ')}`);
+    const devOnly = ['jest', 'typescript', 'eslint', 'supertest', '@swc/core'].filter((d) =>
+      existsSync(join(runtimeDir, 'node_modules', d)),
+    );
+    if (devOnly.length > 0)
+      throw new Error(`dev dependencies in the production output: ${devOnly.join(', ')}`);
     log(`  runtime: ${dockerfile.copies.map((c) => c.to).join(', ')} (no dev dependencies)`);
     makeReadOnly(runtimeDir);
     const scratch = mkdtempSync(join(tmpdir(), `ctss-smoke-tmp-`));
@@ -234,7 +293,14 @@ async function smokeApp(app) {
         const port = await freePort();
         const proc = start(cmd, cmdArgs, { cwd: runtimeDir, env: { ...env, PORT: String(port) } });
         try {
-          const { ready } = await probeService('monitoring-api', port, proc, runtimeDir, { ...env, PORT: String(port) }, dockerfile);
+          const { ready } = await probeService(
+            'monitoring-api',
+            port,
+            proc,
+            runtimeDir,
+            { ...env, PORT: String(port) },
+            dockerfile,
+          );
           if (ready !== 200) throw new Error(`/ready answered ${ready}:\n${proc.output()}`);
         } finally {
           await stop(proc, 'monitoring-api');
@@ -242,7 +308,9 @@ async function smokeApp(app) {
       };
       if (process.env.DATABASE_URL) await withTemporaryDatabase(runtimeDir, exercise);
       else {
-        log('  DATABASE_URL not set: migrations and rank job skipped, the API runs its embedded database');
+        log(
+          '  DATABASE_URL not set: migrations and rank job skipped, the API runs its embedded database',
+        );
         await exercise(undefined);
       }
     } else {
@@ -257,7 +325,10 @@ async function smokeApp(app) {
       let feeder;
       if (process.env.REDIS_URL) {
         const feederPort = await freePort();
-        feeder = start('node', ['dist/feeder.js'], { cwd: runtimeDir, env: { ...env, FEEDER_PORT: String(feederPort), FEEDER_IN_PROCESS: 'false' } });
+        feeder = start('node', ['dist/feeder.js'], {
+          cwd: runtimeDir,
+          env: { ...env, FEEDER_PORT: String(feederPort), FEEDER_IN_PROCESS: 'false' },
+        });
         const base = `http://127.0.0.1:${feederPort}`;
         await waitFor200(`${base}/health`, feeder, 90_000);
         log('  feeder: GET /health -> 200');
@@ -265,7 +336,11 @@ async function smokeApp(app) {
         log('  REDIS_URL not set: the API runs the feeder in-process');
       }
       const port = await freePort();
-      const apiEnv = { ...env, PORT: String(port), ...(feeder ? { FEEDER_IN_PROCESS: 'false' } : {}) };
+      const apiEnv = {
+        ...env,
+        PORT: String(port),
+        ...(feeder ? { FEEDER_IN_PROCESS: 'false' } : {}),
+      };
       const proc = start(cmd, cmdArgs, { cwd: runtimeDir, env: apiEnv });
       try {
         await probeService('gas-quote-api', port, proc, runtimeDir, apiEnv, dockerfile);

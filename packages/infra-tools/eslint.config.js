@@ -3,7 +3,9 @@
 import js from '@eslint/js';
 
 const nodeGlobals = Object.fromEntries(
-  ['process', 'console', 'fetch', 'setTimeout', 'clearTimeout', 'URL', 'AbortSignal', 'Buffer'].map((g) => [g, 'readonly']),
+  ['process', 'console', 'fetch', 'setTimeout', 'clearTimeout', 'URL', 'AbortSignal', 'Buffer'].map(
+    (g) => [g, 'readonly'],
+  ),
 );
 
 export default [
@@ -21,7 +23,9 @@ export default [
   {
     files: ['test/**/*.mjs', 'packages/infra-tools/test/**/*.mjs'],
     languageOptions: {
-      globals: Object.fromEntries(['describe', 'it', 'test', 'expect', 'beforeAll', 'afterAll'].map((g) => [g, 'readonly'])),
+      globals: Object.fromEntries(
+        ['describe', 'it', 'test', 'expect', 'beforeAll', 'afterAll'].map((g) => [g, 'readonly']),
+      ),
     },
   },
 ];

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
 import * as c from './common.mjs';
 
 const helmDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -11,7 +12,9 @@ const helmDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const workloadBasics = {
   revisionHistoryLimit: c.int('Old ReplicaSets kept.', 0),
   terminationGracePeriodSeconds: c.int('Seconds between SIGTERM and SIGKILL.', 1),
-  preStopSleepSeconds: c.int('preStop sleep before SIGTERM, seconds (0 = none).', 0, { maximum: 120 }),
+  preStopSleepSeconds: c.int('preStop sleep before SIGTERM, seconds (0 = none).', 0, {
+    maximum: 120,
+  }),
 };
 
 const jobBasics = {
@@ -29,7 +32,9 @@ function monitoringApi() {
       containerPort: c.int('Container port (sets PORT).', 1024, { maximum: 65535 }),
       ...workloadBasics,
       config: c.configMap('Non-secret settings rendered into the ConfigMap.'),
-      secretEnv: c.secretEnvMap('Variables from existing Secrets; DATABASE_URL is required.', ['DATABASE_URL']),
+      secretEnv: c.secretEnvMap('Variables from existing Secrets; DATABASE_URL is required.', [
+        'DATABASE_URL',
+      ]),
       resources: c.resources,
       probes: c.probes,
       service: c.service,
@@ -48,7 +53,8 @@ function monitoringApi() {
         {
           enabled: c.bool('Run the rank CronJob.'),
           schedule: c.str('Cron schedule, 5 fields or a @macro.', {
-            pattern: '^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|(\\S+\\s+){4}\\S+)$',
+            pattern:
+              '^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|(\\S+\\s+){4}\\S+)$',
           }),
           timeZone: c.str('IANA time zone.'),
           concurrencyPolicy: { enum: ['Forbid', 'Replace', 'Allow'] },
@@ -94,7 +100,10 @@ function gasQuoteApi() {
     {
       ...c.topLevelCommon,
       config: c.configMap('Settings shared by the API and the feeder.'),
-      secretEnv: c.secretEnvMap('Secrets shared by the API and the feeder; REDIS_URL is required.', ['REDIS_URL']),
+      secretEnv: c.secretEnvMap(
+        'Secrets shared by the API and the feeder; REDIS_URL is required.',
+        ['REDIS_URL'],
+      ),
       signer: c.object(
         {
           existingSecret: c.str('Existing Secret holding the signer keys.', {
@@ -133,12 +142,24 @@ function gasQuoteApi() {
           autoscaling: c.autoscaling,
           podDisruptionBudget: c.podDisruptionBudget,
         },
-        ['replicaCount', 'containerPort', 'command', 'config', 'secretEnv', 'resources', 'probes', 'autoscaling', 'podDisruptionBudget'],
+        [
+          'replicaCount',
+          'containerPort',
+          'command',
+          'config',
+          'secretEnv',
+          'resources',
+          'probes',
+          'autoscaling',
+          'podDisruptionBudget',
+        ],
       ),
       feeder: c.object(
         {
           enabled: c.bool('Run the price feeder Deployment.'),
-          replicaCount: c.int('Feeder pods: one writer (lease lock), the others stand by.', 0, { maximum: 3 }),
+          replicaCount: c.int('Feeder pods: one writer (lease lock), the others stand by.', 0, {
+            maximum: 3,
+          }),
           command: c.command,
           ...workloadBasics,
           config: c.configMap('Feeder-only settings.'),
@@ -168,7 +189,9 @@ function gasQuoteApi() {
         websocket: c.object(
           {
             enabled: c.bool('Add ingress-nginx annotations for the WebSocket /subscribe upgrade.'),
-            timeoutSeconds: c.int('Proxy read/send timeout for long-lived connections.', 60, { maximum: 86400 }),
+            timeoutSeconds: c.int('Proxy read/send timeout for long-lived connections.', 60, {
+              maximum: 86400,
+            }),
             upgradeSnippet: c.bool('Also set Upgrade/Connection headers by configuration-snippet.'),
           },
           ['enabled', 'timeoutSeconds'],
@@ -195,35 +218,41 @@ function gasQuoteApi() {
 
 const charts = { 'monitoring-api': monitoringApi, 'gas-quote-api': gasQuoteApi };
 
-/** The schema text for a chart, as committed. */
-export function schemaText(chart) {
+/** The schema text for a chart, as committed (formatted with the repository's Prettier settings). */
+export async function schemaText(chart) {
   const schema = {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: `${chart} chart values`,
     ...charts[chart](),
   };
-  return `${JSON.stringify(schema, null, 2)}\n`;
+  const file = join(helmDir, chart, 'values.schema.json');
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  return prettier.format(JSON.stringify(schema), { ...options, parser: 'json' });
 }
 
 /** Chart names whose committed values.schema.json differs from the generated one. */
-export function staleSchemas() {
-  return Object.keys(charts).filter((chart) => {
+export async function staleSchemas() {
+  const stale = [];
+  for (const chart of Object.keys(charts)) {
     const file = join(helmDir, chart, 'values.schema.json');
-    if (!existsSync(file)) return true;
-    return readFileSync(file, 'utf8') !== schemaText(chart);
-  });
+    if (!existsSync(file) || readFileSync(file, 'utf8') !== (await schemaText(chart)))
+      stale.push(chart);
+  }
+  return stale;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--check')) {
-    const stale = staleSchemas();
+    const stale = await staleSchemas();
     if (stale.length > 0) {
-      console.error(`stale values.schema.json: ${stale.join(', ')} (run node infra/helm/schema-src/build.mjs)`);
+      console.error(
+        `stale values.schema.json: ${stale.join(', ')} (run node infra/helm/schema-src/build.mjs)`,
+      );
       process.exit(1);
     }
   } else {
     for (const chart of Object.keys(charts)) {
-      writeFileSync(join(helmDir, chart, 'values.schema.json'), schemaText(chart));
+      writeFileSync(join(helmDir, chart, 'values.schema.json'), await schemaText(chart));
       console.log(`wrote infra/helm/${chart}/values.schema.json`);
     }
   }

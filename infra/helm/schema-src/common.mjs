@@ -8,7 +8,12 @@ export function object(properties, required = [], extra = {}) {
 }
 
 export const str = (description, extra = {}) => ({ type: 'string', description, ...extra });
-export const int = (description, minimum = 0, extra = {}) => ({ type: 'integer', minimum, description, ...extra });
+export const int = (description, minimum = 0, extra = {}) => ({
+  type: 'integer',
+  minimum,
+  description,
+  ...extra,
+});
 export const bool = (description) => ({ type: 'boolean', description });
 
 /** Kubernetes quantity such as 100m, 0.5, 256Mi, 1Gi. */
@@ -69,7 +74,9 @@ export function secretEnvMap(description, required = []) {
 export const image = object(
   {
     repository: str('Image repository.', { minLength: 1 }),
-    tag: str('Image tag; empty = Chart appVersion.', { pattern: '^$|^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$' }),
+    tag: str('Image tag; empty = Chart appVersion.', {
+      pattern: '^$|^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$',
+    }),
     digest: str('Image digest; wins over tag.', { pattern: '^$|^sha256:[a-f0-9]{64}$' }),
     pullPolicy: { enum: ['IfNotPresent', 'Always', 'Never'] },
   },
@@ -78,7 +85,10 @@ export const image = object(
 
 export const resources = object(
   {
-    requests: object({ cpu: quantity, memory: quantity, 'ephemeral-storage': quantity }, ['cpu', 'memory']),
+    requests: object({ cpu: quantity, memory: quantity, 'ephemeral-storage': quantity }, [
+      'cpu',
+      'memory',
+    ]),
     limits: object({ cpu: quantity, memory: quantity, 'ephemeral-storage': quantity }, ['memory']),
   },
   ['requests', 'limits'],
@@ -145,7 +155,13 @@ export const containerSecurityContext = object(
     ),
     seccompProfile,
   },
-  ['runAsNonRoot', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation', 'capabilities', 'seccompProfile'],
+  [
+    'runAsNonRoot',
+    'readOnlyRootFilesystem',
+    'allowPrivilegeEscalation',
+    'capabilities',
+    'seccompProfile',
+  ],
 );
 
 export const service = object(
@@ -164,7 +180,10 @@ const ingressHost = object(
       type: 'array',
       minItems: 1,
       items: object(
-        { path: str('URL path.', { pattern: '^/' }), pathType: { enum: ['Prefix', 'Exact', 'ImplementationSpecific'] } },
+        {
+          path: str('URL path.', { pattern: '^/' }),
+          pathType: { enum: ['Prefix', 'Exact', 'ImplementationSpecific'] },
+        },
         ['path', 'pathType'],
       ),
     },
@@ -183,7 +202,10 @@ export function ingress(extra = {}) {
       tls: {
         type: 'array',
         items: object(
-          { secretName: str('TLS Secret.', { minLength: 1 }), hosts: { type: 'array', items: { type: 'string' } } },
+          {
+            secretName: str('TLS Secret.', { minLength: 1 }),
+            hosts: { type: 'array', items: { type: 'string' } },
+          },
           ['secretName', 'hosts'],
         ),
       },
@@ -203,13 +225,20 @@ export const autoscaling = object(
     minReplicas: int('Lower bound.', 1),
     maxReplicas: int('Upper bound.', 1),
     targetCPUUtilizationPercentage: int('CPU target, percent of requests.', 1, { maximum: 1000 }),
-    targetMemoryUtilizationPercentage: { oneOf: [{ type: 'integer', minimum: 1, maximum: 1000 }, { type: 'null' }] },
+    targetMemoryUtilizationPercentage: {
+      oneOf: [{ type: 'integer', minimum: 1, maximum: 1000 }, { type: 'null' }],
+    },
     behavior: { type: 'object' },
   },
   ['enabled', 'minReplicas', 'maxReplicas', 'targetCPUUtilizationPercentage'],
 );
 
-const intOrPercent = { oneOf: [{ type: 'integer', minimum: 0 }, { type: 'string', pattern: '^[0-9]+%$' }] };
+const intOrPercent = {
+  oneOf: [
+    { type: 'integer', minimum: 0 },
+    { type: 'string', pattern: '^[0-9]+%$' },
+  ],
+};
 
 /** PDB: minAvailable, when set, wins over maxUnavailable (the template renders only one). */
 export const podDisruptionBudget = object(
@@ -241,7 +270,10 @@ export const topLevelCommon = {
   fullnameOverride: { type: 'string', maxLength: 52 },
   commonLabels: stringMap,
   image,
-  imagePullSecrets: { type: 'array', items: object({ name: { type: 'string', minLength: 1 } }, ['name']) },
+  imagePullSecrets: {
+    type: 'array',
+    items: object({ name: { type: 'string', minLength: 1 } }, ['name']),
+  },
   serviceAccount: object(
     {
       name: str('Existing ServiceAccount; empty = default.'),
@@ -260,7 +292,8 @@ export const topLevelCommon = {
   nodeSelector: stringMap,
   tolerations: { type: 'array', items: { type: 'object' } },
   affinity: { type: 'object' },
-  topologySpread: object({ enabled: bool('Spread pods over nodes and zones.'), maxSkew: int('Max skew.', 1) }, [
-    'enabled',
-  ]),
+  topologySpread: object(
+    { enabled: bool('Spread pods over nodes and zones.'), maxSkew: int('Max skew.', 1) },
+    ['enabled'],
+  ),
 };

@@ -58,7 +58,11 @@ export function runHelm(helmPath, args, home) {
   return new Promise((done) => {
     execFile(helmPath, args, { env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      done({ code, stdout, stderr: stderr || (error && typeof error.code !== 'number' ? String(error) : '') });
+      done({
+        code,
+        stdout,
+        stderr: stderr || (error && typeof error.code !== 'number' ? String(error) : ''),
+      });
     });
   });
 }

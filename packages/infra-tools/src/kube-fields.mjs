@@ -16,7 +16,8 @@ const cache = new Map();
 
 /** The .d.ts file an import specifier of `fromFile` points to. */
 function resolveImport(specifier, fromFile) {
-  if (specifier.startsWith('.')) return join(dirname(fromFile), specifier.replace(/\.js$/, '.d.ts'));
+  if (specifier.startsWith('.'))
+    return join(dirname(fromFile), specifier.replace(/\.js$/, '.d.ts'));
   const m = /^@kubernetes-models\/([^/]+)\/(.+)$/.exec(specifier);
   if (m) return join(scopeDir, m[1], `${m[2].replace(/\.js$/, '')}.d.ts`);
   return undefined;
@@ -31,7 +32,8 @@ function parseFile(file) {
     const imports = new Map();
     for (const m of text.matchAll(/^import \{ ([^}]+) \} from "([^"]+)";$/gm)) {
       const target = resolveImport(m[2], file);
-      for (const ident of m[1].split(',').map((s) => s.trim())) if (target) imports.set(ident, target);
+      for (const ident of m[1].split(',').map((s) => s.trim()))
+        if (target) imports.set(ident, target);
     }
     const start = text.search(/^export interface \w+/m);
     if (start >= 0) {
@@ -66,11 +68,13 @@ function walk(value, type, file, path, unknown) {
   type = type.trim();
   let m;
   if ((m = /^Array<(.+)>$/.exec(type))) {
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, m[1], file, `${path}[${i}]`, unknown));
+    if (Array.isArray(value))
+      value.forEach((v, i) => walk(v, m[1], file, `${path}[${i}]`, unknown));
     return;
   }
   if ((m = /^\{ \[key: string\]: (.+?);? \}$/.exec(type))) {
-    if (isObject(value)) for (const [k, v] of Object.entries(value)) walk(v, m[1], file, `${path}.${k}`, unknown);
+    if (isObject(value))
+      for (const [k, v] of Object.entries(value)) walk(v, m[1], file, `${path}.${k}`, unknown);
     return;
   }
   if (/^I[A-Z]\w*$/.test(type)) {

@@ -37,7 +37,10 @@ export async function validateManifest(doc) {
     Model = undefined;
   }
   if (typeof Model !== 'function') {
-    return { via: 'schema', errors: [`no Kubernetes schema for ${apiVersion} ${kind} (unknown or removed API)`] };
+    return {
+      via: 'schema',
+      errors: [`no Kubernetes schema for ${apiVersion} ${kind} (unknown or removed API)`],
+    };
   }
   try {
     new Model(doc).validate();
@@ -50,7 +53,8 @@ export async function validateManifest(doc) {
   }
 }
 
-const duration = /^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$/;
+const duration =
+  /^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$/;
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringMap = (v) => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
 
@@ -62,25 +66,44 @@ const isStringMap = (v) => isObject(v) && Object.values(v).every((x) => typeof x
 export function checkServiceMonitor(doc) {
   const errors = [];
   const allowedTop = new Set(['apiVersion', 'kind', 'metadata', 'spec']);
-  for (const key of Object.keys(doc)) if (!allowedTop.has(key)) errors.push(`unknown top-level field ${key}`);
-  if (!isObject(doc.metadata) || typeof doc.metadata.name !== 'string' || doc.metadata.name === '') {
+  for (const key of Object.keys(doc))
+    if (!allowedTop.has(key)) errors.push(`unknown top-level field ${key}`);
+  if (
+    !isObject(doc.metadata) ||
+    typeof doc.metadata.name !== 'string' ||
+    doc.metadata.name === ''
+  ) {
     errors.push('metadata.name is required');
   }
-  if (doc.metadata?.labels !== undefined && !isStringMap(doc.metadata.labels)) errors.push('metadata.labels must map strings to strings');
+  if (doc.metadata?.labels !== undefined && !isStringMap(doc.metadata.labels))
+    errors.push('metadata.labels must map strings to strings');
   const spec = doc.spec;
   if (!isObject(spec)) return [...errors, 'spec is required'];
   const allowedSpec = new Set([
-    'selector', 'endpoints', 'namespaceSelector', 'jobLabel', 'targetLabels', 'podTargetLabels',
-    'sampleLimit', 'scrapeProtocols', 'attachMetadata', 'labelLimit',
+    'selector',
+    'endpoints',
+    'namespaceSelector',
+    'jobLabel',
+    'targetLabels',
+    'podTargetLabels',
+    'sampleLimit',
+    'scrapeProtocols',
+    'attachMetadata',
+    'labelLimit',
   ]);
-  for (const key of Object.keys(spec)) if (!allowedSpec.has(key)) errors.push(`unknown field spec.${key}`);
+  for (const key of Object.keys(spec))
+    if (!allowedSpec.has(key)) errors.push(`unknown field spec.${key}`);
   if (!isObject(spec.selector)) errors.push('spec.selector is required');
   else if (spec.selector.matchLabels !== undefined && !isStringMap(spec.selector.matchLabels)) {
     errors.push('spec.selector.matchLabels must map strings to strings');
   }
   if (spec.namespaceSelector !== undefined) {
     const ns = spec.namespaceSelector;
-    if (!isObject(ns) || (ns.matchNames !== undefined && !(Array.isArray(ns.matchNames) && ns.matchNames.every((n) => typeof n === 'string')))) {
+    if (
+      !isObject(ns) ||
+      (ns.matchNames !== undefined &&
+        !(Array.isArray(ns.matchNames) && ns.matchNames.every((n) => typeof n === 'string')))
+    ) {
       errors.push('spec.namespaceSelector.matchNames must be a list of strings');
     }
   }
@@ -90,14 +113,20 @@ export function checkServiceMonitor(doc) {
     spec.endpoints.forEach((ep, i) => {
       const at = `spec.endpoints[${i}]`;
       if (!isObject(ep)) return errors.push(`${at} must be an object`);
-      if (typeof ep.port !== 'string' && ep.targetPort === undefined) errors.push(`${at} needs port (a Service port name) or targetPort`);
-      if (ep.path !== undefined && !(typeof ep.path === 'string' && ep.path.startsWith('/'))) errors.push(`${at}.path must start with /`);
+      if (typeof ep.port !== 'string' && ep.targetPort === undefined)
+        errors.push(`${at} needs port (a Service port name) or targetPort`);
+      if (ep.path !== undefined && !(typeof ep.path === 'string' && ep.path.startsWith('/')))
+        errors.push(`${at}.path must start with /`);
       for (const field of ['interval', 'scrapeTimeout']) {
-        if (ep[field] !== undefined && !(typeof ep[field] === 'string' && duration.test(ep[field]))) {
+        if (
+          ep[field] !== undefined &&
+          !(typeof ep[field] === 'string' && duration.test(ep[field]))
+        ) {
           errors.push(`${at}.${field} must be a Prometheus duration such as 30s`);
         }
       }
-      if (ep.scheme !== undefined && !['http', 'https'].includes(ep.scheme)) errors.push(`${at}.scheme must be http or https`);
+      if (ep.scheme !== undefined && !['http', 'https'].includes(ep.scheme))
+        errors.push(`${at}.scheme must be http or https`);
       return undefined;
     });
   }

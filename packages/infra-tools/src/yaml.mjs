@@ -15,7 +15,9 @@ export function parseManifests(text) {
     const comments = `${document.commentBefore ?? ''}\n${document.contents?.commentBefore ?? ''}`;
     const source = /Source: (\S+)/.exec(comments)?.[1];
     if (document.errors.length > 0) {
-      throw new Error(`YAML error in ${source ?? 'rendered output'}: ${document.errors[0].message}`);
+      throw new Error(
+        `YAML error in ${source ?? 'rendered output'}: ${document.errors[0].message}`,
+      );
     }
     const doc = document.toJS();
     if (doc === null || doc === undefined) continue;

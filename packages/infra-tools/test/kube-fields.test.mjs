@@ -19,9 +19,14 @@ function deployment(patch = (d) => d) {
               name: 'api',
               image: 'ghcr.io/x/api:1.0.0',
               ports: [{ name: 'http', containerPort: 3000 }],
-              env: [{ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'db', key: 'url' } } }],
+              env: [
+                { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'db', key: 'url' } } },
+              ],
               readinessProbe: { httpGet: { path: '/ready', port: 'http' }, periodSeconds: 5 },
-              resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
+              resources: {
+                requests: { cpu: '100m', memory: '128Mi' },
+                limits: { memory: '256Mi' },
+              },
               securityContext: { readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
             },
           ],
@@ -67,12 +72,21 @@ describe('unknownFields', () => {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: { name: 'api' },
-      spec: { selector: { app: 'api' }, ports: [{ name: 'http', port: 80, targetPort: 'http', protocl: 'TCP' }] },
+      spec: {
+        selector: { app: 'api' },
+        ports: [{ name: 'http', port: 80, targetPort: 'http', protocl: 'TCP' }],
+      },
     };
     expect(unknownFields(svc)).toEqual(['spec.ports[0].protocl']);
   });
 
   it('leaves custom resources to other checks', () => {
-    expect(unknownFields({ apiVersion: 'monitoring.coreos.com/v1', kind: 'ServiceMonitor', anything: 1 })).toEqual([]);
+    expect(
+      unknownFields({
+        apiVersion: 'monitoring.coreos.com/v1',
+        kind: 'ServiceMonitor',
+        anything: 1,
+      }),
+    ).toEqual([]);
   });
 });

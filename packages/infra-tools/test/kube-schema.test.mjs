@@ -22,7 +22,12 @@ describe('validateManifest', () => {
         scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' },
         minReplicas: 2,
         maxReplicas: 10,
-        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }],
+        metrics: [
+          {
+            type: 'Resource',
+            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
+          },
+        ],
       },
     };
     expect(await validateManifest(hpa)).toEqual({ via: 'schema', errors: [] });
@@ -45,8 +50,14 @@ describe('validateManifest', () => {
   });
 
   it('refuses kinds it has no schema for (a typo in kind, or a non-Kubernetes API)', async () => {
-    const { errors } = await validateManifest({ apiVersion: 'apps/v1', kind: 'Deploymnet', metadata: { name: 'x' } });
-    expect(errors).toEqual([expect.stringContaining('no Kubernetes schema for apps/v1 Deploymnet')]);
+    const { errors } = await validateManifest({
+      apiVersion: 'apps/v1',
+      kind: 'Deploymnet',
+      metadata: { name: 'x' },
+    });
+    expect(errors).toEqual([
+      expect.stringContaining('no Kubernetes schema for apps/v1 Deploymnet'),
+    ]);
   });
 
   it('checks a ServiceMonitor structurally', async () => {
