@@ -1,0 +1,184 @@
+/**
+ * Demo users: usernames with the service suffix, wallets on evm/solana/sui/aptos with points,
+ * referrals and NFT stakes, then the stored ranks (recomputeRanks). Deterministic for a given
+ * Rng. Rows are written with `insert ... select from unnest(arrays)`, one statement per 5,000
+ * rows and a handful of parameters each, so 100,000 users take seconds on PostgreSQL and work on
+ * the embedded PGlite too.
+ */
+import type { ChainType } from '@ctss/domain-types';
+import { base58 } from '@scure/base';
+import type { Knex } from 'knex';
+import { ConfigSchema } from '../config.js';
+import { recomputeRanks } from '../users/ranks.js';
+import type { Rng } from './rng.js';
+
+/** Options of {@link seedUsers}. */
+export interface SeedUsersOptions {
+  /** Number of users to create. */
+  users: number;
+  /** Username suffix; defaults to the USERNAME_SUFFIX default of the config schema. */
+  usernameSuffix?: string;
+  /** Creation time of the users (default: now). */
+  now?: Date;
+}
+
+/** A generated user with wallets. */
+export interface SeedUser {
+  username: string;
+  ref_code: string;
+  domain_multiplier: number;
+  staked_op_nfts: number;
+  staked_eth_nfts: number;
+  nft_points: number;
+  /** Index (into the generated list) of the referrer, or undefined. */
+  referrer?: number;
+  wallets: SeedWallet[];
+}
+
+/** A generated wallet with points (totals = points x multiplier). */
+export interface SeedWallet {
+  chain_type: ChainType;
+  address: string;
+  address_key: string;
+  swap_points: number;
+  swap_points_mainnet: number;
+  testnet_points: number;
+  points_multiplier: number;
+}
+
+const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'zen', 'to', 'vi', 'nu', 'sa', 'el', 'dor', 'py', 'qu', 'fi', 'ox', 'ja'];
+const BATCH = 5_000;
+
+/** Points with a long tail (most wallets small, a few large), two decimals. */
+function points(rng: Rng, scale: number): number {
+  return Math.round(rng.next() ** 3 * scale * 100) / 100;
+}
+
+function wallet(rng: Rng, chainType: ChainType): SeedWallet {
+  let address: string;
+  switch (chainType) {
+    case 'evm':
+      address = `0x${rng.hex(40)}`;
+      break;
+    case 'solana':
+      address = base58.encode(rng.bytes(32));
+      break;
+    case 'sui':
+    case 'aptos':
+      address = `0x${rng.hex(64)}`;
+      break;
+  }
+  return {
+    chain_type: chainType,
+    address,
+    address_key: chainType === 'solana' ? address : address.toLowerCase(),
+    swap_points: rng.chance(0.7) ? points(rng, 5_000) : 0,
+    swap_points_mainnet: rng.chance(0.6) ? points(rng, 20_000) : 0,
+    testnet_points: rng.chance(0.3) ? points(rng, 500) : 0,
+    points_multiplier: rng.pick([1, 1, 1, 1.1, 1.25, 1.5, 2]),
+  };
+}
+
+/** Generates `count` users (pure: same Rng state, same users). */
+export function generateUsers(rng: Rng, count: number, suffix: string): SeedUser[] {
+  const users: SeedUser[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const stem = `${rng.pick(SYLLABLES)}${rng.pick(SYLLABLES)}`;
+    const opNfts = rng.chance(0.08) ? rng.int(1, 5) : 0;
+    const ethNfts = rng.chance(0.05) ? rng.int(1, 3) : 0;
+    const wallets: SeedWallet[] = [];
+    if (rng.chance(0.9)) wallets.push(wallet(rng, 'evm'));
+    if (rng.chance(0.5)) wallets.push(wallet(rng, 'solana'));
+    if (rng.chance(0.25)) wallets.push(wallet(rng, 'sui'));
+    if (rng.chance(0.2)) wallets.push(wallet(rng, 'aptos'));
+    users.push({
+      username: `${stem}${i.toString(36)}${suffix}`,
+      ref_code: `${i.toString(36).toUpperCase().padStart(4, '0')}${rng.hex(4).toUpperCase()}`,
+      domain_multiplier: rng.pick([1, 1, 1, 1.1, 1.2, 1.5]),
+      staked_op_nfts: opNfts,
+      staked_eth_nfts: ethNfts,
+      nft_points: (opNfts + ethNfts) * 100,
+      ...(i > 10 && rng.chance(0.3) ? { referrer: rng.int(0, i - 1) } : {}),
+      wallets,
+    });
+  }
+  return users;
+}
+
+async function insertUserBatch(knex: Knex, users: SeedUser[], createdAt: Date): Promise<Map<string, number>> {
+  const result = await knex.raw<{ rows: { id: string; username: string }[] }>(
+    `insert into users (username, ref_code, domain_multiplier, staked_op_nfts, staked_eth_nfts, nft_points, created_at)
+     select u.*, ?::timestamptz
+       from unnest(?::text[], ?::text[], ?::float8[], ?::int[], ?::int[], ?::float8[]) as u
+     returning id, username`,
+    [
+      createdAt.toISOString(),
+      users.map((u) => u.username),
+      users.map((u) => u.ref_code),
+      users.map((u) => u.domain_multiplier),
+      users.map((u) => u.staked_op_nfts),
+      users.map((u) => u.staked_eth_nfts),
+      users.map((u) => u.nft_points),
+    ],
+  );
+  return new Map(result.rows.map((r) => [r.username, Number(r.id)]));
+}
+
+async function insertWalletBatch(knex: Knex, rows: { userId: number; wallet: SeedWallet }[]): Promise<void> {
+  const w = rows.map((r) => r.wallet);
+  await knex.raw(
+    `insert into user_wallets (user_id, chain_type, address, address_key)
+     select * from unnest(?::bigint[], ?::text[], ?::text[], ?::text[])`,
+    [rows.map((r) => r.userId), w.map((x) => x.chain_type), w.map((x) => x.address), w.map((x) => x.address_key)],
+  );
+  await knex.raw(
+    `insert into wallet_points (chain_type, address_key, swap_points, swap_points_mainnet, testnet_points,
+                                points_multiplier, total_points_multiplied, total_points_multiplied_mainnet)
+     select c, k, s, m, t, x, s * x, m * x
+       from unnest(?::text[], ?::text[], ?::float8[], ?::float8[], ?::float8[], ?::float8[]) as p(c, k, s, m, t, x)`,
+    [
+      w.map((x) => x.chain_type),
+      w.map((x) => x.address_key),
+      w.map((x) => x.swap_points),
+      w.map((x) => x.swap_points_mainnet),
+      w.map((x) => x.testnet_points),
+      w.map((x) => x.points_multiplier),
+    ],
+  );
+}
+
+/**
+ * Generates and writes `options.users` users with wallets, points, referrals and NFT stakes into
+ * a migrated database, then recomputes the stored ranks.
+ *
+ * @returns the number of users written.
+ */
+export async function seedUsers(knex: Knex, rng: Rng, options: SeedUsersOptions): Promise<number> {
+  const suffix = options.usernameSuffix ?? ConfigSchema.shape.USERNAME_SUFFIX.parse(undefined);
+  const users = generateUsers(rng, options.users, suffix);
+  const createdAt = options.now ?? new Date();
+  const ids: number[] = [];
+  for (let start = 0; start < users.length; start += BATCH) {
+    const batch = users.slice(start, start + BATCH);
+    const idByName = await insertUserBatch(knex, batch, createdAt);
+    for (const user of batch) ids.push(idByName.get(user.username) ?? Number.NaN);
+  }
+  const walletRows = users.flatMap((user, i) => user.wallets.map((wallet) => ({ userId: ids[i] ?? Number.NaN, wallet })));
+  for (let start = 0; start < walletRows.length; start += BATCH) {
+    await insertWalletBatch(knex, walletRows.slice(start, start + BATCH));
+  }
+  const referrals = users.flatMap((user, i): [number, number][] =>
+    user.referrer === undefined ? [] : [[ids[user.referrer] ?? Number.NaN, ids[i] ?? Number.NaN]],
+  );
+  for (let start = 0; start < referrals.length; start += BATCH) {
+    const batch = referrals.slice(start, start + BATCH);
+    await knex.raw(
+      'insert into referrals (referrer_id, referee_id) select * from unnest(?::bigint[], ?::bigint[])',
+      [batch.map((r) => r[0]), batch.map((r) => r[1])],
+    );
+  }
+  // Fresh statistics, so the planner uses the rank and trigram indexes right after a bulk load.
+  await knex.raw('analyze users, user_wallets, wallet_points, referrals');
+  await recomputeRanks(knex);
+  return users.length;
+}
