@@ -119,6 +119,7 @@ export function createApp(deps: AppDeps): GasQuoteApp {
     metrics,
     maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES,
     pingIntervalMs: config.WS_PING_INTERVAL_SECONDS * 1000,
+    allowedOrigins: config.CORS_ORIGINS,
   });
   return { app, ws, params, attach: (server) => ws.attach(server), close: () => ws.close() };
 }

@@ -9,8 +9,10 @@ import { createServer } from 'node:http';
 import { createChainRegistry } from '@ctss/domain-types';
 import { ConfigError, createKvStore, createLogger, createMetrics, listen, metricsHandler, runService } from '@ctss/server-kit';
 import express from 'express';
+import { Counter, Gauge } from 'prom-client';
 import { loadConfig, type GasQuoteConfig } from './config.js';
 import { buildFeeder } from './feeder/build.js';
+import type { RefreshReport } from './feeder/feeder.js';
 import { createPricingParams } from './pricing/params.js';
 import { createPriceStore } from './pricing/price-store.js';
 
@@ -39,10 +41,33 @@ await runService({
       adjustmentBps: config.feeAdjustmentBps,
       defaultAdjustmentBps: config.FEE_ADJUSTMENT_BPS,
     });
-    const feeder = buildFeeder({ config, registry, store, kv, params, logger, clock });
+    const metrics = createMetrics({ prefix: 'gas_feeder_' });
+    const cycles = new Counter({
+      name: 'gas_feeder_cycles_total',
+      help: 'Feeder cycles by result: wrote (held the lock and stored prices), skipped (lock held elsewhere), failed',
+      labelNames: ['result'],
+      registers: [metrics.registry],
+    });
+    const lastWrite = new Gauge({
+      name: 'gas_feeder_last_write_timestamp_seconds',
+      help: 'UNIX time of the last cycle that stored prices',
+      registers: [metrics.registry],
+    });
+    const sourceFailures = new Counter({
+      name: 'gas_feeder_gas_source_failures_total',
+      help: 'Gas price fetches that failed, by domain',
+      labelNames: ['domain'],
+      registers: [metrics.registry],
+    });
+    const onCycle = (outcome: RefreshReport | Error) => {
+      if (outcome instanceof Error) return cycles.inc({ result: 'failed' });
+      cycles.inc({ result: outcome.wrote ? 'wrote' : 'skipped' });
+      if (outcome.wrote) lastWrite.set(clock() / 1000);
+      for (const domain of outcome.gasFailed) sourceFailures.inc({ domain: String(domain) });
+    };
+    const feeder = buildFeeder({ config, registry, store, kv, params, logger, clock, onCycle });
     feeder.start(config.FEEDER_INTERVAL_SECONDS * 1000);
 
-    const metrics = createMetrics({ prefix: 'gas_feeder_' });
     const app = express();
     app.get('/health', (_req, res) => {
       res.json({ status: 'ok', priceSource: config.priceSource, snapshot: config.priceSource === 'snapshot' });

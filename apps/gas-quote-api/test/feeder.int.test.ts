@@ -8,7 +8,7 @@ import request from 'supertest';
 import { FeesMessage, TokenPricesMessage, type SubscribeMessage } from '@ctss/domain-types';
 import { createLogger } from '@ctss/server-kit';
 import { buildFeeder } from '../src/feeder/build.js';
-import { LATEST_KEYS, UPDATES_CHANNEL } from '../src/feeder/feeder.js';
+import { LATEST_KEYS, UPDATES_CHANNEL, type RefreshReport } from '../src/feeder/feeder.js';
 import { DEFAULT_PYTH_FEED_IDS } from '../src/feeder/sources/pyth.js';
 import { buildTestApp, T0, type TestApp } from './support/app.js';
 import { jsonRpc, qty, startFakeUpstream, type FakeUpstream, type Reply, type SeenRequest } from './support/fake-upstream.js';
@@ -109,8 +109,9 @@ function upstreamEnv(extra: Record<string, string> = {}): Record<string, string>
   };
 }
 
-function feederFor(app: TestApp) {
+function feederFor(app: TestApp, onCycle?: (outcome: RefreshReport | Error) => void) {
   return buildFeeder({
+    ...(onCycle ? { onCycle } : {}),
     config: app.config,
     registry: app.registry,
     store: app.store,
@@ -277,5 +278,16 @@ describe('the single-writer lock', () => {
     await first.stop();
     expect((await second.refresh()).wrote).toBe(true);
     await second.stop();
+  });
+
+  it('runs a cycle as soon as it starts, reports it, and releases the lock on stop', async () => {
+    t = buildTestApp({ env: upstreamEnv() });
+    const outcomes: (RefreshReport | Error)[] = [];
+    const running = feederFor(t, (o) => outcomes.push(o));
+    running.start(60_000);
+    for (let i = 0; i < 200 && outcomes.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(outcomes[0]).toMatchObject({ wrote: true, gasFailed: [] });
+    await running.stop();
+    expect((await feederFor(t).refresh()).wrote).toBe(true);
   });
 });

@@ -68,6 +68,17 @@ describe('a client of /subscribe', () => {
     await expect(connectWs(wsUrl(base, '/subscribe/x'))).rejects.toThrow(/404/);
   });
 
+  it('is refused from a browser origin outside CORS_ORIGINS', async () => {
+    const t = app({ env: { CORS_ORIGINS: 'https://bridge.example' } });
+    const base = await t.listen();
+    await expect(connectWs(wsUrl(base), { Origin: 'https://evil.example' })).rejects.toThrow(/403/);
+    const allowed = await connectWs(wsUrl(base), { Origin: 'https://bridge.example' });
+    const noOrigin = await connectWs(wsUrl(base)); // non-browser clients send no Origin
+    expect(t.gas.ws.clientCount()).toBe(2);
+    allowed.ws.close();
+    noOrigin.ws.close();
+  });
+
   it('is dropped when it does not read, while a reading client gets every message', async () => {
     const t = app({ env: { WS_MAX_BUFFERED_BYTES: String(512 * 1024) } });
     const base = await t.listen();

@@ -4,7 +4,7 @@ import type { KvStore, Logger } from '@ctss/server-kit';
 import type { GasQuoteConfig } from '../config.js';
 import type { PriceStore } from '../pricing/price-store.js';
 import type { PricingParams } from '../pricing/route-pricer.js';
-import { createFeeder, type Feeder } from './feeder.js';
+import { createFeeder, type Feeder, type RefreshReport } from './feeder.js';
 import { createFeederLock } from './lock.js';
 import { createAptosGasSource } from './sources/aptos.js';
 import { createCoinGeckoSource } from './sources/coingecko.js';
@@ -85,6 +85,7 @@ export function buildFeeder(deps: {
   params: PricingParams;
   logger: Logger;
   clock: () => number;
+  onCycle?: (outcome: RefreshReport | Error) => void;
 }): Feeder {
   const { config, clock } = deps;
   const snapshot = config.priceSource === 'snapshot' ? loadSnapshot() : undefined;
@@ -95,6 +96,7 @@ export function buildFeeder(deps: {
     params: deps.params,
     logger: deps.logger,
     clock,
+    ...(deps.onCycle ? { onCycle: deps.onCycle } : {}),
     gasSources: snapshot ? snapshotGasSources(snapshot) : buildGasSources(config, deps.registry, deps.params),
     usdSources: snapshot ? [snapshotUsdSource(snapshot, clock)] : buildUsdSources(config, clock),
     // The lease outlives two intervals, so a live owner always renews in time.

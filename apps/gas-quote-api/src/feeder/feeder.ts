@@ -33,6 +33,8 @@ export interface FeederDeps {
   readonly logger: Logger;
   /** Current time, ms since epoch. */
   readonly clock: () => number;
+  /** Called after each scheduled cycle with its report, or the error that ended it (for metrics). */
+  readonly onCycle?: (outcome: RefreshReport | Error) => void;
 }
 
 /** What one refresh did. */
@@ -120,8 +122,14 @@ export function createFeeder(deps: FeederDeps): Feeder {
 
   function cycle(): void {
     running = refresh().then(
-      (report) => log.debug({ report }, 'feeder cycle done'),
-      (err: unknown) => log.error({ err }, 'feeder cycle failed'),
+      (report) => {
+        log.debug({ report }, 'feeder cycle done');
+        deps.onCycle?.(report);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'feeder cycle failed');
+        deps.onCycle?.(err instanceof Error ? err : new Error(String(err)));
+      },
     );
   }
 

@@ -26,6 +26,11 @@ export interface SubscribeHubOptions {
   readonly maxBufferedBytes: number;
   /** Ping interval; a client that missed the previous pong is dropped. */
   readonly pingIntervalMs: number;
+  /**
+   * Browser origins allowed to connect (CORS_ORIGINS); `*` allows any. A handshake whose Origin
+   * header is present and not listed is refused with 403 (CORS does not cover WebSockets).
+   */
+  readonly allowedOrigins: readonly string[];
 }
 
 /** The WebSocket side of the app. */
@@ -50,6 +55,7 @@ export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
   let pingTimer: NodeJS.Timeout | undefined;
   let attachedTo: Server | undefined;
 
+  const anyOrigin = opts.allowedOrigins.includes('*');
   const updateGauge = () => metrics.wsClients.set(wss.clients.size);
 
   /** Sends unless the client is backed up; a backed-up client is dropped. */
@@ -90,6 +96,11 @@ export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== SUBSCRIBE_PATH) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !anyOrigin && !opts.allowedOrigins.includes(origin)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));

@@ -12,8 +12,8 @@ export interface TestWsClient {
 }
 
 /** Connects to `url` and resolves once open. @throws when the upgrade is refused. */
-export async function connectWs(url: string): Promise<TestWsClient> {
-  const ws = new WebSocket(url);
+export async function connectWs(url: string, headers: Record<string, string> = {}): Promise<TestWsClient> {
+  const ws = new WebSocket(url, { headers });
   const received: unknown[] = [];
   const waiters: ((m: unknown) => void)[] = [];
   let consumed = 0;
