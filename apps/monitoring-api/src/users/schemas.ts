@@ -1,7 +1,8 @@
 /**
  * Query schemas of the users endpoints (SPEC "GET /users/leaderboard", "GET /users",
  * "GET /users/messages"); the same schemas give the types, the validation and the OpenAPI
- * parameters. Repeated parameters arrive as arrays and are rejected (400).
+ * parameters. Repeated parameters arrive as arrays and are rejected (400), and so are unknown
+ * parameters (strict objects), as everywhere in this API.
  */
 import { ChainType, Network, z } from '@ctss/domain-types';
 
@@ -32,7 +33,7 @@ export const LeaderboardQuery = z.object({
     .default('')
     .transform((s) => s.slice(0, SEARCH_MAX_LENGTH))
     .openapi({ description: 'case-insensitive substring of the username; truncated to 100 characters' }),
-});
+}).strict();
 export type LeaderboardQuery = z.output<typeof LeaderboardQuery>;
 
 /** `GET /users` query: exactly one of `wallets` and `domains` (DESIGN.md "/users"). */
@@ -49,6 +50,7 @@ export const UsersQuery = z
       .optional()
       .openapi({ description: 'one username including the service suffix' }),
   })
+  .strict()
   .refine((q) => (q.wallets === undefined) !== (q.domains === undefined), {
     message: 'exactly one of wallets or domains is required',
   });
@@ -59,5 +61,5 @@ export const MessagesQuery = z.object({
   username: z.string().min(1).max(100).openapi({ description: 'username including its suffix' }),
   address: z.string().min(1).max(128).openapi({ description: 'wallet address being bound or unbound' }),
   chain_type: ChainType,
-});
+}).strict();
 export type MessagesQuery = z.output<typeof MessagesQuery>;

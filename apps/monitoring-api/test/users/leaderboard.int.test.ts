@@ -126,6 +126,7 @@ describe('GET /users/leaderboard', () => {
     [{ offset: '1e3' }, 'offset'],
     [{ offset: '99999999999999999999' }, 'offset'],
     [{ search: ['a', 'b'] }, 'search'],
+    [{ sort: 'asc' }, 'sort'],
   ])('when the query is %j, then it is a 400 INVALID_QUERY naming %s', async (query, field) => {
     const res = await get(query);
     expect(res.status).toBe(400);
