@@ -25,6 +25,7 @@ export const GasEntry = z.object({
   observedAt: z.number().int().nonnegative(),
   source: z.string(),
 });
+/** A stored gas entry (see the schema above). */
 export type GasEntry = z.infer<typeof GasEntry>;
 
 /** Stored USD price of one native token: fixed point, 10^8 scale; observedAt in ms since epoch. */
@@ -33,6 +34,7 @@ export const UsdEntry = z.object({
   observedAt: z.number().int().nonnegative(),
   source: z.string(),
 });
+/** A stored USD entry (see the schema above). */
 export type UsdEntry = z.infer<typeof UsdEntry>;
 
 /** A gas price read from the store, with its age information. */
