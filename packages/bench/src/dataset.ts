@@ -56,6 +56,8 @@ export interface EnsureDatasetOptions {
   readonly size: DatasetSize;
   /** Use the database as it is. */
   readonly skipSeed: boolean;
+  /** Reload even when the size matches. */
+  readonly reseed: boolean;
   readonly log: (line: string) => void;
 }
 
@@ -71,7 +73,7 @@ export async function ensureDataset(opts: EnsureDatasetOptions): Promise<{ url: 
     if (!current) throw new Error(`--skip-seed: ${opts.database} has no ${MARKER} marker; run without --skip-seed once`);
     return { url, size: current, seededNow: false };
   }
-  if (current && current.transactions === opts.size.transactions && current.users === opts.size.users) {
+  if (!opts.reseed && current && current.transactions === opts.size.transactions && current.users === opts.size.users) {
     opts.log(`dataset: ${opts.database} already holds ${current.transactions} transactions, ${current.users} users`);
     return { url, size: current, seededNow: false };
   }

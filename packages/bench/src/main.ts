@@ -97,6 +97,7 @@ async function run(opts: BenchOptions): Promise<void> {
       database: opts.benchDatabase,
       size: { transactions: opts.transactions, users: opts.users },
       skipSeed: opts.skipSeed,
+      reseed: opts.reseed,
       log,
     });
     params = await pickParams(dataset.url);

@@ -30,6 +30,7 @@ const OptionsSchema = z.object({
     }),
   wsClients: positiveInt('ws-clients').default(5000),
   skipSeed: z.boolean().default(false),
+  reseed: z.boolean().default(false),
   skipBuild: z.boolean().default(false),
   noWrite: z.boolean().default(false),
   cpuProf: z.boolean().default(false),
@@ -59,6 +60,7 @@ export const USAGE = `Usage: pnpm bench [flags]
   --only PATTERN     run only workloads whose name matches this regular expression
   --ws-clients N     WebSocket clients of the fan-out workload (default 5000)
   --skip-seed        use the benchmark database as it is (no size check, no reload)
+  --reseed           reload the dataset even when its size matches (e.g. after the seeder changed)
   --skip-build       do not build the apps first (use their current dist/)
   --no-write         print the table but do not update BENCHMARKS.md or results/
   --cpu-prof         run the APIs with --cpu-prof (profiles in packages/bench/bench-results/profiles)
@@ -80,6 +82,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
       only: { type: 'string' },
       'ws-clients': { type: 'string' },
       'skip-seed': { type: 'boolean' },
+      reseed: { type: 'boolean' },
       'skip-build': { type: 'boolean' },
       'no-write': { type: 'boolean' },
       'cpu-prof': { type: 'boolean' },
@@ -97,6 +100,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     only: values.only,
     wsClients: values['ws-clients'],
     skipSeed: values['skip-seed'],
+    reseed: values.reseed,
     skipBuild: values['skip-build'],
     noWrite: values['no-write'],
     cpuProf: values['cpu-prof'],
@@ -105,6 +109,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     benchDatabase: env.BENCH_DATABASE || undefined,
     redisUrl: env.REDIS_URL || undefined,
   });
+  if (parsed.success && parsed.data.reseed && parsed.data.skipSeed) throw new Error('--reseed and --skip-seed exclude each other');
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   return parsed.data;
 }
