@@ -10,6 +10,8 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 export interface EmbeddedPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres`. */
   readonly url: string;
+  /** A gzipped tarball of the data directory (load it with `loadDataDir`); close clients first. */
+  dumpDataDir(): Promise<Blob>;
   /** Stops the socket server and closes the database. */
   stop(): Promise<void>;
 }
@@ -18,6 +20,8 @@ export interface EmbeddedPostgres {
 export interface EmbeddedPostgresOptions {
   /** Directory for durable data; absent = in memory (lost at exit). */
   readonly dataDir?: string;
+  /** A data directory tarball (from `dumpDataDir`) to start from instead of a fresh initdb. */
+  readonly loadDataDir?: Blob;
   /** Port to listen on; 0 (default) picks a free one. */
   readonly port?: number;
   /**
@@ -33,7 +37,10 @@ export interface EmbeddedPostgresOptions {
  * @example const pg = await startEmbeddedPostgres(); const knex = createKnex(pg.url, { poolMax: 1 });
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
-  const db = options.dataDir === undefined ? await PGlite.create() : await PGlite.create(options.dataDir);
+  const db = await PGlite.create({
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
+  });
   const server = new PGLiteSocketServer({
     db,
     host: '127.0.0.1',
@@ -44,6 +51,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
   return {
     url,
+    dumpDataDir: () => db.dumpDataDir('gzip'),
     async stop() {
       await server.stop();
       await db.close();

@@ -2,12 +2,15 @@
  * A fresh, migrated database per test file: a uniquely named database on DATABASE_URL's server
  * (CI: PostgreSQL 15), or an embedded in-memory PGlite when DATABASE_URL is unset.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { createKnex } from '../../src/db/connect.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
-import { migrateLatest } from '../../src/migrations/index.js';
+import { migrateLatest, migrations } from '../../src/migrations/index.js';
 
 /** A database owned by one test file. */
 export interface TestDatabase {
@@ -58,7 +61,8 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
       },
     };
   } else {
-    const server = await startEmbeddedPostgres();
+    // A fresh PGlite initdb takes seconds; starting from a cached data directory takes < 1 s.
+    const server = await startEmbeddedPostgres({ loadDataDir: await pgliteTemplate(options.migrate ?? true) });
     const knex = createKnex(server.url, { poolMax: 1 });
     db = {
       url: server.url,
@@ -72,4 +76,31 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   }
   if (options.migrate ?? true) await migrateLatest(db.knex);
   return db;
+}
+
+/**
+ * A PGlite data directory tarball, empty or migrated, cached in the OS temp directory under a hash
+ * of the migration code (a changed migration builds a new template). Concurrent builders write
+ * their own file and rename it into place.
+ */
+async function pgliteTemplate(migrated: boolean): Promise<Blob> {
+  const code = migrated ? migrations.map((m) => `${m.name}\n${m.up.toString()}\n${m.down.toString()}`).join('\n') : 'empty';
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  const path = join(tmpdir(), `ctss-monitoring-pglite-${hash}.tar.gz`);
+  try {
+    return new Blob([await readFile(path)]);
+  } catch {
+    const server = await startEmbeddedPostgres();
+    if (migrated) {
+      const knex = createKnex(server.url, { poolMax: 1 });
+      await migrateLatest(knex);
+      await knex.destroy();
+    }
+    const dump = await server.dumpDataDir();
+    await server.stop();
+    const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    await writeFile(temporary, Buffer.from(await dump.arrayBuffer()));
+    await rename(temporary, path);
+    return dump;
+  }
 }
