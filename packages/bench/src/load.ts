@@ -11,9 +11,9 @@ export interface PathRotation {
 }
 
 /**
- * A stateful walk per connection: `first(index)` gives the connection's n-th start path, and
- * `next(path, body)` the following path from the last response (e.g. its next_cursor), or
- * undefined to start the next walk.
+ * Walks through pages: `first(index)` gives the n-th walk's first path, and `next(path, status,
+ * body)` the following path from a response (e.g. with its next_cursor), or undefined when that
+ * walk is done. Continuations are served before new walks start.
  */
 export interface Walk {
   readonly kind: 'walk';
@@ -66,7 +66,11 @@ function toRequests(plan: RequestPlan): autocannon.Request[] {
       },
     ];
   }
+  // autocannon clears a client's context each time it loops over the request list, so walks
+  // cannot live in the context: continuations go to a shared queue that any connection takes
+  // from first (several walks in flight, as an aggregator with a few workers would run them).
   let walks = 0;
+  const pending: string[] = [];
   interface WalkContext {
     path?: string | undefined;
   }
@@ -75,13 +79,14 @@ function toRequests(plan: RequestPlan): autocannon.Request[] {
       method: 'GET',
       setupRequest: (req, context) => {
         const ctx = context as WalkContext;
-        ctx.path ??= plan.first(walks++);
+        ctx.path = pending.shift() ?? plan.first(walks++);
         req.path = ctx.path;
         return req;
       },
       onResponse: (status, body, context) => {
         const ctx = context as WalkContext;
-        ctx.path = ctx.path === undefined ? undefined : plan.next(ctx.path, status, body);
+        const next = ctx.path === undefined ? undefined : plan.next(ctx.path, status, body);
+        if (next !== undefined) pending.push(next);
       },
     },
   ];
