@@ -92,9 +92,13 @@ export async function up(knex: Knex): Promise<void> {
     create index referrals_referrer_idx on referrals (referrer_id);
   `);
   if (await tryCreateTrigramExtension(knex)) {
-    await knex.raw('create index users_username_trgm_idx on users using gin (lower(username) gin_trgm_ops)');
+    await knex.raw(
+      'create index users_username_trgm_idx on users using gin (lower(username) gin_trgm_ops)',
+    );
   } else {
-    await knex.raw('create index users_username_prefix_idx on users (lower(username) text_pattern_ops)');
+    await knex.raw(
+      'create index users_username_prefix_idx on users (lower(username) text_pattern_ops)',
+    );
   }
 }
 

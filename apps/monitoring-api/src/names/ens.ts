@@ -21,9 +21,12 @@ export interface EnsLookupOptions {
  * name has no resolver or no address. Transport and unexpected contract errors are thrown (viem
  * errors), so callers can tell "does not resolve" from "could not ask".
  */
-export function createEnsLookup(options: EnsLookupOptions): (normalizedName: string) => Promise<Address | null> {
+export function createEnsLookup(
+  options: EnsLookupOptions,
+): (normalizedName: string) => Promise<Address | null> {
   const client: PublicClient = createPublicClient({
     transport: http(options.rpcUrl, { timeout: options.timeoutMs, retryCount: 1 }),
   });
-  return (name) => getEnsAddress(client, { name, universalResolverAddress: options.universalResolver });
+  return (name) =>
+    getEnsAddress(client, { name, universalResolverAddress: options.universalResolver });
 }

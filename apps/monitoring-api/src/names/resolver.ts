@@ -64,7 +64,8 @@ function invalidName(detail: string): HttpProblem {
 /** Normalizes a `.eth`/`.sol` name or throws 400 INVALID_NAME. */
 function normalizeName(value: string): { name: string; kind: NameKind } {
   const trimmed = value.trim();
-  if (trimmed.length === 0 || trimmed.length > MAX_NAME_LENGTH) throw invalidName('name length must be 1-253');
+  if (trimmed.length === 0 || trimmed.length > MAX_NAME_LENGTH)
+    throw invalidName('name length must be 1-253');
   const lower = trimmed.toLowerCase();
   if (lower.endsWith('.eth')) {
     let name: string;
@@ -73,7 +74,8 @@ function normalizeName(value: string): { name: string; kind: NameKind } {
     } catch {
       throw invalidName(`${trimmed} is not a valid ENS name`);
     }
-    if (name.split('.').some((label) => label.length === 0)) throw invalidName(`${trimmed} has an empty label`);
+    if (name.split('.').some((label) => label.length === 0))
+      throw invalidName(`${trimmed} has an empty label`);
     return { name, kind: 'ens' };
   }
   if (lower.endsWith('.sol')) {
@@ -90,7 +92,10 @@ function normalizeName(value: string): { name: string; kind: NameKind } {
  * Builds the resolver from configuration. Without ETH_RPC_URL (SOLANA_RPC_URL) every `.eth`
  * (`.sol`) name is a 400 INVALID_NAME saying that resolution is not configured.
  */
-export function createNameResolver(config: NameResolverConfig, options: NameResolverOptions = {}): NameResolver {
+export function createNameResolver(
+  config: NameResolverConfig,
+  options: NameResolverOptions = {},
+): NameResolver {
   const now = options.now ?? Date.now;
   const settings = { ...USERS_CONFIG_DEFAULTS, ...config };
   const ttlMs = settings.NAME_CACHE_TTL_SECONDS * 1000;
@@ -110,13 +115,18 @@ export function createNameResolver(config: NameResolverConfig, options: NameReso
     const cached = cache.get(name);
     if (cached && cached.expiresAt > now()) return cached.address;
     const lookupFn = kind === 'ens' ? ens : sns;
-    if (!lookupFn) throw invalidName(`${kind === 'ens' ? '.eth' : '.sol'} name resolution is not configured`);
+    if (!lookupFn)
+      throw invalidName(`${kind === 'ens' ? '.eth' : '.sol'} name resolution is not configured`);
     let address: string | null;
     try {
       address = await lookupFn(name);
     } catch (err) {
       if (err instanceof RangeError) throw invalidName(err.message);
-      throw new HttpProblem(503, 'SERVICE_UNAVAILABLE', `${kind === 'ens' ? 'ENS' : 'SNS'} lookup failed`);
+      throw new HttpProblem(
+        503,
+        'SERVICE_UNAVAILABLE',
+        `${kind === 'ens' ? 'ENS' : 'SNS'} lookup failed`,
+      );
     }
     if (ttlMs > 0) {
       if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();

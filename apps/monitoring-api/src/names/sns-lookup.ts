@@ -40,7 +40,9 @@ export class SolanaRpcError extends Error {
  * @throws SolanaRpcError when the RPC fails.
  * @throws RangeError when the name has an invalid shape (see getSolDomainKey).
  */
-export function createSnsLookup(options: SnsLookupOptions): (normalizedName: string) => Promise<string | null> {
+export function createSnsLookup(
+  options: SnsLookupOptions,
+): (normalizedName: string) => Promise<string | null> {
   return async (name) => {
     const key = getSolDomainKey(name);
     let body: unknown;
@@ -64,7 +66,8 @@ export function createSnsLookup(options: SnsLookupOptions): (normalizedName: str
     }
     const reply = AccountInfoReply.safeParse(body);
     if (!reply.success) throw new SolanaRpcError('solana rpc reply has an unexpected shape');
-    if ('error' in reply.data) throw new SolanaRpcError(`solana rpc error ${reply.data.error.code}`);
+    if ('error' in reply.data)
+      throw new SolanaRpcError(`solana rpc error ${reply.data.error.code}`);
     const account = reply.data.result.value;
     if (!account || account.owner !== NAME_PROGRAM_ID) return null;
     return readNameOwner(account.data[0]) ?? null;

@@ -14,9 +14,12 @@ const PUBLISHED_KEYS: [name: string, key: string][] = [
 ];
 
 describe('SNS name-account derivation', () => {
-  it.each(PUBLISHED_KEYS)('when %s is derived, then it is the published account %s', (name, key) => {
-    expect(getSolDomainKey(name)).toBe(key);
-  });
+  it.each(PUBLISHED_KEYS)(
+    'when %s is derived, then it is the published account %s',
+    (name, key) => {
+      expect(getSolDomainKey(name)).toBe(key);
+    },
+  );
 
   it('when a derived account is checked, then it is off the ed25519 curve (a PDA)', () => {
     expect(isOnCurve(base58.decode(getSolDomainKey('bonfida.sol')))).toBe(false);

@@ -33,7 +33,11 @@ export function getHashedName(name: string): Uint8Array {
  * Address of a name account (base58), from its hashed name, class and parent (both default to
  * 32 zero bytes, as in `getNameAccountKeySync`).
  */
-export function getNameAccountKey(hashedName: Uint8Array, nameClass?: Uint8Array, nameParent?: Uint8Array): string {
+export function getNameAccountKey(
+  hashedName: Uint8Array,
+  nameClass?: Uint8Array,
+  nameParent?: Uint8Array,
+): string {
   const { address } = findProgramAddress(
     [hashedName, nameClass ?? ZERO_KEY, nameParent ?? ZERO_KEY],
     base58.decode(NAME_PROGRAM_ID),
@@ -53,7 +57,8 @@ export function getSolDomainKey(name: string): string {
     throw new RangeError('a .sol name has one or two labels before .sol');
   }
   const root = base58.decode(SOL_TLD_ROOT);
-  if (labels.length === 1) return getNameAccountKey(getHashedName(labels[0] ?? ''), undefined, root);
+  if (labels.length === 1)
+    return getNameAccountKey(getHashedName(labels[0] ?? ''), undefined, root);
   const [sub = '', domain = ''] = labels;
   const parent = base58.decode(getNameAccountKey(getHashedName(domain), undefined, root));
   return getNameAccountKey(getHashedName(`\0${sub}`), undefined, parent);

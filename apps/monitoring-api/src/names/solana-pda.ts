@@ -29,7 +29,10 @@ export function isOnCurve(bytes: Uint8Array): boolean {
  *
  * @throws RangeError when a seed is longer than 32 bytes or there are more than 16 seeds.
  */
-export function createProgramAddress(seeds: readonly Uint8Array[], programId: Uint8Array): Uint8Array | undefined {
+export function createProgramAddress(
+  seeds: readonly Uint8Array[],
+  programId: Uint8Array,
+): Uint8Array | undefined {
   if (seeds.length > 16) throw new RangeError('at most 16 seeds');
   for (const seed of seeds) {
     if (seed.length > MAX_SEED_LENGTH) throw new RangeError('a seed is longer than 32 bytes');

@@ -46,7 +46,24 @@ export interface SeedWallet {
   points_multiplier: number;
 }
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'zen', 'to', 'vi', 'nu', 'sa', 'el', 'dor', 'py', 'qu', 'fi', 'ox', 'ja'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ra',
+  'zen',
+  'to',
+  'vi',
+  'nu',
+  'sa',
+  'el',
+  'dor',
+  'py',
+  'qu',
+  'fi',
+  'ox',
+  'ja',
+];
 const BATCH = 5_000;
 
 /** Points with a long tail (most wallets small, a few large), two decimals. */
@@ -105,7 +122,11 @@ export function generateUsers(rng: Rng, count: number, suffix: string): SeedUser
   return users;
 }
 
-async function insertUserBatch(knex: Knex, users: SeedUser[], createdAt: Date): Promise<Map<string, number>> {
+async function insertUserBatch(
+  knex: Knex,
+  users: SeedUser[],
+  createdAt: Date,
+): Promise<Map<string, number>> {
   const result = await knex.raw<{ rows: { id: string; username: string }[] }>(
     `insert into users (username, ref_code, domain_multiplier, staked_op_nfts, staked_eth_nfts, nft_points, created_at)
      select u.*, ?::timestamptz
@@ -124,12 +145,20 @@ async function insertUserBatch(knex: Knex, users: SeedUser[], createdAt: Date): 
   return new Map(result.rows.map((r) => [r.username, Number(r.id)]));
 }
 
-async function insertWalletBatch(knex: Knex, rows: { userId: number; wallet: SeedWallet }[]): Promise<void> {
+async function insertWalletBatch(
+  knex: Knex,
+  rows: { userId: number; wallet: SeedWallet }[],
+): Promise<void> {
   const w = rows.map((r) => r.wallet);
   await knex.raw(
     `insert into user_wallets (user_id, chain_type, address, address_key)
      select * from unnest(?::bigint[], ?::text[], ?::text[], ?::text[])`,
-    [rows.map((r) => r.userId), w.map((x) => x.chain_type), w.map((x) => x.address), w.map((x) => x.address_key)],
+    [
+      rows.map((r) => r.userId),
+      w.map((x) => x.chain_type),
+      w.map((x) => x.address),
+      w.map((x) => x.address_key),
+    ],
   );
   await knex.raw(
     `insert into wallet_points (chain_type, address_key, swap_points, swap_points_mainnet, testnet_points,
@@ -163,7 +192,9 @@ export async function seedUsers(knex: Knex, rng: Rng, options: SeedUsersOptions)
     const idByName = await insertUserBatch(knex, batch, createdAt);
     for (const user of batch) ids.push(idByName.get(user.username) ?? Number.NaN);
   }
-  const walletRows = users.flatMap((user, i) => user.wallets.map((wallet) => ({ userId: ids[i] ?? Number.NaN, wallet })));
+  const walletRows = users.flatMap((user, i) =>
+    user.wallets.map((wallet) => ({ userId: ids[i] ?? Number.NaN, wallet })),
+  );
   for (let start = 0; start < walletRows.length; start += BATCH) {
     await insertWalletBatch(knex, walletRows.slice(start, start + BATCH));
   }

@@ -17,7 +17,9 @@ describe('parseWalletAddress', () => {
   });
 
   it('when a Solana address is base58 of 32 bytes, then it is kept exactly', () => {
-    expect(parseWalletAddress('solana', '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM')?.key).toBe('9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM');
+    expect(parseWalletAddress('solana', '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM')?.key).toBe(
+      '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+    );
   });
 
   it.each([

@@ -40,7 +40,10 @@ function isBase58PublicKey(value: string): boolean {
  * @returns the normalized address, or undefined when it is not a well-formed address of that
  *          chain (EVM 20-byte hex; Solana base58 32-byte key; Sui 32-byte hex; Aptos 1-64 hex digits).
  */
-export function parseWalletAddress(chainType: ChainType, address: string): WalletAddress | undefined {
+export function parseWalletAddress(
+  chainType: ChainType,
+  address: string,
+): WalletAddress | undefined {
   switch (chainType) {
     case 'evm':
       if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return undefined;

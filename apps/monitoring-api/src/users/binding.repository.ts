@@ -19,7 +19,11 @@ function isUniqueViolation(err: unknown): err is { code: string; constraint?: st
  * @returns `bound`, `wallet_taken` (the wallet is bound to some username, this one included) or
  *          `chain_taken` (the user already has a wallet of that chain type).
  */
-export async function bindWallet(db: Knex, userId: number, wallet: WalletAddress): Promise<BindOutcome> {
+export async function bindWallet(
+  db: Knex,
+  userId: number,
+  wallet: WalletAddress,
+): Promise<BindOutcome> {
   try {
     await db.raw(
       'insert into user_wallets (user_id, chain_type, address, address_key) values (?, ?, ?, ?)',
@@ -33,7 +37,11 @@ export async function bindWallet(db: Knex, userId: number, wallet: WalletAddress
 }
 
 /** Unbinds `wallet` from user `userId`; false when it was not bound to that user. */
-export async function unbindWallet(db: Knex, userId: number, wallet: WalletAddress): Promise<boolean> {
+export async function unbindWallet(
+  db: Knex,
+  userId: number,
+  wallet: WalletAddress,
+): Promise<boolean> {
   const result = await db.raw<{ rowCount: number | null }>(
     'delete from user_wallets where user_id = ? and chain_type = ? and address_key = ?',
     [userId, wallet.chainType, wallet.key],

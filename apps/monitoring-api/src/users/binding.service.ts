@@ -22,7 +22,11 @@ export interface BindingDeps {
   nonceTtlSeconds: number;
 }
 
-function walletOrThrow(chainType: VerifyRequest['chain_type'], address: string, code: 'INVALID_QUERY' | 'INVALID_BODY'): WalletAddress {
+function walletOrThrow(
+  chainType: VerifyRequest['chain_type'],
+  address: string,
+  code: 'INVALID_QUERY' | 'INVALID_BODY',
+): WalletAddress {
   const wallet = parseWalletAddress(chainType, address);
   if (!wallet) throw new HttpProblem(400, code, `address: not a valid ${chainType} address`);
   return wallet;
@@ -48,14 +52,22 @@ export class BindingService {
    *
    * @throws HttpProblem 400 INVALID_QUERY (bad address), 404 NOT_FOUND (unknown username).
    */
-  async issueNonce(query: { username: string; address: string; chain_type: VerifyRequest['chain_type'] }): Promise<BindingNonce> {
+  async issueNonce(query: {
+    username: string;
+    address: string;
+    chain_type: VerifyRequest['chain_type'];
+  }): Promise<BindingNonce> {
     const wallet = walletOrThrow(query.chain_type, query.address, 'INVALID_QUERY');
     const user = await userOrThrow(this.deps.primary, query.username);
     const issued = await this.nonces.issue(
       { username: user.username, chain_type: wallet.chainType, address_key: wallet.key },
       this.deps.clock(),
     );
-    return { nonce: issued.nonce, expires_at: issued.expiresAt.toISOString(), message: issued.message };
+    return {
+      nonce: issued.nonce,
+      expires_at: issued.expiresAt.toISOString(),
+      message: issued.message,
+    };
   }
 
   /**
@@ -72,22 +84,32 @@ export class BindingService {
     }
     const wallet = walletOrThrow(body.chain_type, body.address, 'INVALID_BODY');
     // Aptos wallets sign a full-message envelope; the binding text is its embedded message.
-    const aptosEnvelope = body.chain_type === 'aptos' ? parseAptosFullMessage(body.message) : undefined;
+    const aptosEnvelope =
+      body.chain_type === 'aptos' ? parseAptosFullMessage(body.message) : undefined;
     const bindingText = aptosEnvelope ? aptosEnvelope.message : body.message;
     const nonce = nonceOfMessage(bindingText);
     if (!nonce) {
-      throw new HttpProblem(400, 'INVALID_BODY', 'message: must be the text returned by GET /users/messages');
+      throw new HttpProblem(
+        400,
+        'INVALID_BODY',
+        'message: must be the text returned by GET /users/messages',
+      );
     }
     const now = this.deps.clock();
     const grant = await this.nonces.peek(nonce, now);
-    if (!grant) throw new HttpProblem(410, 'NONCE_EXPIRED', 'nonce expired, already used or never issued');
+    if (!grant)
+      throw new HttpProblem(410, 'NONCE_EXPIRED', 'nonce expired, already used or never issued');
     if (
       grant.message !== bindingText ||
       grant.username.toLowerCase() !== body.username.toLowerCase() ||
       grant.chain_type !== wallet.chainType ||
       grant.address_key !== wallet.key
     ) {
-      throw new HttpProblem(401, 'INVALID_SIGNATURE', 'message was not issued for this username, address and chain type');
+      throw new HttpProblem(
+        401,
+        'INVALID_SIGNATURE',
+        'message was not issued for this username, address and chain type',
+      );
     }
 
     let signed: { address: string; message: string };
@@ -102,13 +124,21 @@ export class BindingService {
     } catch (err) {
       if (err instanceof WalletSignatureError) {
         if (err.code === 'INVALID_INPUT') throw new HttpProblem(400, 'INVALID_BODY', err.message);
-        throw new HttpProblem(401, 'INVALID_SIGNATURE', 'signature does not verify for this address and message');
+        throw new HttpProblem(
+          401,
+          'INVALID_SIGNATURE',
+          'signature does not verify for this address and message',
+        );
       }
       throw err;
     }
     const signer = parseWalletAddress(body.chain_type, signed.address);
     if (!signer || signer.key !== wallet.key || signed.message !== bindingText) {
-      throw new HttpProblem(401, 'INVALID_SIGNATURE', 'signature does not verify for this address and message');
+      throw new HttpProblem(
+        401,
+        'INVALID_SIGNATURE',
+        'signature does not verify for this address and message',
+      );
     }
 
     if (!(await this.nonces.consume(nonce, this.deps.clock()))) {
@@ -118,13 +148,25 @@ export class BindingService {
     if (body.type === 'bind') {
       const outcome = await bindWallet(this.deps.primary, user.id, wallet);
       if (outcome === 'wallet_taken') {
-        throw new HttpProblem(409, 'ALREADY_BOUND', `this ${wallet.chainType} wallet is already bound to a username`);
+        throw new HttpProblem(
+          409,
+          'ALREADY_BOUND',
+          `this ${wallet.chainType} wallet is already bound to a username`,
+        );
       }
       if (outcome === 'chain_taken') {
-        throw new HttpProblem(409, 'ALREADY_BOUND', `${user.username} already has a ${wallet.chainType} wallet; unbind it first`);
+        throw new HttpProblem(
+          409,
+          'ALREADY_BOUND',
+          `${user.username} already has a ${wallet.chainType} wallet; unbind it first`,
+        );
       }
     } else if (!(await unbindWallet(this.deps.primary, user.id, wallet))) {
-      throw new HttpProblem(409, 'NOT_BOUND', `this ${wallet.chainType} wallet is not bound to ${user.username}`);
+      throw new HttpProblem(
+        409,
+        'NOT_BOUND',
+        `this ${wallet.chainType} wallet is not bound to ${user.username}`,
+      );
     }
     return { success: true, username: user.username };
   }

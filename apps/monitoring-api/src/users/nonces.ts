@@ -75,4 +75,3 @@ export class NonceStore {
     return parsed.data.expires_at_ms > now.getTime() ? parsed.data : undefined;
   }
 }
-

@@ -28,7 +28,10 @@ export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
     summary: 'Ranked users: stored rank ascending, then unranked users (domain_rank null)',
     request: { query: LeaderboardQuery },
     responses: {
-      200: { description: 'A leaderboard page', content: { 'application/json': { schema: LeaderboardPage } } },
+      200: {
+        description: 'A leaderboard page',
+        content: { 'application/json': { schema: LeaderboardPage } },
+      },
       400: problemResponse('INVALID_QUERY: bad network, limit < 1, negative or non-integer offset'),
     },
   });
@@ -39,16 +42,26 @@ export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
     summary: 'A user by wallets (`wallets`) or by username (`domains`); exactly one of the two',
     request: {
       query: z.object({
-        wallets: z.string().optional().openapi({ description: 'comma-separated `<address>_<chain>`, at most 20' }),
-        domains: z.string().optional().openapi({ description: 'one username including the suffix' }),
+        wallets: z
+          .string()
+          .optional()
+          .openapi({ description: 'comma-separated `<address>_<chain>`, at most 20' }),
+        domains: z
+          .string()
+          .optional()
+          .openapi({ description: 'one username including the suffix' }),
       }),
     },
     responses: {
       200: {
         description: '`?wallets=`: WalletsQueryResponse; `?domains=`: DomainAggregate',
-        content: { 'application/json': { schema: z.union([WalletsQueryResponse, DomainAggregate]) } },
+        content: {
+          'application/json': { schema: z.union([WalletsQueryResponse, DomainAggregate]) },
+        },
       },
-      400: problemResponse('INVALID_QUERY: neither or both parameters, unknown chain, bad address, more than 20 entries'),
+      400: problemResponse(
+        'INVALID_QUERY: neither or both parameters, unknown chain, bad address, more than 20 entries',
+      ),
       404: problemResponse('NOT_FOUND: no username has these wallets / no such username'),
     },
   });
@@ -59,7 +72,10 @@ export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
     summary: 'A one-time binding nonce and the exact message to sign',
     request: { query: MessagesQuery },
     responses: {
-      200: { description: 'Binding nonce', content: { 'application/json': { schema: BindingNonce } } },
+      200: {
+        description: 'Binding nonce',
+        content: { 'application/json': { schema: BindingNonce } },
+      },
       400: problemResponse('INVALID_QUERY: bad chain type, address or username suffix'),
       404: problemResponse('NOT_FOUND: unknown username'),
     },
@@ -69,11 +85,17 @@ export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
     method: 'post',
     path: '/users/verify',
     summary: 'Bind or unbind a wallet with a signature over the issued message',
-    request: { body: { required: true, content: { 'application/json': { schema: VerifyRequest } } } },
+    request: {
+      body: { required: true, content: { 'application/json': { schema: VerifyRequest } } },
+    },
     responses: {
       200: { description: 'Done', content: { 'application/json': { schema: VerifyResponse } } },
-      400: problemResponse('INVALID_BODY: malformed JSON or fields, missing aptos public_key, message not a binding request'),
-      401: problemResponse('INVALID_SIGNATURE: signature or message does not match the nonce grant'),
+      400: problemResponse(
+        'INVALID_BODY: malformed JSON or fields, missing aptos public_key, message not a binding request',
+      ),
+      401: problemResponse(
+        'INVALID_SIGNATURE: signature or message does not match the nonce grant',
+      ),
       404: problemResponse('NOT_FOUND: unknown username'),
       409: problemResponse('ALREADY_BOUND / NOT_BOUND'),
       410: problemResponse('NONCE_EXPIRED: nonce expired, used or never issued'),

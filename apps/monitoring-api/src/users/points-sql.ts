@@ -16,7 +16,11 @@ import type { Network } from '@ctss/domain-types';
 export const REFERRAL_SHARE = 0.1;
 
 const COLUMNS: Record<Network, { base: string; multiplied: string; nft: string }> = {
-  mainnet: { base: 'swap_points_mainnet', multiplied: 'total_points_multiplied_mainnet', nft: 'u.nft_points' },
+  mainnet: {
+    base: 'swap_points_mainnet',
+    multiplied: 'total_points_multiplied_mainnet',
+    nft: 'u.nft_points',
+  },
   devnet: { base: 'swap_points', multiplied: 'total_points_multiplied', nft: '0' },
 };
 

@@ -15,9 +15,12 @@ import { recomputeRanks, type RankUpdateCounts } from './ranks.js';
  * @returns how many users' ranks changed per network.
  * @throws ConfigError for invalid configuration, Error when DATABASE_URL is absent, database errors.
  */
-export async function runRankJob(env: Record<string, string | undefined> = process.env): Promise<RankUpdateCounts> {
+export async function runRankJob(
+  env: Record<string, string | undefined> = process.env,
+): Promise<RankUpdateCounts> {
   const config = parseConfig(ConfigSchema, env);
-  if (!config.DATABASE_URL) throw new Error('DATABASE_URL must be set: the rank job writes to the primary database');
+  if (!config.DATABASE_URL)
+    throw new Error('DATABASE_URL must be set: the rank job writes to the primary database');
   const logger = createLogger({ name: 'monitoring-rank-job', level: config.LOG_LEVEL });
   const knex = createKnex(config.DATABASE_URL, { poolMax: 1 });
   try {

@@ -33,7 +33,8 @@ export function parseWalletsParam(value: string): WalletAddress[] {
     .split(',')
     .map((e) => e.trim())
     .filter((e) => e.length > 0);
-  if (entries.length === 0) throw new HttpProblem(400, 'INVALID_QUERY', 'wallets: at least one <address>_<chain> entry');
+  if (entries.length === 0)
+    throw new HttpProblem(400, 'INVALID_QUERY', 'wallets: at least one <address>_<chain> entry');
   if (entries.length > MAX_WALLET_ENTRIES) {
     throw new HttpProblem(400, 'INVALID_QUERY', `wallets: at most ${MAX_WALLET_ENTRIES} entries`);
   }
@@ -42,10 +43,15 @@ export function parseWalletsParam(value: string): WalletAddress[] {
     const label = cut > 0 ? entry.slice(cut + 1).toLowerCase() : '';
     const chainType = Object.hasOwn(CHAIN_LABELS, label) ? CHAIN_LABELS[label] : undefined;
     if (!chainType) {
-      throw new HttpProblem(400, 'INVALID_QUERY', `wallets: entry must be <address>_<chain> with chain one of ${ChainType.options.join(', ')}`);
+      throw new HttpProblem(
+        400,
+        'INVALID_QUERY',
+        `wallets: entry must be <address>_<chain> with chain one of ${ChainType.options.join(', ')}`,
+      );
     }
     const wallet = parseWalletAddress(chainType, entry.slice(0, cut));
-    if (!wallet) throw new HttpProblem(400, 'INVALID_QUERY', `wallets: not a valid ${chainType} address`);
+    if (!wallet)
+      throw new HttpProblem(400, 'INVALID_QUERY', `wallets: not a valid ${chainType} address`);
     return wallet;
   });
 }
@@ -91,7 +97,11 @@ export function createUsersRouter(deps: AppDeps): express.Router {
     '/verify',
     route(async (req, res) => {
       if (!req.is('application/json')) {
-        throw new HttpProblem(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+        throw new HttpProblem(
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          'Content-Type must be application/json',
+        );
       }
       const body = parseBody(VerifyRequest, req.body);
       sendJson(res, 200, await binding.verify(body));
@@ -105,15 +115,25 @@ export function createUsersRouter(deps: AppDeps): express.Router {
       if (query.wallets !== undefined) {
         const users = await findUsersByWallets(deps.db.read, parseWalletsParam(query.wallets));
         const first = users[0];
-        if (!first) throw new HttpProblem(404, 'NOT_FOUND', 'no username has any of these wallets bound');
-        const response: WalletsQueryResponse = { username: first.username, ref_code: first.ref_code, users };
+        if (!first)
+          throw new HttpProblem(404, 'NOT_FOUND', 'no username has any of these wallets bound');
+        const response: WalletsQueryResponse = {
+          username: first.username,
+          ref_code: first.ref_code,
+          users,
+        };
         sendJson(res, 200, response);
         return;
       }
       const domain = (query.domains ?? '').trim();
-      if (domain.includes(',')) throw new HttpProblem(400, 'INVALID_QUERY', 'domains: one username per request');
+      if (domain.includes(','))
+        throw new HttpProblem(400, 'INVALID_QUERY', 'domains: one username per request');
       if (!domain.toLowerCase().endsWith(suffix) || domain.length === suffix.length) {
-        throw new HttpProblem(400, 'INVALID_QUERY', `domains: must be a username ending with ${suffix}`);
+        throw new HttpProblem(
+          400,
+          'INVALID_QUERY',
+          `domains: must be a username ending with ${suffix}`,
+        );
       }
       const aggregate = await fetchDomainAggregate(deps.db.read, domain);
       if (!aggregate) throw new HttpProblem(404, 'NOT_FOUND', `no user named ${domain}`);

@@ -14,26 +14,36 @@ export const SEARCH_MAX_LENGTH = 100;
 /** Most `<address>_<chain>` entries accepted in one `?wallets=` query. */
 export const MAX_WALLET_ENTRIES = 20;
 
-const positiveInt = z.string().regex(/^[0-9]+$/, 'must be a non-negative integer').transform(Number);
+const positiveInt = z
+  .string()
+  .regex(/^[0-9]+$/, 'must be a non-negative integer')
+  .transform(Number);
 
 /** `GET /users/leaderboard` query. */
-export const LeaderboardQuery = z.object({
-  network: Network.default('mainnet').openapi({ description: '`mainnet` (default) or `devnet`' }),
-  limit: positiveInt
-    .pipe(z.number().int().min(1, 'must be at least 1'))
-    .transform((n) => Math.min(n, LEADERBOARD_MAX_LIMIT))
-    .default(LEADERBOARD_DEFAULT_LIMIT)
-    .openapi({ type: 'integer', description: 'page size, default 50; above 100 is clamped to 100 (echoed)' }),
-  offset: positiveInt
-    .pipe(z.number().int().min(0).max(1_000_000_000))
-    .default(0)
-    .openapi({ type: 'integer', description: 'rows to skip, default 0' }),
-  search: z
-    .string()
-    .default('')
-    .transform((s) => s.slice(0, SEARCH_MAX_LENGTH))
-    .openapi({ description: 'case-insensitive substring of the username; truncated to 100 characters' }),
-}).strict();
+export const LeaderboardQuery = z
+  .object({
+    network: Network.default('mainnet').openapi({ description: '`mainnet` (default) or `devnet`' }),
+    limit: positiveInt
+      .pipe(z.number().int().min(1, 'must be at least 1'))
+      .transform((n) => Math.min(n, LEADERBOARD_MAX_LIMIT))
+      .default(LEADERBOARD_DEFAULT_LIMIT)
+      .openapi({
+        type: 'integer',
+        description: 'page size, default 50; above 100 is clamped to 100 (echoed)',
+      }),
+    offset: positiveInt
+      .pipe(z.number().int().min(0).max(1_000_000_000))
+      .default(0)
+      .openapi({ type: 'integer', description: 'rows to skip, default 0' }),
+    search: z
+      .string()
+      .default('')
+      .transform((s) => s.slice(0, SEARCH_MAX_LENGTH))
+      .openapi({
+        description: 'case-insensitive substring of the username; truncated to 100 characters',
+      }),
+  })
+  .strict();
 export type LeaderboardQuery = z.output<typeof LeaderboardQuery>;
 
 /** `GET /users` query: exactly one of `wallets` and `domains` (DESIGN.md "/users"). */
@@ -43,7 +53,10 @@ export const UsersQuery = z
       .string()
       .max(MAX_WALLET_ENTRIES * 160)
       .optional()
-      .openapi({ description: 'comma-separated `<address>_<chain>` (chain: evm, solana|sol, sui, aptos|apt), at most 20' }),
+      .openapi({
+        description:
+          'comma-separated `<address>_<chain>` (chain: evm, solana|sol, sui, aptos|apt), at most 20',
+      }),
     domains: z
       .string()
       .max(200)
@@ -57,9 +70,15 @@ export const UsersQuery = z
 export type UsersQuery = z.output<typeof UsersQuery>;
 
 /** `GET /users/messages` query. */
-export const MessagesQuery = z.object({
-  username: z.string().min(1).max(100).openapi({ description: 'username including its suffix' }),
-  address: z.string().min(1).max(128).openapi({ description: 'wallet address being bound or unbound' }),
-  chain_type: ChainType,
-}).strict();
+export const MessagesQuery = z
+  .object({
+    username: z.string().min(1).max(100).openapi({ description: 'username including its suffix' }),
+    address: z
+      .string()
+      .min(1)
+      .max(128)
+      .openapi({ description: 'wallet address being bound or unbound' }),
+    chain_type: ChainType,
+  })
+  .strict();
 export type MessagesQuery = z.output<typeof MessagesQuery>;

@@ -2,7 +2,13 @@
  * Reads of users, wallets and points (the SQL of `GET /users/leaderboard` and `GET /users`).
  * Every query takes the knex handle to run on (the read pool for these endpoints).
  */
-import type { ChainType, DomainAggregate, LeaderboardEntry, Network, UserRecord } from '@ctss/domain-types';
+import type {
+  ChainType,
+  DomainAggregate,
+  LeaderboardEntry,
+  Network,
+  UserRecord,
+} from '@ctss/domain-types';
 import type { Knex } from 'knex';
 import type { WalletAddress } from './address.js';
 import { REFERRAL_SHARE, ownTotalsSql, rankColumn } from './points-sql.js';
@@ -20,7 +26,10 @@ export function escapeLike(term: string): string {
 }
 
 /** Finds a user by username, case-insensitively. */
-export async function findUserByUsername(db: Knex, username: string): Promise<UserIdentity | undefined> {
+export async function findUserByUsername(
+  db: Knex,
+  username: string,
+): Promise<UserIdentity | undefined> {
   const result = await db.raw<{ rows: { id: string; username: string; ref_code: string }[] }>(
     'select id, username, ref_code from users where lower(username) = lower(?)',
     [username],
@@ -100,22 +109,20 @@ export async function fetchLeaderboard(
     [...filterBindings, query.limit, query.offset, REFERRAL_SHARE],
   );
 
-  const entries = result.rows.map(
-    (row): LeaderboardEntry => ({
-      user_id: Number(row.id),
-      username: row.username,
-      ref_code: row.ref_code,
-      total_base_points: row.total_base_points,
-      domain_multiplier: row.domain_multiplier,
-      domain_total_multiplied_points: row.domain_total_multiplied_points,
-      referral_points: row.referral_points,
-      total_points_with_referrals: row.domain_total_multiplied_points + row.referral_points,
-      staked_op_nfts: row.staked_op_nfts,
-      staked_eth_nfts: row.staked_eth_nfts,
-      wallet_count: row.wallet_count,
-      domain_rank: row.domain_rank,
-    }),
-  );
+  const entries = result.rows.map((row): LeaderboardEntry => ({
+    user_id: Number(row.id),
+    username: row.username,
+    ref_code: row.ref_code,
+    total_base_points: row.total_base_points,
+    domain_multiplier: row.domain_multiplier,
+    domain_total_multiplied_points: row.domain_total_multiplied_points,
+    referral_points: row.referral_points,
+    total_points_with_referrals: row.domain_total_multiplied_points + row.referral_points,
+    staked_op_nfts: row.staked_op_nfts,
+    staked_eth_nfts: row.staked_eth_nfts,
+    wallet_count: row.wallet_count,
+    domain_rank: row.domain_rank,
+  }));
   return { entries, totalCount };
 }
 
@@ -156,8 +163,13 @@ async function fetchWallets(db: Knex, userIds: number[]): Promise<WalletRow[]> {
  * max_multiplier = max(points_multiplier), testnet_points = sum(testnet_points),
  * swap_points = sum(swap_points) over the user's wallets; nft_points from the user.
  */
-export async function findUsersByWallets(db: Knex, wallets: readonly WalletAddress[]): Promise<UserRecord[]> {
-  const matched = await db.raw<{ rows: { id: string; username: string; ref_code: string; nft_points: number }[] }>(
+export async function findUsersByWallets(
+  db: Knex,
+  wallets: readonly WalletAddress[],
+): Promise<UserRecord[]> {
+  const matched = await db.raw<{
+    rows: { id: string; username: string; ref_code: string; nft_points: number }[];
+  }>(
     `select u.id, u.username, u.ref_code, u.nft_points
        from (
          select w.user_id, min(q.ord) as first_ord
@@ -203,7 +215,10 @@ export async function findUsersByWallets(db: Knex, wallets: readonly WalletAddre
  * A user without a stored rank has rank 0 (the spec types the ranks as integers; real ranks
  * start at 1).
  */
-export async function fetchDomainAggregate(db: Knex, username: string): Promise<DomainAggregate | undefined> {
+export async function fetchDomainAggregate(
+  db: Knex,
+  username: string,
+): Promise<DomainAggregate | undefined> {
   const userResult = await db.raw<{
     rows: {
       id: string;

@@ -44,12 +44,16 @@ export function compileTestResolver(): `0x${string}` {
   const input = {
     language: 'Solidity',
     sources: { 'TestUniversalResolver.sol': { content: SOURCE } },
-    settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { '*': ['evm.bytecode.object'] } },
+    },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const bytecode = output.contracts['TestUniversalResolver.sol']?.TestUniversalResolver?.evm.bytecode.object;
+  const bytecode =
+    output.contracts['TestUniversalResolver.sol']?.TestUniversalResolver?.evm.bytecode.object;
   if (!bytecode) throw new Error('no bytecode');
   return `0x${bytecode}`;
 }

@@ -84,8 +84,14 @@ export async function startLocalEvm(): Promise<LocalEvm> {
     url: `http://127.0.0.1:${port}`,
     evm,
     async deploy(bytecode) {
-      const result = await evm.runCall({ caller: DEPLOYER, data: hexToBytes(bytecode), gasLimit: GAS_LIMIT, skipBalance: true });
-      if (result.execResult.exceptionError || !result.createdAddress) throw new Error('deployment failed');
+      const result = await evm.runCall({
+        caller: DEPLOYER,
+        data: hexToBytes(bytecode),
+        gasLimit: GAS_LIMIT,
+        skipBalance: true,
+      });
+      if (result.execResult.exceptionError || !result.createdAddress)
+        throw new Error('deployment failed');
       return result.createdAddress.toString();
     },
     async send(to, data) {
@@ -98,6 +104,9 @@ export async function startLocalEvm(): Promise<LocalEvm> {
       });
       if (result.execResult.exceptionError) throw new Error('call reverted');
     },
-    close: () => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
+    close: () =>
+      new Promise<void>((resolve, reject) =>
+        server.close((err) => (err ? reject(err) : resolve())),
+      ),
   };
 }

@@ -25,7 +25,11 @@ export async function startLocalSolana(): Promise<LocalSolana> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: unknown; method: string; params: unknown[] };
+      const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        id: unknown;
+        method: string;
+        params: unknown[];
+      };
       let reply: Record<string, unknown>;
       if (request.method === 'getAccountInfo') {
         calls += 1;
@@ -64,6 +68,9 @@ export async function startLocalSolana(): Promise<LocalSolana> {
       accounts.set(address, { data, owner });
     },
     calls: () => calls,
-    close: () => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
+    close: () =>
+      new Promise<void>((resolve, reject) =>
+        server.close((err) => (err ? reject(err) : resolve())),
+      ),
   };
 }

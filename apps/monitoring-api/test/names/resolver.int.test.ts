@@ -18,13 +18,19 @@ import { startLocalSolana, type LocalSolana } from './local-solana.js';
 /** EIP-137 namehash, written out here independently of viem. */
 function namehash(name: string): Uint8Array {
   let node: Uint8Array = new Uint8Array(32);
-  for (const label of name.split('.').reverse()) node = keccak_256(concatBytes(node, keccak_256(utf8ToBytes(label))));
+  for (const label of name.split('.').reverse())
+    node = keccak_256(concatBytes(node, keccak_256(utf8ToBytes(label))));
   return node;
 }
 
 /** DNS wire format of a name (RFC 1035 3.1): length-prefixed labels, then a zero byte. */
 function dnsEncode(name: string): Uint8Array {
-  return concatBytes(...name.split('.').map((l) => concatBytes(Uint8Array.of(utf8ToBytes(l).length), utf8ToBytes(l))), Uint8Array.of(0));
+  return concatBytes(
+    ...name
+      .split('.')
+      .map((l) => concatBytes(Uint8Array.of(utf8ToBytes(l).length), utf8ToBytes(l))),
+    Uint8Array.of(0),
+  );
 }
 
 const setAddrAbi = [
@@ -72,16 +78,39 @@ describe('name resolution against local ENS and SNS nodes', () => {
     chain = await startLocalEvm();
     solana = await startLocalSolana();
     resolverAddress = await chain.deploy(compileTestResolver());
-    for (const [name, target] of [['alice.eth', ALICE_EVM], ['pay.alice.eth', ALICE_EVM]] as const) {
+    for (const [name, target] of [
+      ['alice.eth', ALICE_EVM],
+      ['pay.alice.eth', ALICE_EVM],
+    ] as const) {
       await chain.send(
         resolverAddress,
-        encodeFunctionData({ abi: setAddrAbi, functionName: 'setAddr', args: [bytesToHex(dnsEncode(name)), bytesToHex(namehash(name)), target] }),
+        encodeFunctionData({
+          abi: setAddrAbi,
+          functionName: 'setAddr',
+          args: [bytesToHex(dnsEncode(name)), bytesToHex(namehash(name)), target],
+        }),
       );
     }
-    solana.setAccount(getSolDomainKey('alice.sol'), registryAccount(base58.decode(ALICE_SOL)), NAME_PROGRAM_ID);
-    solana.setAccount(getSolDomainKey('pay.alice.sol'), registryAccount(base58.decode(ALICE_SOL)), NAME_PROGRAM_ID);
-    solana.setAccount(getSolDomainKey('orphan.sol'), registryAccount(new Uint8Array(32)), NAME_PROGRAM_ID);
-    solana.setAccount(getSolDomainKey('impostor.sol'), registryAccount(base58.decode(ALICE_SOL)), '11111111111111111111111111111111');
+    solana.setAccount(
+      getSolDomainKey('alice.sol'),
+      registryAccount(base58.decode(ALICE_SOL)),
+      NAME_PROGRAM_ID,
+    );
+    solana.setAccount(
+      getSolDomainKey('pay.alice.sol'),
+      registryAccount(base58.decode(ALICE_SOL)),
+      NAME_PROGRAM_ID,
+    );
+    solana.setAccount(
+      getSolDomainKey('orphan.sol'),
+      registryAccount(new Uint8Array(32)),
+      NAME_PROGRAM_ID,
+    );
+    solana.setAccount(
+      getSolDomainKey('impostor.sol'),
+      registryAccount(base58.decode(ALICE_SOL)),
+      '11111111111111111111111111111111',
+    );
     names = createNameResolver(
       {
         ETH_RPC_URL: chain.url,
@@ -100,7 +129,11 @@ describe('name resolution against local ENS and SNS nodes', () => {
   });
 
   it('when a registered .eth name is resolved (any case), then its address comes back checksummed', async () => {
-    await expect(names.resolve('Alice.ETH')).resolves.toEqual({ name: 'alice.eth', kind: 'ens', address: ALICE_EVM });
+    await expect(names.resolve('Alice.ETH')).resolves.toEqual({
+      name: 'alice.eth',
+      kind: 'ens',
+      address: ALICE_EVM,
+    });
     await expect(names.resolve('pay.alice.eth')).resolves.toMatchObject({ address: ALICE_EVM });
   });
 
@@ -110,14 +143,24 @@ describe('name resolution against local ENS and SNS nodes', () => {
   });
 
   it('when a .eth name is malformed, then it is a 400 INVALID_NAME', async () => {
-    for (const bad of ['a..eth', '.eth', 'white space.eth', `${'x'.repeat(300)}.eth`, 'al!ce.eth']) {
+    for (const bad of [
+      'a..eth',
+      '.eth',
+      'white space.eth',
+      `${'x'.repeat(300)}.eth`,
+      'al!ce.eth',
+    ]) {
       const problem = await problemOf(names.resolve(bad));
       expect([bad, problem.status, problem.code]).toEqual([bad, 400, 'INVALID_NAME']);
     }
   });
 
   it('when a registered .sol name or subdomain is resolved, then the registry owner comes back', async () => {
-    await expect(names.resolve('ALICE.sol')).resolves.toEqual({ name: 'alice.sol', kind: 'sns', address: ALICE_SOL });
+    await expect(names.resolve('ALICE.sol')).resolves.toEqual({
+      name: 'alice.sol',
+      kind: 'sns',
+      address: ALICE_SOL,
+    });
     await expect(names.resolve('pay.alice.sol')).resolves.toMatchObject({ address: ALICE_SOL });
   });
 
@@ -148,8 +191,14 @@ describe('name resolution against local ENS and SNS nodes', () => {
   it('when no RPC is configured for the chain, then names of it are a 400 INVALID_NAME saying so', async () => {
     const unconfigured = createNameResolver({});
     const problem = await problemOf(unconfigured.resolve('alice.eth'));
-    expect([problem.status, problem.code, problem.detail]).toEqual([400, 'INVALID_NAME', '.eth name resolution is not configured']);
-    expect((await problemOf(unconfigured.resolve('alice.sol'))).detail).toBe('.sol name resolution is not configured');
+    expect([problem.status, problem.code, problem.detail]).toEqual([
+      400,
+      'INVALID_NAME',
+      '.eth name resolution is not configured',
+    ]);
+    expect((await problemOf(unconfigured.resolve('alice.sol'))).detail).toBe(
+      '.sol name resolution is not configured',
+    );
   });
 
   it('when the RPC cannot be reached, then it is a 503 SERVICE_UNAVAILABLE (the name may be valid)', async () => {

@@ -15,7 +15,8 @@ import { insertUser } from './builders.js';
 import { evmWallet } from './wallets.js';
 
 const redisUrl = process.env.REDIS_URL;
-if (!redisUrl) console.info('binding-replicas: REDIS_URL is not set, skipping the shared-Redis replica test');
+if (!redisUrl)
+  console.info('binding-replicas: REDIS_URL is not set, skipping the shared-Redis replica test');
 const describeWithRedis = redisUrl ? describe : describe.skip;
 
 describeWithRedis('wallet binding across two replicas sharing Redis', () => {
@@ -48,7 +49,13 @@ describeWithRedis('wallet binding across two replicas sharing Redis', () => {
       .query({ username: 'alice.ctss', address: wallet.address, chain_type: 'evm' });
     expect(issued.status).toBe(200);
     const signed = await wallet.sign((issued.body as { message: string }).message);
-    const body = { username: 'alice.ctss', address: wallet.address, chain_type: 'evm', type: 'bind', ...signed };
+    const body = {
+      username: 'alice.ctss',
+      address: wallet.address,
+      chain_type: 'evm',
+      type: 'bind',
+      ...signed,
+    };
     expect((await request(replicaB).post('/users/verify').send(body)).status).toBe(200);
     expect((await request(replicaA).post('/users/verify').send(body)).status).toBe(410);
     expect((await request(replicaB).post('/users/verify').send(body)).status).toBe(410);

@@ -22,14 +22,17 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
 
   beforeAll(async () => {
     t = await startUsersTestApp({ clock: () => new Date(now) });
-    for (const name of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank']) await insertUser(t.db.knex, { username: `${name}.ctss` });
+    for (const name of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'])
+      await insertUser(t.db.knex, { username: `${name}.ctss` });
   });
   afterAll(async () => {
     await t.close();
   });
 
   const askNonce = async (username: string, wallet: { chainType: string; address: string }) =>
-    request(t.app).get('/users/messages').query({ username, address: wallet.address, chain_type: wallet.chainType });
+    request(t.app)
+      .get('/users/messages')
+      .query({ username, address: wallet.address, chain_type: wallet.chainType });
 
   const nonceFor = async (username: string, wallet: TestWallet): Promise<NonceBody> => {
     const res = await askNonce(username, wallet);
@@ -37,7 +40,12 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
     return res.body as NonceBody;
   };
 
-  const signedBody = async (username: string, wallet: TestWallet, type: 'bind' | 'unbind', text?: string) => {
+  const signedBody = async (
+    username: string,
+    wallet: TestWallet,
+    type: 'bind' | 'unbind',
+    text?: string,
+  ) => {
     const message = text ?? (await nonceFor(username, wallet)).message;
     const signed = await wallet.sign(message);
     return {
@@ -51,9 +59,14 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
     };
   };
 
-  const verify = async (body: unknown) => request(t.app).post('/users/verify').send(body as object);
+  const verify = async (body: unknown) =>
+    request(t.app)
+      .post('/users/verify')
+      .send(body as object);
   const boundWallets = async (username: string) =>
-    (await request(t.app).get('/users').query({ domains: username })).body as { binded_wallets: Record<string, string> };
+    (await request(t.app).get('/users').query({ domains: username })).body as {
+      binded_wallets: Record<string, string>;
+    };
 
   it('when a nonce is asked for, then it is fresh, expires in NONCE_TTL_SECONDS and comes with the exact text to sign', async () => {
     const first = await nonceFor('Alice.CTSS', evmWallet());
@@ -80,11 +93,17 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
       expect((await boundWallets('bob.ctss')).binded_wallets[slot]).not.toBe('');
 
       const replay = await verify(bind);
-      expect([replay.status, (replay.body as { code: string }).code]).toEqual([410, 'NONCE_EXPIRED']);
+      expect([replay.status, (replay.body as { code: string }).code]).toEqual([
+        410,
+        'NONCE_EXPIRED',
+      ]);
 
       const unbind = await signedBody('bob.ctss', wallet, 'unbind');
       const unbound = await verify(unbind);
-      expect([unbound.status, unbound.body]).toEqual([200, { success: true, username: 'bob.ctss' }]);
+      expect([unbound.status, unbound.body]).toEqual([
+        200,
+        { success: true, username: 'bob.ctss' },
+      ]);
       expect((await boundWallets('bob.ctss')).binded_wallets[slot]).toBe('');
       expect((await verify(unbind)).status).toBe(410);
 
@@ -109,7 +128,10 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
 
   it('when two usernames bind one wallet at the same time, then exactly one wins and the other gets 409', async () => {
     const wallet = evmWallet();
-    const [a, b] = await Promise.all([signedBody('dave.ctss', wallet, 'bind'), signedBody('erin.ctss', wallet, 'bind')]);
+    const [a, b] = await Promise.all([
+      signedBody('dave.ctss', wallet, 'bind'),
+      signedBody('erin.ctss', wallet, 'bind'),
+    ]);
     const statuses = (await Promise.all([verify(a), verify(b)])).map((r) => r.status).sort();
     expect(statuses).toEqual([200, 409]);
   });
@@ -134,7 +156,14 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
 
   it('when the nonce was never issued, then it is a 410 NONCE_EXPIRED', async () => {
     const wallet = evmWallet();
-    const res = await verify(await signedBody('alice.ctss', wallet, 'bind', `Wallet binding request: alice.ctss\nNonce: ${'ab'.repeat(16)}`));
+    const res = await verify(
+      await signedBody(
+        'alice.ctss',
+        wallet,
+        'bind',
+        `Wallet binding request: alice.ctss\nNonce: ${'ab'.repeat(16)}`,
+      ),
+    );
     expect([res.status, (res.body as { code: string }).code]).toEqual([410, 'NONCE_EXPIRED']);
   });
 
@@ -145,7 +174,9 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
     const body = await signedBody('alice.ctss', wallet, 'bind', other.message);
     const res = await verify({ ...body, message: issued.message });
     expect([res.status, (res.body as { code: string }).code]).toEqual([401, 'INVALID_SIGNATURE']);
-    expect((await verify(await signedBody('alice.ctss', wallet, 'bind', issued.message))).status).toBe(200);
+    expect(
+      (await verify(await signedBody('alice.ctss', wallet, 'bind', issued.message))).status,
+    ).toBe(200);
   });
 
   it('when another key signs for the address, then it is a 401 INVALID_SIGNATURE', async () => {
@@ -163,14 +194,20 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
         message: forged.message,
         ...(thief.publicKey ? { public_key: thief.publicKey } : {}),
       });
-      expect([owner.chainType, res.status, (res.body as { code: string }).code]).toEqual([owner.chainType, 401, 'INVALID_SIGNATURE']);
+      expect([owner.chainType, res.status, (res.body as { code: string }).code]).toEqual([
+        owner.chainType,
+        401,
+        'INVALID_SIGNATURE',
+      ]);
     }
   });
 
   it('when the message was issued for another address, username or chain, then it is a 401 INVALID_SIGNATURE', async () => {
     const wallet = evmWallet();
     const forOther = (await nonceFor('alice.ctss', evmWallet())).message;
-    expect((await verify(await signedBody('alice.ctss', wallet, 'bind', forOther))).status).toBe(401);
+    expect((await verify(await signedBody('alice.ctss', wallet, 'bind', forOther))).status).toBe(
+      401,
+    );
     const forBob = (await nonceFor('bob.ctss', wallet)).message;
     const asAlice = await signedBody('alice.ctss', wallet, 'bind', forBob);
     expect((await verify(asAlice)).status).toBe(401);
@@ -180,21 +217,36 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
     const wallet = aptosWallet();
     const { public_key: _omitted, ...body } = await signedBody('alice.ctss', wallet, 'bind');
     const res = await verify(body);
-    expect([res.status, (res.body as { code: string; detail: string }).code]).toEqual([400, 'INVALID_BODY']);
+    expect([res.status, (res.body as { code: string; detail: string }).code]).toEqual([
+      400,
+      'INVALID_BODY',
+    ]);
     expect((res.body as { detail: string }).detail).toContain('public_key');
   });
 
   it('when the body is not valid JSON, then it is a 400 INVALID_BODY problem', async () => {
-    const res = await request(t.app).post('/users/verify').set('content-type', 'application/json').send('{"username": ');
+    const res = await request(t.app)
+      .post('/users/verify')
+      .set('content-type', 'application/json')
+      .send('{"username": ');
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ code: 'INVALID_BODY' });
   });
 
   it('when the body is not JSON at all, then it is a 415 UNSUPPORTED_MEDIA_TYPE', async () => {
-    const res = await request(t.app).post('/users/verify').set('content-type', 'text/plain').send('username=alice');
-    expect([res.status, (res.body as { code: string }).code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
-    const form = await request(t.app).post('/users/verify').type('form').send({ username: 'alice.ctss' });
+    const res = await request(t.app)
+      .post('/users/verify')
+      .set('content-type', 'text/plain')
+      .send('username=alice');
+    expect([res.status, (res.body as { code: string }).code]).toEqual([
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ]);
+    const form = await request(t.app)
+      .post('/users/verify')
+      .type('form')
+      .send({ username: 'alice.ctss' });
     expect(form.status).toBe(415);
   });
 
@@ -215,22 +267,72 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
     ];
     for (const [name, body] of cases) {
       const res = await verify(body);
-      expect([name, res.status, (res.body as { code: string }).code]).toEqual([name, 400, 'INVALID_BODY']);
+      expect([name, res.status, (res.body as { code: string }).code]).toEqual([
+        name,
+        400,
+        'INVALID_BODY',
+      ]);
     }
     // None of the above consumed the nonce.
     expect((await verify(good)).status).toBe(200);
   });
 
   it.each([
-    ['an unknown chain type', { username: 'alice.ctss', address: '0x8ba1f109551bd432803012645ac136ddd64dba72', chain_type: 'tron' }, 400],
-    ['an address of another chain', { username: 'alice.ctss', address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', chain_type: 'evm' }, 400],
-    ['a username without the suffix', { username: 'alice', address: '0x8ba1f109551bd432803012645ac136ddd64dba72', chain_type: 'evm' }, 400],
+    [
+      'an unknown chain type',
+      {
+        username: 'alice.ctss',
+        address: '0x8ba1f109551bd432803012645ac136ddd64dba72',
+        chain_type: 'tron',
+      },
+      400,
+    ],
+    [
+      'an address of another chain',
+      {
+        username: 'alice.ctss',
+        address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+        chain_type: 'evm',
+      },
+      400,
+    ],
+    [
+      'a username without the suffix',
+      {
+        username: 'alice',
+        address: '0x8ba1f109551bd432803012645ac136ddd64dba72',
+        chain_type: 'evm',
+      },
+      400,
+    ],
     ['a missing address', { username: 'alice.ctss', chain_type: 'evm' }, 400],
-    ['a 10 kB username', { username: `${'a'.repeat(10_000)}.ctss`, address: '0x8ba1f109551bd432803012645ac136ddd64dba72', chain_type: 'evm' }, 400],
-    ['an unknown username', { username: 'nobody.ctss', address: '0x8ba1f109551bd432803012645ac136ddd64dba72', chain_type: 'evm' }, 404],
-  ])('when GET /users/messages has %s, then it is refused with a problem body', async (_case, query, status) => {
-    const res = await request(t.app).get('/users/messages').query(query);
-    expect(res.status).toBe(status);
-    expect(res.body).toMatchObject({ status, code: status === 404 ? 'NOT_FOUND' : 'INVALID_QUERY' });
-  });
+    [
+      'a 10 kB username',
+      {
+        username: `${'a'.repeat(10_000)}.ctss`,
+        address: '0x8ba1f109551bd432803012645ac136ddd64dba72',
+        chain_type: 'evm',
+      },
+      400,
+    ],
+    [
+      'an unknown username',
+      {
+        username: 'nobody.ctss',
+        address: '0x8ba1f109551bd432803012645ac136ddd64dba72',
+        chain_type: 'evm',
+      },
+      404,
+    ],
+  ])(
+    'when GET /users/messages has %s, then it is refused with a problem body',
+    async (_case, query, status) => {
+      const res = await request(t.app).get('/users/messages').query(query);
+      expect(res.status).toBe(status);
+      expect(res.body).toMatchObject({
+        status,
+        code: status === 404 ? 'NOT_FOUND' : 'INVALID_QUERY',
+      });
+    },
+  );
 });

@@ -56,17 +56,20 @@ export async function bindTestWallet(
   points?: PointsSpec,
 ): Promise<void> {
   const { key, display } = keyOf(chainType, address);
-  await knex.raw('insert into user_wallets (user_id, chain_type, address, address_key) values (?, ?, ?, ?)', [
-    userId,
-    chainType,
-    display,
-    key,
-  ]);
+  await knex.raw(
+    'insert into user_wallets (user_id, chain_type, address, address_key) values (?, ?, ?, ?)',
+    [userId, chainType, display, key],
+  );
   if (points) await setWalletPoints(knex, chainType, address, points);
 }
 
 /** Upserts the points of a wallet. */
-export async function setWalletPoints(knex: Knex, chainType: ChainType, address: string, points: PointsSpec): Promise<void> {
+export async function setWalletPoints(
+  knex: Knex,
+  chainType: ChainType,
+  address: string,
+  points: PointsSpec,
+): Promise<void> {
   const { key } = keyOf(chainType, address);
   const multiplier = points.points_multiplier ?? 1;
   const testnet = points.swap_points ?? 0;
@@ -80,13 +83,25 @@ export async function setWalletPoints(knex: Knex, chainType: ChainType, address:
        testnet_points = excluded.testnet_points, points_multiplier = excluded.points_multiplier,
        total_points_multiplied = excluded.total_points_multiplied,
        total_points_multiplied_mainnet = excluded.total_points_multiplied_mainnet`,
-    [chainType, key, testnet, mainnet, points.testnet_points ?? 0, multiplier, testnet * multiplier, mainnet * multiplier],
+    [
+      chainType,
+      key,
+      testnet,
+      mainnet,
+      points.testnet_points ?? 0,
+      multiplier,
+      testnet * multiplier,
+      mainnet * multiplier,
+    ],
   );
 }
 
 /** Records that `refereeId` was referred by `referrerId`. */
 export async function refer(knex: Knex, referrerId: number, refereeId: number): Promise<void> {
-  await knex.raw('insert into referrals (referrer_id, referee_id) values (?, ?)', [referrerId, refereeId]);
+  await knex.raw('insert into referrals (referrer_id, referee_id) values (?, ?)', [
+    referrerId,
+    refereeId,
+  ]);
 }
 
 /** A deterministic EVM address for test number `n`. */

@@ -13,7 +13,9 @@ export interface UsersTestApp {
 }
 
 /** Builds the app on a fresh database; `overrides` may replace the clock or set env values. */
-export async function startUsersTestApp(overrides: Omit<TestDepsOverrides, 'knex'> = {}): Promise<UsersTestApp> {
+export async function startUsersTestApp(
+  overrides: Omit<TestDepsOverrides, 'knex'> = {},
+): Promise<UsersTestApp> {
   const db = await createTestDatabase();
   const deps = buildTestDeps({
     ...overrides,

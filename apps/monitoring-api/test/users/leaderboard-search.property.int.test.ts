@@ -10,7 +10,9 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { insertUser } from './builders.js';
 
 const ALPHABET = ['a', 'B', '_', '%', '\\', '.', "'", '-', 'x'];
-const term = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 4 }).map((chars) => chars.join(''));
+const term = fc
+  .array(fc.constantFrom(...ALPHABET), { maxLength: 4 })
+  .map((chars) => chars.join(''));
 
 describe('leaderboard search, property', () => {
   let db: TestDatabase;
@@ -18,7 +20,10 @@ describe('leaderboard search, property', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const stems = fc.sample(fc.array(fc.constantFrom(...ALPHABET), { minLength: 1, maxLength: 6 }), { numRuns: 60, seed: 42 });
+    const stems = fc.sample(
+      fc.array(fc.constantFrom(...ALPHABET), { minLength: 1, maxLength: 6 }),
+      { numRuns: 60, seed: 42 },
+    );
     const seen = new Set<string>();
     for (const stem of stems) {
       const username = `${stem.join('')}.ctss`;
@@ -35,8 +40,15 @@ describe('leaderboard search, property', () => {
   it('when searching any term, then the matches equal a case-insensitive substring filter', async () => {
     await fc.assert(
       fc.asyncProperty(term, async (search) => {
-        const { entries, totalCount } = await fetchLeaderboard(db.knex, { network: 'mainnet', limit: 100, offset: 0, search });
-        const expected = usernames.filter((u) => u.toLowerCase().includes(search.toLowerCase())).sort();
+        const { entries, totalCount } = await fetchLeaderboard(db.knex, {
+          network: 'mainnet',
+          limit: 100,
+          offset: 0,
+          search,
+        });
+        const expected = usernames
+          .filter((u) => u.toLowerCase().includes(search.toLowerCase()))
+          .sort();
         expect(entries.map((e) => e.username).sort()).toEqual(expected);
         expect(totalCount).toBe(expected.length);
       }),

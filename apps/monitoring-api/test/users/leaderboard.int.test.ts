@@ -17,23 +17,39 @@ const LONG_NAME = `${'x'.repeat(95)}.ctss`;
 
 describe('GET /users/leaderboard', () => {
   let t: UsersTestApp;
-  const get = async (query: Record<string, string | string[]>) => request(t.app).get('/users/leaderboard').query(query);
+  const get = async (query: Record<string, string | string[]>) =>
+    request(t.app).get('/users/leaderboard').query(query);
   const names = (body: Page) => body.leaderboard.map((e) => e.username);
 
   beforeAll(async () => {
     t = await startUsersTestApp();
     const k = t.db.knex;
     // mainnet: alice 30.5 (+ referral 10% of bob's 12), bob 12, a_b 3, axb 2.5, long 1; devnet: axb first.
-    const alice = await insertUser(k, { username: 'Alice.ctss', staked_op_nfts: 2, staked_eth_nfts: 1, nft_points: 0.5 });
+    const alice = await insertUser(k, {
+      username: 'Alice.ctss',
+      staked_op_nfts: 2,
+      staked_eth_nfts: 1,
+      nft_points: 0.5,
+    });
     const bob = await insertUser(k, { username: 'bob.ctss', domain_multiplier: 1.5 });
     const ab = await insertUser(k, { username: 'a_b.ctss' });
     const axb = await insertUser(k, { username: 'axb.ctss' });
     const long = await insertUser(k, { username: LONG_NAME });
-    await bindTestWallet(k, alice, 'evm', evmAddress(1), { swap_points_mainnet: 10, points_multiplier: 3, swap_points: 1 });
-    await bindTestWallet(k, alice, 'solana', '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', { swap_points_mainnet: 0, swap_points: 2 });
+    await bindTestWallet(k, alice, 'evm', evmAddress(1), {
+      swap_points_mainnet: 10,
+      points_multiplier: 3,
+      swap_points: 1,
+    });
+    await bindTestWallet(k, alice, 'solana', '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', {
+      swap_points_mainnet: 0,
+      swap_points: 2,
+    });
     await bindTestWallet(k, bob, 'evm', evmAddress(2), { swap_points_mainnet: 8 });
     await bindTestWallet(k, ab, 'evm', evmAddress(3), { swap_points_mainnet: 3 });
-    await bindTestWallet(k, axb, 'evm', evmAddress(4), { swap_points_mainnet: 2.5, swap_points: 100 });
+    await bindTestWallet(k, axb, 'evm', evmAddress(4), {
+      swap_points_mainnet: 2.5,
+      swap_points: 100,
+    });
     await bindTestWallet(k, long, 'evm', evmAddress(5), { swap_points_mainnet: 1 });
     await refer(k, alice, bob);
     await recomputeRanks(k);
@@ -48,7 +64,14 @@ describe('GET /users/leaderboard', () => {
     const res = await get({});
     expect(res.status).toBe(200);
     const body = res.body as Page;
-    expect(names(body)).toEqual(['Alice.ctss', 'bob.ctss', 'a_b.ctss', 'axb.ctss', LONG_NAME, 'zoe.ctss']);
+    expect(names(body)).toEqual([
+      'Alice.ctss',
+      'bob.ctss',
+      'a_b.ctss',
+      'axb.ctss',
+      LONG_NAME,
+      'zoe.ctss',
+    ]);
     expect(body.leaderboard.map((e) => e.domain_rank)).toEqual([1, 2, 3, 4, 5, null]);
     expect([body.total_count, body.limit, body.offset, body.has_more]).toEqual([6, 50, 0, false]);
   });
@@ -69,23 +92,42 @@ describe('GET /users/leaderboard', () => {
       wallet_count: 2,
       domain_rank: 1,
     });
-    expect(body.leaderboard[1]).toMatchObject({ username: 'bob.ctss', domain_multiplier: 1.5, domain_total_multiplied_points: 12 });
-    expect(body.leaderboard[5]).toMatchObject({ username: 'zoe.ctss', wallet_count: 0, total_base_points: 0, domain_rank: null });
+    expect(body.leaderboard[1]).toMatchObject({
+      username: 'bob.ctss',
+      domain_multiplier: 1.5,
+      domain_total_multiplied_points: 12,
+    });
+    expect(body.leaderboard[5]).toMatchObject({
+      username: 'zoe.ctss',
+      wallet_count: 0,
+      total_base_points: 0,
+      domain_rank: null,
+    });
   });
 
   it('when network=devnet, then the devnet ranking is used', async () => {
     const body = (await get({ network: 'devnet' })).body as Page;
     expect(names(body).slice(0, 2)).toEqual(['axb.ctss', 'Alice.ctss']);
-    expect(body.leaderboard[0]).toMatchObject({ total_base_points: 100, domain_total_multiplied_points: 100, domain_rank: 1 });
+    expect(body.leaderboard[0]).toMatchObject({
+      total_base_points: 100,
+      domain_total_multiplied_points: 100,
+      domain_rank: 1,
+    });
   });
 
   it('when paging with limit and offset, then pages do not overlap and has_more tells whether more follow', async () => {
     const first = (await get({ limit: '2', offset: '0' })).body as Page;
     const second = (await get({ limit: '2', offset: '2' })).body as Page;
     const last = (await get({ limit: '2', offset: '4' })).body as Page;
-    expect([...names(first), ...names(second), ...names(last)]).toEqual(names((await get({})).body as Page));
+    expect([...names(first), ...names(second), ...names(last)]).toEqual(
+      names((await get({})).body as Page),
+    );
     expect([first.has_more, second.has_more, last.has_more]).toEqual([true, true, false]);
-    expect((await get({ offset: '100' })).body).toMatchObject({ leaderboard: [], total_count: 6, has_more: false });
+    expect((await get({ offset: '100' })).body).toMatchObject({
+      leaderboard: [],
+      total_count: 6,
+      has_more: false,
+    });
   });
 
   it('when limit is above 100, then it is clamped and the effective limit is echoed', async () => {

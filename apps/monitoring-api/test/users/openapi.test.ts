@@ -4,7 +4,13 @@ import { buildOpenApiDocument } from '../../src/openapi.js';
 import { registerUsersOpenApi } from '../../src/users/openapi.js';
 
 interface Doc {
-  paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }
+    >
+  >;
   components: { schemas: Record<string, unknown> };
 }
 
@@ -12,15 +18,41 @@ describe('users OpenAPI', () => {
   const doc = buildOpenApiDocument([registerUsersOpenApi]) as Doc;
 
   it('when generated, then every users path is documented with its parameters and error responses', () => {
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/users/leaderboard', '/users', '/users/messages', '/users/verify']));
-    expect(doc.paths['/users/leaderboard']?.get?.parameters?.map((p) => p.name)).toEqual(['network', 'limit', 'offset', 'search']);
-    expect(doc.paths['/users/messages']?.get?.parameters?.map((p) => p.name)).toEqual(['username', 'address', 'chain_type']);
-    expect(Object.keys(doc.paths['/users/verify']?.post?.responses ?? {})).toEqual(['200', '400', '401', '404', '409', '410', '415']);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/users/leaderboard', '/users', '/users/messages', '/users/verify']),
+    );
+    expect(doc.paths['/users/leaderboard']?.get?.parameters?.map((p) => p.name)).toEqual([
+      'network',
+      'limit',
+      'offset',
+      'search',
+    ]);
+    expect(doc.paths['/users/messages']?.get?.parameters?.map((p) => p.name)).toEqual([
+      'username',
+      'address',
+      'chain_type',
+    ]);
+    expect(Object.keys(doc.paths['/users/verify']?.post?.responses ?? {})).toEqual([
+      '200',
+      '400',
+      '401',
+      '404',
+      '409',
+      '410',
+      '415',
+    ]);
   });
 
   it('when generated, then the response schemas come from domain-types', () => {
     expect(Object.keys(doc.components.schemas)).toEqual(
-      expect.arrayContaining(['LeaderboardPage', 'WalletsQueryResponse', 'DomainAggregate', 'BindingNonce', 'VerifyRequest', 'VerifyResponse']),
+      expect.arrayContaining([
+        'LeaderboardPage',
+        'WalletsQueryResponse',
+        'DomainAggregate',
+        'BindingNonce',
+        'VerifyRequest',
+        'VerifyResponse',
+      ]),
     );
   });
 });

@@ -19,8 +19,12 @@ afterAll(async () => {
   await db.drop();
 });
 
-async function ranks(): Promise<{ username: string; mainnet: number | null; devnet: number | null }[]> {
-  const result = await db.knex.raw<{ rows: { username: string; mainnet: number | null; devnet: number | null }[] }>(
+async function ranks(): Promise<
+  { username: string; mainnet: number | null; devnet: number | null }[]
+> {
+  const result = await db.knex.raw<{
+    rows: { username: string; mainnet: number | null; devnet: number | null }[];
+  }>(
     'select username, domain_rank_mainnet as mainnet, domain_rank_devnet as devnet from users order by id',
   );
   return result.rows;
@@ -46,18 +50,31 @@ async function sqlState(promise: Promise<unknown>): Promise<string | undefined> 
   }
 }
 
-
 describe('recomputeRanks', () => {
   beforeAll(async () => {
     // mainnet totals: carol (10+5 nft)*2 = 30, alice 20, bob 20 (tie, alice older), dave 0.
     // devnet totals: bob 50, dave 7, alice 1, carol 0.
     const alice = await insertUser(db.knex, { username: 'alice.ctss' });
     const bob = await insertUser(db.knex, { username: 'bob.ctss' });
-    const carol = await insertUser(db.knex, { username: 'carol.ctss', domain_multiplier: 2, nft_points: 5 });
+    const carol = await insertUser(db.knex, {
+      username: 'carol.ctss',
+      domain_multiplier: 2,
+      nft_points: 5,
+    });
     const dave = await insertUser(db.knex, { username: 'dave.ctss' });
-    await bindTestWallet(db.knex, alice, 'evm', evmAddress(1), { swap_points_mainnet: 10, points_multiplier: 2, swap_points: 1 });
-    await bindTestWallet(db.knex, bob, 'evm', evmAddress(2), { swap_points_mainnet: 20, swap_points: 25, points_multiplier: 1 });
-    await bindTestWallet(db.knex, bob, 'solana', '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', { swap_points: 25 });
+    await bindTestWallet(db.knex, alice, 'evm', evmAddress(1), {
+      swap_points_mainnet: 10,
+      points_multiplier: 2,
+      swap_points: 1,
+    });
+    await bindTestWallet(db.knex, bob, 'evm', evmAddress(2), {
+      swap_points_mainnet: 20,
+      swap_points: 25,
+      points_multiplier: 1,
+    });
+    await bindTestWallet(db.knex, bob, 'solana', '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', {
+      swap_points: 25,
+    });
     await bindTestWallet(db.knex, carol, 'evm', evmAddress(3), { swap_points_mainnet: 10 });
     await bindTestWallet(db.knex, dave, 'sui', `0x${'d'.repeat(64)}`, { swap_points: 7 });
   });
@@ -77,7 +94,10 @@ describe('recomputeRanks', () => {
 
   it('when nothing changed, then a second run writes no row; when points change, only moved users are written', async () => {
     expect(await recomputeRanks(db.knex)).toEqual({ mainnet: 0, devnet: 0 });
-    await setWalletPoints(db.knex, 'sui', `0x${'d'.repeat(64)}`, { swap_points: 7, swap_points_mainnet: 100 });
+    await setWalletPoints(db.knex, 'sui', `0x${'d'.repeat(64)}`, {
+      swap_points: 7,
+      swap_points_mainnet: 100,
+    });
     expect(await recomputeRanks(db.knex)).toEqual({ mainnet: 4, devnet: 0 });
     expect((await ranks()).map((r) => r.mainnet)).toEqual([3, 4, 2, 1]);
   });
@@ -108,7 +128,9 @@ describe('users migration, on a real database', () => {
       ]),
     );
     // Trigram GIN where pg_trgm loads (PostgreSQL 15 contrib), a prefix btree otherwise (PGlite).
-    expect(names.some((n) => n === 'users_username_trgm_idx' || n === 'users_username_prefix_idx')).toBe(true);
+    expect(
+      names.some((n) => n === 'users_username_trgm_idx' || n === 'users_username_prefix_idx'),
+    ).toBe(true);
   });
 
   it('when a wallet is bound twice, a user gets a second wallet of one chain, or names clash by case, then the database refuses', async () => {
@@ -117,10 +139,17 @@ describe('users migration, on a real database', () => {
     await bindTestWallet(db.knex, alice, 'evm', evmAddress(101));
     expect(await sqlState(bindTestWallet(db.knex, bob, 'evm', evmAddress(101)))).toBe('23505');
     expect(await sqlState(bindTestWallet(db.knex, alice, 'evm', evmAddress(102)))).toBe('23505');
-    expect(await sqlState(insertUser(db.knex, { username: 'MIG-ALICE.ctss', ref_code: 'other' }))).toBe('23505');
+    expect(
+      await sqlState(insertUser(db.knex, { username: 'MIG-ALICE.ctss', ref_code: 'other' })),
+    ).toBe('23505');
     expect(await sqlState(refer(db.knex, alice, alice))).toBe('23514');
     expect(
-      await sqlState(db.knex.raw(`insert into user_wallets (user_id, chain_type, address, address_key) values (?, 'tron', 'x', 'x')`, [bob])),
+      await sqlState(
+        db.knex.raw(
+          `insert into user_wallets (user_id, chain_type, address, address_key) values (?, 'tron', 'x', 'x')`,
+          [bob],
+        ),
+      ),
     ).toBe('23514');
   });
 
@@ -146,10 +175,15 @@ describe('rank job', () => {
   it('when run with DATABASE_URL, then it stores the ranks of both networks and reports the changes', async () => {
     // The embedded PGlite serves one connection: close the test pool while the job runs.
     await db.knex.destroy();
-    expect(await runRankJob({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' })).toEqual({ mainnet: 2, devnet: 2 });
+    expect(await runRankJob({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' })).toEqual({
+      mainnet: 2,
+      devnet: 2,
+    });
     const check = createKnex(db.url, { poolMax: 1 });
     try {
-      const rows = await check.raw<{ rows: { username: string }[] }>('select username from users order by domain_rank_mainnet');
+      const rows = await check.raw<{ rows: { username: string }[] }>(
+        'select username from users order by domain_rank_mainnet',
+      );
       expect(rows.rows.map((r) => r.username)).toEqual(['b.ctss', 'a.ctss']);
     } finally {
       await check.destroy();

@@ -11,15 +11,24 @@ describe('seedUsers', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase();
-    expect(await seedUsers(db.knex, createRng(7), { users: USERS, now: new Date('2026-11-21T00:00:00Z') })).toBe(USERS);
+    expect(
+      await seedUsers(db.knex, createRng(7), {
+        users: USERS,
+        now: new Date('2026-11-21T00:00:00Z'),
+      }),
+    ).toBe(USERS);
   }, 120_000);
   afterAll(async () => {
     await db.drop();
   });
 
   it('when generated twice from one seed, then the users are identical; another seed gives others', () => {
-    expect(generateUsers(createRng(7), 50, '.ctss')).toEqual(generateUsers(createRng(7), 50, '.ctss'));
-    expect(generateUsers(createRng(8), 50, '.ctss')).not.toEqual(generateUsers(createRng(7), 50, '.ctss'));
+    expect(generateUsers(createRng(7), 50, '.ctss')).toEqual(
+      generateUsers(createRng(7), 50, '.ctss'),
+    );
+    expect(generateUsers(createRng(8), 50, '.ctss')).not.toEqual(
+      generateUsers(createRng(7), 50, '.ctss'),
+    );
   });
 
   it('when seeded, then every user has the suffix and wallets of all four chains exist and are well formed', async () => {
@@ -27,11 +36,18 @@ describe('seedUsers', () => {
       `select count(*)::int as n, count(*) filter (where username like '%.ctss')::int as suffixed from users`,
     );
     expect(users.rows[0]).toEqual({ n: USERS, suffixed: USERS });
-    const wallets = await db.knex.raw<{ rows: { chain_type: 'evm' | 'solana' | 'sui' | 'aptos'; address: string; address_key: string }[] }>(
-      'select chain_type, address, address_key from user_wallets',
+    const wallets = await db.knex.raw<{
+      rows: {
+        chain_type: 'evm' | 'solana' | 'sui' | 'aptos';
+        address: string;
+        address_key: string;
+      }[];
+    }>('select chain_type, address, address_key from user_wallets');
+    expect(new Set(wallets.rows.map((w) => w.chain_type))).toEqual(
+      new Set(['evm', 'solana', 'sui', 'aptos']),
     );
-    expect(new Set(wallets.rows.map((w) => w.chain_type))).toEqual(new Set(['evm', 'solana', 'sui', 'aptos']));
-    for (const w of wallets.rows) expect(parseWalletAddress(w.chain_type, w.address)?.key).toBe(w.address_key);
+    for (const w of wallets.rows)
+      expect(parseWalletAddress(w.chain_type, w.address)?.key).toBe(w.address_key);
   });
 
   it('when seeded, then points, referrals and NFT stakes are present and every user has a contiguous rank', async () => {

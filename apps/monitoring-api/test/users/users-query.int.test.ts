@@ -12,15 +12,27 @@ const BOB_SUI = `0x${'b'.repeat(64)}`;
 
 describe('GET /users', () => {
   let t: UsersTestApp;
-  const get = async (query: Record<string, string | string[]>) => request(t.app).get('/users').query(query);
+  const get = async (query: Record<string, string | string[]>) =>
+    request(t.app).get('/users').query(query);
 
   beforeAll(async () => {
     t = await startUsersTestApp();
     const k = t.db.knex;
-    const alice = await insertUser(k, { username: 'alice.ctss', ref_code: 'ALICE1', staked_eth_nfts: 3, staked_op_nfts: 1, nft_points: 4 });
+    const alice = await insertUser(k, {
+      username: 'alice.ctss',
+      ref_code: 'ALICE1',
+      staked_eth_nfts: 3,
+      staked_op_nfts: 1,
+      nft_points: 4,
+    });
     const bob = await insertUser(k, { username: 'bob.ctss', ref_code: 'BOB1' });
     await insertUser(k, { username: 'carol.ctss', ref_code: 'CAROL1' });
-    await bindTestWallet(k, alice, 'evm', ALICE_EVM, { swap_points: 2, swap_points_mainnet: 10, testnet_points: 1.5, points_multiplier: 1.5 });
+    await bindTestWallet(k, alice, 'evm', ALICE_EVM, {
+      swap_points: 2,
+      swap_points_mainnet: 10,
+      testnet_points: 1.5,
+      points_multiplier: 1.5,
+    });
     await bindTestWallet(k, alice, 'solana', ALICE_SOL, { swap_points: 4, points_multiplier: 2 });
     await bindTestWallet(k, alice, 'aptos', ALICE_APT);
     await bindTestWallet(k, bob, 'sui', BOB_SUI, { swap_points: 1 });
@@ -85,7 +97,10 @@ describe('GET /users', () => {
       const res = await get({ wallets: `${BOB_SUI}_sui,${ALICE_SOL}_sol,${ALICE_APT}_apt` });
       expect(res.status).toBe(200);
       const body = res.body as { username: string; users: { username: string }[] };
-      expect([body.username, body.users.map((u) => u.username)]).toEqual(['bob.ctss', ['bob.ctss', 'alice.ctss']]);
+      expect([body.username, body.users.map((u) => u.username)]).toEqual([
+        'bob.ctss',
+        ['bob.ctss', 'alice.ctss'],
+      ]);
     });
 
     it('when no given wallet is bound, then it is a 404 NOT_FOUND problem', async () => {
@@ -110,7 +125,10 @@ describe('GET /users', () => {
     });
 
     it('when 20 entries are given, then they are accepted', async () => {
-      const wallets = [`${ALICE_EVM}_evm`, ...Array.from({ length: 19 }, (_, i) => `${evmAddress(i + 100)}_evm`)].join(',');
+      const wallets = [
+        `${ALICE_EVM}_evm`,
+        ...Array.from({ length: 19 }, (_, i) => `${evmAddress(i + 100)}_evm`),
+      ].join(',');
       expect((await get({ wallets })).status).toBe(200);
     });
   });

@@ -39,7 +39,11 @@ export function solanaWallet(): TestWallet {
   return {
     chainType: 'solana',
     address: base58.encode(keys.publicKey),
-    sign: (message) => Promise.resolve({ signature: base58.encode(nacl.sign.detached(utf8(message), keys.secretKey)), message }),
+    sign: (message) =>
+      Promise.resolve({
+        signature: base58.encode(nacl.sign.detached(utf8(message), keys.secretKey)),
+        message,
+      }),
   };
 }
 
@@ -49,7 +53,10 @@ export function suiWallet(): TestWallet {
   return {
     chainType: 'sui',
     address: keypair.toSuiAddress(),
-    sign: async (message) => ({ signature: (await keypair.signPersonalMessage(utf8(message))).signature, message }),
+    sign: async (message) => ({
+      signature: (await keypair.signPersonalMessage(utf8(message))).signature,
+      message,
+    }),
   };
 }
 
@@ -64,7 +71,9 @@ export function aptosWallet(options: { fullMessage?: boolean } = {}): TestWallet
     address: account.accountAddress.toString(),
     publicKey: base64.encode(account.publicKey.toUint8Array()),
     sign: (message) => {
-      const signed = options.fullMessage ? buildAptosFullMessage({ message, nonce: 'wallet-nonce-1' }) : message;
+      const signed = options.fullMessage
+        ? buildAptosFullMessage({ message, nonce: 'wallet-nonce-1' })
+        : message;
       return Promise.resolve({ signature: account.sign(utf8(signed)).toString(), message: signed });
     },
   };
