@@ -47,19 +47,27 @@ export async function volumeSeries(
   const last = newestBucketStart(now, period, offset);
   const first = new Date(last.getTime() - (count - 1) * width);
   const interval = period === 'hourly' ? '1 hour' : '24 hours';
+  const unit = period === 'hourly' ? 'hour' : 'day';
+  const end = new Date(last.getTime() + width);
+  // Aggregate the rollup rows of the range first (primary key range scan), then attach them to the
+  // generated buckets by equality, so the cost is the number of rollup rows in the range.
   const result = await knex.raw<{
     rows: { bucket: Date; volume: string; fee: string; relayer_fee: string }[];
   }>(
-    `select g.bucket,
-            coalesce(sum(r.volume), 0)::text as volume,
-            coalesce(sum(r.fee), 0)::text as fee,
-            coalesce(sum(r.relayer_fee), 0)::text as relayer_fee
+    `with agg as (
+       select date_trunc('${unit}', bucket, 'UTC') as bucket,
+              sum(volume) as volume, sum(fee) as fee, sum(relayer_fee) as relayer_fee
+         from tx_hourly_rollups
+        where network = ? and bucket >= ? and bucket < ?
+        group by 1)
+     select g.bucket,
+            coalesce(agg.volume, 0)::text as volume,
+            coalesce(agg.fee, 0)::text as fee,
+            coalesce(agg.relayer_fee, 0)::text as relayer_fee
        from generate_series(?::timestamptz, ?::timestamptz, ?::interval) as g(bucket)
-       left join tx_hourly_rollups r
-         on r.network = ? and r.bucket >= g.bucket and r.bucket < g.bucket + ?::interval
-      group by g.bucket
+       left join agg on agg.bucket = g.bucket
       order by g.bucket`,
-    [first, last, interval, network, interval],
+    [network, first, end, first, last, interval],
   );
   return result.rows.map((row) => ({
     start: new Date(row.bucket),
