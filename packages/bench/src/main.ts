@@ -107,7 +107,7 @@ async function run(opts: BenchOptions): Promise<void> {
   const helloWorkload = workloads.find((w) => w.name === 'hello-world')!;
   const date = new Date().toISOString();
   const redisPrefix = `ctss-bench-${process.pid}-${Date.now()}:`;
-  const serviceOpts = { redisUrl: opts.redisUrl, redisPrefix, cpuProf: opts.cpuProf };
+  const serviceOpts = { redisUrl: opts.redisUrl, redisPrefix, cpuProf: opts.cpuProf, extraEnv: opts.env };
 
   const helloFirst = await helloWorld(opts, helloWorkload);
   const helloRps = [helloFirst.rps];
@@ -154,7 +154,9 @@ async function run(opts: BenchOptions): Promise<void> {
     seedSeconds: dataset?.seedSeconds,
     machine,
     date,
-    note: opts.note,
+    note: [opts.note, Object.keys(opts.env).length > 0 ? `extra service environment: ${Object.entries(opts.env).map(([k, v]) => `${k}=${v}`).join(' ')}` : undefined]
+      .filter(Boolean)
+      .join('; ') || undefined,
     helloRps,
     workloads: [helloRecord, ...records],
     fanout,

@@ -35,6 +35,10 @@ const OptionsSchema = z.object({
   noWrite: z.boolean().default(false),
   cpuProf: z.boolean().default(false),
   note: z.string().max(500).optional(),
+  env: z
+    .array(z.string().regex(/^[A-Z_][A-Z0-9_]*=/, '--env must be NAME=value'))
+    .default([])
+    .transform((pairs) => Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]))),
   databaseUrl: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
@@ -64,6 +68,8 @@ export const USAGE = `Usage: pnpm bench [flags]
   --skip-build       do not build the apps first (use their current dist/)
   --no-write         print the table but do not update BENCHMARKS.md or results/
   --cpu-prof         run the APIs with --cpu-prof (profiles in packages/bench/bench-results/profiles)
+  --env NAME=VALUE   extra environment for both APIs, repeatable (experiments, e.g. PGOPTIONS=-c jit=off);
+                     the values are recorded in the report
   --note TEXT        a note for the report (e.g. other load on the machine)
 Environment: DATABASE_URL (admin connection to the PostgreSQL server; the benchmark database
   BENCH_DATABASE, default ctss_bench, is created on the same server), REDIS_URL.`;
@@ -87,6 +93,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
       'no-write': { type: 'boolean' },
       'cpu-prof': { type: 'boolean' },
       note: { type: 'string' },
+      env: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -105,6 +112,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     noWrite: values['no-write'],
     cpuProf: values['cpu-prof'],
     note: values.note,
+    env: values.env,
     databaseUrl: env.DATABASE_URL || undefined,
     benchDatabase: env.BENCH_DATABASE || undefined,
     redisUrl: env.REDIS_URL || undefined,

@@ -22,6 +22,8 @@ export interface ServiceOptions {
   /** Key prefix unique to this run, so nothing collides with other users of the Redis server. */
   readonly redisPrefix: string;
   readonly cpuProf: boolean;
+  /** Extra environment (experiments), applied last. */
+  readonly extraEnv: Record<string, string>;
 }
 
 const profFlags = (cpuProf: boolean, name: string): string[] =>
@@ -61,6 +63,7 @@ export async function startGasQuoteApi(opts: ServiceOptions): Promise<RunningSer
       PRICE_MAX_AGE_SECONDS: '86400',
       SIGNER_ECDSA_PRIVATE_KEY: randomBytes(32).toString('hex'),
       SIGNER_ED25519_PRIVATE_KEY: randomBytes(32).toString('hex'),
+      ...opts.extraEnv,
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -85,6 +88,7 @@ export async function startMonitoringApi(opts: ServiceOptions & { databaseUrl: s
       REDIS_PREFIX: `${opts.redisPrefix}monitoring:`,
       CACHE_TTL_SECONDS: '0',
       RATE_LIMIT_PER_MINUTE: '1000000',
+      ...opts.extraEnv,
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
