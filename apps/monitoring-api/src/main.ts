@@ -54,6 +54,7 @@ async function main(): Promise<void> {
         },
         logger,
       );
+      await dbs.refreshReplicaHealth();
       const applied = await migrateLatest(dbs.primary);
       logger.info({ applied }, 'database migrated');
       if (embedded && config.EMBEDDED_SEED) {

@@ -3,6 +3,7 @@
  * DATABASE_READ_URLS, the primary is the fallback).
  */
 import knexFactory, { type Knex } from 'knex';
+import ClientPG from 'knex/lib/dialects/postgres/index.js';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Databases } from '../deps.js';
@@ -45,8 +46,10 @@ async function probe(url: string): Promise<boolean> {
   }
 }
 
-/** The databases plus a `close()` that destroys every pool and stops replica probing. */
+/** The databases plus replica probing and a `close()` that destroys every pool and stops probing. */
 export interface DatabaseHandles extends Databases {
+  /** Probes every replica now (also done every 5 s); resolves when all probes have answered. */
+  refreshReplicaHealth(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,7 +65,7 @@ export function createDatabases(
 ): DatabaseHandles {
   const primary = createKnex(config.primaryUrl, { poolMax: config.poolMax, statementTimeoutMs: 30_000 });
   if (config.readUrls.length === 0) {
-    return { primary, read: primary, close: () => primary.destroy() };
+    return { primary, read: primary, refreshReplicaHealth: () => Promise.resolve(), close: () => primary.destroy() };
   }
   const healthy = new Map<string, boolean>(config.readUrls.map((url) => [url, true]));
   let next = 0;
@@ -76,26 +79,37 @@ export function createDatabases(
     }
     return config.primaryUrl;
   };
+  /** The pg dialect, choosing the connection target at each new physical connection. */
+  class ReplicaClient extends ClientPG {
+    override _acquireOnlyConnection(): Promise<unknown> {
+      // Read synchronously by the parent before any await, so concurrent opens do not mix targets.
+      this.connectionSettings = { connectionString: pick(), statement_timeout: 30_000 };
+      return super._acquireOnlyConnection();
+    }
+  }
   const read = knexFactory({
-    client: 'pg',
-    // knex calls a connection function for every new physical connection.
-    connection: () => ({ connectionString: pick(), statement_timeout: 30_000 }),
+    client: ReplicaClient,
+    connection: { connectionString: config.primaryUrl },
     pool: { min: 0, max: config.poolMax * config.readUrls.length },
     acquireConnectionTimeout: 10_000,
   });
-  const timer = setInterval(() => {
-    void Promise.all(
+  const refreshReplicaHealth = async (): Promise<void> => {
+    await Promise.all(
       config.readUrls.map(async (url, index) => {
         const ok = await probe(url);
         if (ok !== healthy.get(url)) logger.warn({ replica: index, healthy: ok }, 'read replica health changed');
         healthy.set(url, ok);
       }),
     );
+  };
+  const timer = setInterval(() => {
+    void refreshReplicaHealth();
   }, PROBE_INTERVAL_MS);
   timer.unref();
   return {
     primary,
     read,
+    refreshReplicaHealth,
     async close() {
       clearInterval(timer);
       await Promise.all([primary.destroy(), read.destroy()]);
