@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { ConfigError, createKvStore, createLogger, createMetrics, listen, parseConfig, runService } from '@ctss/server-kit';
 import { createApp } from './app.js';
 import { ConfigSchema, type AppConfig } from './config.js';
-import { createDatabases } from './db/connect.js';
+import { createDatabases, createKnex } from './db/connect.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import type { AppDeps } from './deps.js';
 import { migrateLatest } from './migrations/index.js';
@@ -55,11 +55,17 @@ async function main(): Promise<void> {
         logger,
       );
       await dbs.refreshReplicaHealth();
-      const applied = await migrateLatest(dbs.primary);
-      logger.info({ applied }, 'database migrated');
-      if (embedded && config.EMBEDDED_SEED) {
-        const seeded = await seedDemoData(dbs.primary, { ...EMBEDDED_DEMO, now: new Date(), method: 'insert' });
-        logger.info({ seeded }, 'embedded database loaded with demo data');
+      // Migrations and the demo load run on their own connection without the pools' statement timeout.
+      const admin = createKnex(primaryUrl, { poolMax: 1 });
+      try {
+        const applied = await migrateLatest(admin);
+        logger.info({ applied }, 'database migrated');
+        if (embedded && config.EMBEDDED_SEED) {
+          const seeded = await seedDemoData(admin, { ...EMBEDDED_DEMO, now: new Date(), method: 'insert' });
+          logger.info({ seeded }, 'embedded database loaded with demo data');
+        }
+      } finally {
+        await admin.destroy();
       }
       const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
       if (!config.REDIS_URL) logger.warn('REDIS_URL is not set: cache, rate limits and nonces are in-process (single replica only)');
