@@ -1,5 +1,6 @@
 /**
- * Property: for random data (many rows in the same second), random filters and random page sizes,
+ * Property: for random data (many rows in the same second), random filters (EVM addresses sent in
+ * another letter case) and random page sizes,
  * walking `next_cursor` until `has_more` is false returns exactly the filtered rows, in
  * (second, id) DESC order, with no duplicates and no gaps. The expectation is computed in
  * TypeScript from the generated records, independently of the SQL.
@@ -22,6 +23,7 @@ const DOMAINS = [0, 3, 5, 4_294_967_295];
 const recordArb = fc.record({
   second: fc.integer({ min: 0, max: 6 }),
   sender: fc.constantFrom(...SENDERS),
+  recipient: fc.constantFrom(...SENDERS),
   source: fc.constantFrom(...DOMAINS),
   destination: fc.constantFrom(...DOMAINS),
   testnet: fc.boolean(),
@@ -34,6 +36,7 @@ const timeArb = fc.record({ start_time: fc.integer({ min: 0, max: 7 }), end_time
 /** No filter, one filter, or a pair: enough rows survive to span several pages. */
 const filterArb: fc.Arbitrary<{
   senders?: string[];
+  addr_or_tx_hash?: string;
   source_domain?: number;
   destination_domain?: number;
   start_time?: number;
@@ -45,6 +48,7 @@ const filterArb: fc.Arbitrary<{
   domainArb.map((destination_domain) => ({ destination_domain })),
   timeArb,
   fc.tuple(sendersArb, timeArb).map(([senders, time]) => ({ senders, ...time })),
+  fc.constantFrom(...SENDERS).map((addr_or_tx_hash) => ({ addr_or_tx_hash })),
   fc.tuple(domainArb, domainArb).map(([source_domain, destination_domain]) => ({ source_domain, destination_domain })),
 );
 
@@ -76,6 +80,7 @@ describe('feed pagination (property)', () => {
             aTransaction({
               network: s.testnet ? 'testnet' : 'mainnet',
               sender: s.sender,
+              recipient: s.recipient,
               source_domain: s.source,
               destination_domain: s.destination,
               created_at: new Date((BASE_SECONDS + s.second) * 1000),
@@ -93,6 +98,7 @@ describe('feed pagination (property)', () => {
             .filter(({ r, second }) =>
               r.network === (mainnet ? 'mainnet' : 'testnet') &&
               (filter.senders === undefined || filter.senders.includes(r.sender)) &&
+              (filter.addr_or_tx_hash === undefined || r.sender === filter.addr_or_tx_hash || r.recipient === filter.addr_or_tx_hash) &&
               (filter.source_domain === undefined || r.source_domain === filter.source_domain) &&
               (filter.destination_domain === undefined || r.destination_domain === filter.destination_domain) &&
               (filter.start_time === undefined || second >= filter.start_time) &&
@@ -102,7 +108,10 @@ describe('feed pagination (property)', () => {
             .map(({ id }) => id);
 
           const query: Record<string, string> = { limit: String(pageSize) };
-          if (filter.senders) query.senders = filter.senders.join(',');
+          // EVM hex goes out upper-cased: the feed compares it case-insensitively.
+          const shout = (address: string) => (address.startsWith('0x') ? `0x${address.slice(2).toUpperCase()}` : address);
+          if (filter.senders) query.senders = filter.senders.map(shout).join(',');
+          if (filter.addr_or_tx_hash !== undefined) query.addr_or_tx_hash = shout(filter.addr_or_tx_hash);
           if (filter.source_domain !== undefined) query.source_domain = String(filter.source_domain);
           if (filter.destination_domain !== undefined) query.destination_domain = String(filter.destination_domain);
           if (filter.start_time !== undefined) query.start_time = String(BASE_SECONDS + filter.start_time);
