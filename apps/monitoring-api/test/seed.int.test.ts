@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Knex } from 'knex';
 import { seedDemoData } from '../src/seed/index.js';
+import { withIndexesDeferred } from '../src/seed/writer.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -39,6 +40,26 @@ describe('seedDemoData', () => {
       `select (select count(*) from tx_senders) = (select count(*) from (select distinct network, sender from transactions) s) as ok`,
     );
     expect(senders.rows[0]?.ok).toBe(true);
+  });
+
+  it('when loading with indexes deferred, then the same indexes exist afterwards and the data is exact', async () => {
+    const indexes = async () =>
+      (
+        await db.knex.raw<{ rows: { indexdef: string }[] }>(
+          `select indexdef from pg_indexes where tablename = 'transactions' order by indexname`,
+        )
+      ).rows.map((r) => r.indexdef);
+    const before = await indexes();
+    expect(before.length).toBeGreaterThanOrEqual(8);
+    let during: string[] = [];
+    await db.knex.raw('truncate transactions, tx_hourly_rollups, tx_senders restart identity');
+    await withIndexesDeferred(db.knex, async () => {
+      during = await indexes();
+      return seedDemoData(db.knex, { transactions: 800, users: 0, seed: 3, now: NOW, method: 'insert' });
+    });
+    expect(during).toHaveLength(1);
+    expect(await indexes()).toEqual(before);
+    expect(await rollupsMatchRaw(db.knex)).toBe(true);
   });
 
   const copyIt = process.env.DATABASE_URL ? it : it.skip;
