@@ -99,8 +99,8 @@ export async function copyTransactions(
   const client = new pg.Client({ connectionString: url });
   // A connection-level error also fails the running COPY (rethrown below), instead of crashing
   // the process as an unhandled 'error' event.
-  let connectionError: unknown;
-  client.on('error', (err) => {
+  let connectionError: Error | undefined;
+  client.on('error', (err: Error) => {
     connectionError = err;
   });
   await client.connect();
