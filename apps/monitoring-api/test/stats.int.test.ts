@@ -280,8 +280,18 @@ describe('statistics cache', () => {
     expect(third.body.total_transactions).toBe(2);
   });
 
-  it('when many requests miss the cache at once, then all get the same answer', async () => {
-    const responses = await Promise.all(Array.from({ length: 20 }, () => request(app).get('/stats/mainnet/volumes')));
-    expect(new Set(responses.map((r) => r.text))).toEqual(new Set(['{"total_volume":10,"user_volume":null,"volumes":null}']));
+  it('when many requests miss the cache at once, then one query runs and all get the same answer', async () => {
+    const queries: string[] = [];
+    const listener = (q: { sql: string }) => {
+      if (q.sql.includes('tx_hourly_rollups')) queries.push(q.sql);
+    };
+    db.knex.on('query', listener);
+    try {
+      const responses = await Promise.all(Array.from({ length: 20 }, () => request(app).get('/stats/mainnet/volumes')));
+      expect(new Set(responses.map((r) => r.text))).toEqual(new Set(['{"total_volume":10,"user_volume":null,"volumes":null}']));
+      expect(queries).toHaveLength(1);
+    } finally {
+      db.knex.off('query', listener);
+    }
   });
 });
