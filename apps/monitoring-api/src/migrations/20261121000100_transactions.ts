@@ -90,7 +90,9 @@ export async function up(knex: Knex): Promise<void> {
     );
 
     create index transactions_feed_idx on transactions (network, created_at desc, id desc);
-    create index transactions_sender_idx on transactions (network, sender, created_at desc, id desc);
+    -- deposit_amount included: a sender's lifetime volume is an index-only scan.
+    create index transactions_sender_idx on transactions (network, sender, created_at desc, id desc)
+      include (deposit_amount);
     create index transactions_recipient_idx on transactions (network, recipient, created_at desc, id desc);
     create index transactions_source_tx_hash_idx on transactions (network, source_tx_hash);
     create index transactions_destination_tx_hash_idx on transactions (network, destination_tx_hash)
