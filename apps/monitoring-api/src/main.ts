@@ -61,7 +61,12 @@ async function main(): Promise<void> {
         const applied = await migrateLatest(admin);
         logger.info({ applied }, 'database migrated');
         if (embedded && config.EMBEDDED_SEED) {
-          const seeded = await seedDemoData(admin, { ...EMBEDDED_DEMO, now: new Date(), method: 'insert' });
+          const seeded = await seedDemoData(admin, {
+            ...EMBEDDED_DEMO,
+            now: new Date(),
+            method: 'insert',
+            usernameSuffix: config.USERNAME_SUFFIX,
+          });
           logger.info({ seeded }, 'embedded database loaded with demo data');
         }
       } finally {

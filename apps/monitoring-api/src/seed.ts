@@ -5,6 +5,8 @@
  * Into an empty table, 100,000 rows or more load with the secondary indexes built afterwards.
  */
 import { parseArgs } from 'node:util';
+import { parseConfig } from '@ctss/server-kit';
+import { ConfigSchema } from './config.js';
 import { createKnex } from './db/connect.js';
 import { migrateLatest } from './migrations/index.js';
 import { seedDemoData } from './seed/index.js';
@@ -25,7 +27,8 @@ async function main(): Promise<void> {
       truncate: { type: 'boolean', default: false },
     },
   });
-  const url = process.env.DATABASE_URL;
+  const config = parseConfig(ConfigSchema);
+  const url = config.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL must be set (the embedded database seeds itself at start)');
   const knex = createKnex(url, { poolMax: 4 });
   try {
@@ -40,6 +43,7 @@ async function main(): Promise<void> {
       now: new Date(),
       method: 'copy' as const,
       url,
+      usernameSuffix: config.USERNAME_SUFFIX,
     };
     const empty = (await knex('transactions').select('id').limit(1)).length === 0;
     // Into an empty table, load first and build the secondary indexes afterwards (much faster).

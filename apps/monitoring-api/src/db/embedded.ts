@@ -4,6 +4,7 @@
  * and SQL run as against a real server. In memory unless a data directory is given.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /** A running embedded PostgreSQL. */
@@ -38,6 +39,8 @@ export interface EmbeddedPostgresOptions {
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const db = await PGlite.create({
+    // pg_trgm backs the leaderboard's substring search index, as on a real server.
+    extensions: { pg_trgm },
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
   });

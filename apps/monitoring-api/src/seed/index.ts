@@ -25,6 +25,8 @@ export interface SeedOptions {
   readonly url?: string;
   /** Rows per COPY statement (default 200,000). */
   readonly copyRowsPerStatement?: number;
+  /** Suffix of generated usernames (config USERNAME_SUFFIX, e.g. `.ctss`). */
+  readonly usernameSuffix?: string;
 }
 
 /** Counts and timings of a seed run. */
@@ -48,7 +50,11 @@ export async function seedDemoData(knex: Knex, options: SeedOptions): Promise<Se
     transactions = await insertTransactions(knex, records);
   }
   const afterTransactions = performance.now();
-  const users = options.users > 0 ? await seedUsers(knex, rng.fork('users'), { users: options.users, now: options.now }) : 0;
+  const users = options.users > 0 ? await seedUsers(knex, rng.fork('users'), {
+          users: options.users,
+          now: options.now,
+          ...(options.usernameSuffix ? { usernameSuffix: options.usernameSuffix } : {}),
+        }) : 0;
   return {
     transactions,
     users,
