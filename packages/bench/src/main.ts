@@ -218,6 +218,11 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  if (opts.renderOnly) {
+    await writeFile(REPORT_FILE, await renderReport(await loadAllRecords()));
+    log(`wrote ${REPORT_FILE}`);
+    return;
+  }
   await run(opts);
 }
 

@@ -34,6 +34,7 @@ const OptionsSchema = z.object({
   skipBuild: z.boolean().default(false),
   noWrite: z.boolean().default(false),
   cpuProf: z.boolean().default(false),
+  renderOnly: z.boolean().default(false),
   note: z.string().max(500).optional(),
   env: z
     .array(z.string().regex(/^[A-Z_][A-Z0-9_]*=/, '--env must be NAME=value'))
@@ -70,6 +71,7 @@ export const USAGE = `Usage: pnpm bench [flags]
   --cpu-prof         run the APIs with --cpu-prof (profiles in packages/bench/bench-results/profiles)
   --env NAME=VALUE   extra environment for both APIs, repeatable (experiments, e.g. PGOPTIONS=-c jit=off);
                      the values are recorded in the report
+  --render-only      only re-render BENCHMARKS.md from results/ and FINDINGS.md
   --note TEXT        a note for the report (e.g. other load on the machine)
 Environment: DATABASE_URL (admin connection to the PostgreSQL server; the benchmark database
   BENCH_DATABASE, default ctss_bench, is created on the same server), REDIS_URL.`;
@@ -92,6 +94,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
       'skip-build': { type: 'boolean' },
       'no-write': { type: 'boolean' },
       'cpu-prof': { type: 'boolean' },
+      'render-only': { type: 'boolean' },
       note: { type: 'string' },
       env: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
@@ -111,6 +114,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     skipBuild: values['skip-build'],
     noWrite: values['no-write'],
     cpuProf: values['cpu-prof'],
+    renderOnly: values['render-only'],
     note: values.note,
     env: values.env,
     databaseUrl: env.DATABASE_URL || undefined,
