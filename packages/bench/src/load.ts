@@ -34,6 +34,8 @@ export interface LoadOptions {
   readonly durationSeconds: number;
   /** Unmeasured seconds first (JIT, pools, caches of the OS). */
   readonly warmupSeconds: number;
+  /** Called between the warm-up and the measured run. */
+  readonly beforeMeasure?: () => Promise<void>;
 }
 
 /** The figures of one workload. Latencies in milliseconds. */
@@ -105,6 +107,7 @@ async function once(opts: LoadOptions, seconds: number): Promise<autocannon.Resu
 /** Warms up, then measures `opts.plan` against `opts.baseUrl`. */
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   if (opts.warmupSeconds > 0) await once(opts, opts.warmupSeconds);
+  await opts.beforeMeasure?.();
   const r = await once(opts, opts.durationSeconds);
   const statuses: Record<string, number> = {};
   for (const [code, stat] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0;

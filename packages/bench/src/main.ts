@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
+import { accountCpu, type CpuAccount, type CpuPerRequest } from './cpu.js';
 import { ensureDataset, pickParams, type BenchParams } from './dataset.js';
 import { runLoad, type LoadResult } from './load.js';
 import { describeMachine } from './machine.js';
@@ -37,7 +38,14 @@ async function buildApps(): Promise<void> {
 
 async function measure(w: HttpWorkload, service: RunningService, opts: BenchOptions, helloRps: number): Promise<WorkloadRecord> {
   const rss = await sampleRss([service.child.pid]);
-  const r = await runLoad({ baseUrl: service.baseUrl, plan: w.plan, connections: w.connections, durationSeconds: opts.duration, warmupSeconds: WARMUP_SECONDS });
+  let account: CpuAccount | undefined;
+  const r = await runLoad({
+    baseUrl: service.baseUrl, plan: w.plan, connections: w.connections, durationSeconds: opts.duration, warmupSeconds: WARMUP_SECONDS,
+    beforeMeasure: async () => {
+      account = await accountCpu(service.child.pid);
+    },
+  });
+  const cpu = await account?.stop(r.total);
   const peakRssMb = toMb(await rss.stop());
   const record: WorkloadRecord = {
     name: w.name,
@@ -57,6 +65,7 @@ async function measure(w: HttpWorkload, service: RunningService, opts: BenchOpti
     errors: r.errors,
     timeouts: r.timeouts,
     statuses: r.statuses,
+    cpu,
     measuredAt: new Date().toISOString(),
   };
   const v = judge(record);
@@ -64,14 +73,21 @@ async function measure(w: HttpWorkload, service: RunningService, opts: BenchOpti
   return record;
 }
 
-async function helloWorld(opts: BenchOptions, workload: HttpWorkload): Promise<LoadResult & { peakRssMb: number | undefined }> {
+async function helloWorld(opts: BenchOptions, workload: HttpWorkload): Promise<LoadResult & { peakRssMb: number | undefined; cpu: CpuPerRequest | undefined }> {
   const hello = await startHelloWorld();
   try {
     const rss = await sampleRss([hello.child.pid]);
-    const r = await runLoad({ baseUrl: hello.baseUrl, plan: workload.plan, connections: workload.connections, durationSeconds: opts.duration, warmupSeconds: WARMUP_SECONDS });
+    let account: CpuAccount | undefined;
+    const r = await runLoad({
+      baseUrl: hello.baseUrl, plan: workload.plan, connections: workload.connections, durationSeconds: opts.duration, warmupSeconds: WARMUP_SECONDS,
+      beforeMeasure: async () => {
+        account = await accountCpu(hello.child.pid);
+      },
+    });
+    const cpu = await account?.stop(r.total);
     const peakRssMb = toMb(await rss.stop());
-    log(`hello-world: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${peakRssMb ?? 'n/a'} MB`);
-    return { ...r, peakRssMb };
+    log(`hello-world: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${peakRssMb ?? 'n/a'} MB, ${cpu?.apiUs ?? 'n/a'} us CPU/request`);
+    return { ...r, peakRssMb, cpu };
   } finally {
     await hello.child.stop();
   }
@@ -144,7 +160,7 @@ async function run(opts: BenchOptions): Promise<void> {
     name: 'hello-world', description: helloWorkload.description, service: 'hello', group: 'baseline', connections: helloWorkload.connections,
     durationSeconds: opts.duration, rps: baseline(), ratio: 1, helloRps: baseline(), p50: helloFirst.p50, p99: helloFirst.p99,
     averageMs: helloFirst.average, peakRssMb: helloFirst.peakRssMb, non2xx: helloFirst.non2xx, errors: helloFirst.errors,
-    timeouts: helloFirst.timeouts, statuses: helloFirst.statuses, measuredAt: date,
+    timeouts: helloFirst.timeouts, statuses: helloFirst.statuses, cpu: helloFirst.cpu, measuredAt: date,
   };
 
   const runRecord: RunRecord = {
@@ -163,7 +179,7 @@ async function run(opts: BenchOptions): Promise<void> {
   };
   const reference = await loadRecord(REFERENCE_TRANSACTIONS);
   if (opts.noWrite) {
-    process.stdout.write(`\n${runSection(runRecord, reference).join('\n')}\n`);
+    process.stdout.write(`\n${runSection(runRecord, runRecord.transactions === REFERENCE_TRANSACTIONS ? undefined : reference).join('\n')}\n`);
     return;
   }
   const merged = await saveRecord(runRecord);

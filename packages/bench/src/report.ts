@@ -88,6 +88,22 @@ function workloadTable(run: RunRecord, reference: RunRecord | undefined): string
   return lines;
 }
 
+function cpuTable(run: RunRecord): string[] {
+  const rows = [...run.workloads].sort((a, b) => order(a) - order(b)).filter((w) => w.cpu !== undefined);
+  if (rows.length === 0) return [];
+  return [
+    '',
+    'CPU time per request during the measured run, microseconds (from /proc; PostgreSQL and Redis are all their server processes; "other" is everything else on the machine, e.g. other users of it):',
+    '',
+    '| Workload | API process | PostgreSQL | Redis | load generator | other | machine busy |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map((w) => {
+      const c = w.cpu!;
+      return `| \`${w.name}\` | ${c.apiUs} | ${c.postgresUs} | ${c.redisUs} | ${c.loadGeneratorUs} | ${c.otherUs} | ${Math.round(c.machineBusy * 100)} % |`;
+    }),
+  ];
+}
+
 function fanoutSection(f: FanoutRecord): string[] {
   const v = judgeFanout(f);
   return [
@@ -116,6 +132,7 @@ export function runSection(run: RunRecord, reference: RunRecord | undefined): st
     ...(run.note ? [`- Note: ${run.note}`] : []),
     '',
     ...workloadTable(run, reference),
+    ...cpuTable(run),
     ...(run.fanout ? fanoutSection(run.fanout) : []),
     '',
   ];

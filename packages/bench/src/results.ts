@@ -5,6 +5,7 @@
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { CpuPerRequest } from './cpu.js';
 import type { FanoutResult } from './websocket.js';
 import type { Machine } from './machine.js';
 import type { Group, Service } from './workloads.js';
@@ -30,6 +31,8 @@ export interface WorkloadRecord {
   readonly errors: number;
   readonly timeouts: number;
   readonly statuses: Record<string, number>;
+  /** CPU per request by party during the measured run (Linux). */
+  readonly cpu?: CpuPerRequest | undefined;
   readonly measuredAt: string;
 }
 

@@ -1,0 +1,89 @@
+/**
+ * CPU time spent per request by each party of a workload, from /proc (Linux): the API process,
+ * every PostgreSQL and Redis server process (all backends, so other users of those servers count
+ * too), this process (the load generator), and the whole machine. Clock ticks are 1/100 s.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+
+const TICKS_PER_SECOND = 100;
+
+async function processSeconds(pid: number | string): Promise<number> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+async function pidsNamed(pattern: RegExp): Promise<string[]> {
+  const entries = await readdir('/proc').catch(() => [] as string[]);
+  const pids: string[] = [];
+  for (const entry of entries.filter((e) => /^\d+$/.test(e))) {
+    const comm = await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => '');
+    if (pattern.test(comm.trim())) pids.push(entry);
+  }
+  return pids;
+}
+
+async function machineSeconds(): Promise<{ busy: number; all: number }> {
+  try {
+    const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line;
+    return { busy: (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND, all: (user + nice + system + idle + iowait + irq + softirq + steal) / TICKS_PER_SECOND };
+  } catch {
+    return { busy: 0, all: 0 };
+  }
+}
+
+/** CPU microseconds per request, and the machine's busy share during the workload (0-1). */
+export interface CpuPerRequest {
+  readonly apiUs: number;
+  readonly postgresUs: number;
+  readonly redisUs: number;
+  readonly loadGeneratorUs: number;
+  /** Everything else that ran on the machine meanwhile (other processes, interrupts). */
+  readonly otherUs: number;
+  readonly machineBusy: number;
+}
+
+/** A running CPU account; `stop(requests)` divides the CPU used since start by `requests`. */
+export interface CpuAccount {
+  stop(requests: number): Promise<CpuPerRequest | undefined>;
+}
+
+/** Starts accounting CPU for the API process `apiPid`. */
+export async function accountCpu(apiPid: number): Promise<CpuAccount> {
+  const postgres = await pidsNamed(/^postgres/);
+  const redis = await pidsNamed(/^redis-server/);
+  const sum = async (pids: Array<number | string>) => (await Promise.all(pids.map(processSeconds))).reduce((a, b) => a + b, 0);
+  const snapshot = async () => ({
+    api: await processSeconds(apiPid),
+    postgres: await sum(postgres),
+    redis: await sum(redis),
+    self: await processSeconds(process.pid),
+    machine: await machineSeconds(),
+  });
+  const before = await snapshot();
+  return {
+    async stop(requests) {
+      const after = await snapshot();
+      if (requests <= 0 || after.machine.all === before.machine.all) return undefined;
+      const us = (seconds: number) => Math.round((seconds * 1e6) / requests);
+      const api = after.api - before.api;
+      const pg = after.postgres - before.postgres;
+      const rd = after.redis - before.redis;
+      const self = after.self - before.self;
+      const busy = after.machine.busy - before.machine.busy;
+      return {
+        apiUs: us(api),
+        postgresUs: us(pg),
+        redisUs: us(rd),
+        loadGeneratorUs: us(self),
+        otherUs: us(Math.max(0, busy - api - pg - rd - self)),
+        machineBusy: Math.round((busy / (after.machine.all - before.machine.all)) * 100) / 100,
+      };
+    },
+  };
+}
