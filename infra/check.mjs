@@ -443,7 +443,10 @@ function checkChartSpecific(chart, manifests) {
   return errors;
 }
 
-/** Every .ts source of an app (tests excluded), concatenated; '' when the app has no sources. */
+/**
+ * Every .ts source of an app (tests excluded) plus server-kit's (the shared variables every
+ * service reads), concatenated; '' when the app has no sources.
+ */
 function appSources(app) {
   const dir = join(repo, 'apps', app, 'src');
   if (!existsSync(dir)) return '';
@@ -457,6 +460,7 @@ function appSources(app) {
     }
   };
   walk(dir);
+  walk(join(repo, 'packages', 'server-kit', 'src'));
   return out.join('\n');
 }
 

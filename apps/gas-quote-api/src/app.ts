@@ -4,7 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { ChainRegistry } from '@ctss/domain-types';
-import { HttpProblem, createHttpApp, finishHttpApp, serveOpenApi, type KvStore, type Logger } from '@ctss/server-kit';
+import { HttpProblem, createHttpApp, finishHttpApp, rateLimitFromConfig, serveOpenApi, type KvStore, type Logger } from '@ctss/server-kit';
 import type { Ed25519Signer, Secp256k1Signer } from '@ctss/signing';
 import type { ErrorRequestHandler, Express } from 'express';
 import type { GasQuoteConfig } from './config.js';
@@ -84,14 +84,7 @@ export function createApp(deps: AppDeps): GasQuoteApp {
     metrics,
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
-    rateLimit: {
-      limit: config.RATE_LIMIT_PER_MINUTE,
-      windowSeconds: 60,
-      redis: deps.kv.redis,
-      prefix: `${config.REDIS_PREFIX}rl:`,
-      apiKeys: new Set(config.API_KEYS),
-      apiKeyLimit: config.API_KEY_RATE_LIMIT_PER_MINUTE,
-    },
+    rateLimit: rateLimitFromConfig(config, deps.kv.redis, `${config.REDIS_PREFIX}rl:`),
   });
   app.use(
     healthRouter(

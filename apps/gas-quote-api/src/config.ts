@@ -4,7 +4,7 @@
  * listing every bad variable. The full reference is in README.md.
  */
 import { DEFAULT_CHAINS, z, type ChainInfo } from '@ctss/domain-types';
-import { parseConfig } from '@ctss/server-kit';
+import { parseConfig, serviceConfigShape } from '@ctss/server-kit';
 import type { QuotePacking } from '@ctss/signing';
 import { DEFAULT_COINGECKO_IDS } from './feeder/sources/coingecko.js';
 import { DEFAULT_PYTH_FEED_IDS } from './feeder/sources/pyth.js';
@@ -17,15 +17,6 @@ const int = (min: number, max: number) =>
   z.string().regex(/^[0-9]+$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(min).max(max));
 const bps = z.string().regex(/^[0-9]{1,7}$/, 'must be an integer number of basis points').transform(BigInt);
 const url = z.url({ protocol: /^https?$/ });
-const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
-
-/** `TRUST_PROXY`: `true`/`false`, a hop count, or a comma-separated list of addresses/CIDRs (express semantics). */
-const trustProxy = z.string().transform((v): boolean | number | string => {
-  if (v === 'true') return true;
-  if (v === 'false') return false;
-  if (/^[0-9]+$/.test(v)) return Number(v);
-  return v;
-});
 
 const symbolMap = z
   .string()
@@ -40,11 +31,10 @@ const symbolMap = z
   .pipe(z.record(z.string().regex(/^[A-Z0-9]+$/), z.string().min(1)));
 
 const Fixed = z.object({
+  ...serviceConfigShape,
   NODE_ENV: z.enum(['production', 'development', 'test']).default('development'),
   PORT: int(0, 65_535).default(3001),
   FEEDER_PORT: int(0, 65_535).default(3002),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   REDIS_PREFIX: z.string().min(1).default('gas:'),
   SIGNER_ECDSA_PRIVATE_KEY: z.string().optional(),
   SIGNER_ED25519_PRIVATE_KEY: z.string().optional(),
@@ -62,11 +52,6 @@ const Fixed = z.object({
   GAS_PRICE_MULTIPLIER_BPS: bps.default(10_000n),
   EVM_PRIORITY_FEE_PERCENTILE: int(0, 100).default(50),
   SOLANA_PRIORITY_FEE_PERCENTILE: int(0, 100).default(75),
-  CORS_ORIGINS: list.default(['*']),
-  RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(120),
-  API_KEY_RATE_LIMIT_PER_MINUTE: int(1, 10_000_000).default(1200),
-  API_KEYS: list.default([]),
-  TRUST_PROXY: trustProxy.default(false),
   WS_MAX_BUFFERED_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
   WS_PING_INTERVAL_SECONDS: int(1, 3600).default(30),
 });

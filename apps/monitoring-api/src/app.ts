@@ -3,7 +3,7 @@
  * given, with helmet, CORS, request logs, metrics and rate limiting from server-kit. `main.ts`
  * only builds the dependencies and listens.
  */
-import { createHttpApp, finishHttpApp, serveOpenApi } from '@ctss/server-kit';
+import { createHttpApp, finishHttpApp, rateLimitFromConfig, serveOpenApi } from '@ctss/server-kit';
 import type { Express } from 'express';
 import type { AppDeps } from './deps.js';
 import { createHealthRouter } from './health.js';
@@ -21,14 +21,7 @@ export function createApp(deps: AppDeps): Express {
     metrics: deps.metrics,
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
-    rateLimit: {
-      limit: config.RATE_LIMIT_PER_MINUTE,
-      windowSeconds: 60,
-      redis: deps.kv.redis,
-      prefix: `${config.REDIS_PREFIX}rl:`,
-      apiKeys: new Set(config.API_KEYS),
-      apiKeyLimit: config.RATE_LIMIT_API_KEY_PER_MINUTE,
-    },
+    rateLimit: rateLimitFromConfig(config, deps.kv.redis, `${config.REDIS_PREFIX}rl:`),
   });
   app.use(createHealthRouter(deps));
   serveOpenApi(app, buildOpenApiDocument([registerUsersOpenApi]));

@@ -3,6 +3,7 @@
  * (absent = documented default, present but invalid = the process exits naming every bad variable).
  * The README's "Configuration" section lists the same variables.
  */
+import { serviceConfigShape } from '@ctss/server-kit';
 import { z } from 'zod';
 import { usersConfigSchema } from './users/config.js';
 
@@ -35,12 +36,9 @@ const bool = (fallback: boolean) =>
 
 /** The core environment schema; every variable optional with a default unless stated. */
 const CoreConfigSchema = z.object({
+  ...serviceConfigShape,
   /** HTTP port (DESIGN.md "Running": 3000). */
   PORT: intInRange(0, 65535, 3000),
-  LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-    .optional()
-    .transform((value) => value ?? 'info'),
   /** Primary PostgreSQL; absent = embedded PGlite with demo data. */
   DATABASE_URL: postgresUrl.optional(),
   /** Comma-separated read replicas; reads go there, the primary is the fallback. */
@@ -51,12 +49,6 @@ const CoreConfigSchema = z.object({
     .pipe(z.array(postgresUrl)),
   /** Connections per pool (primary and each read pool). */
   DATABASE_POOL_MAX: intInRange(1, 200, 10),
-  /** Redis for cache, rate limits and nonces; absent = in-process store (single replica only). */
-  REDIS_URL: z
-    .string()
-    .trim()
-    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
-    .optional(),
   /** Key prefix in Redis, so several deployments can share one Redis. */
   REDIS_PREFIX: z
     .string()
@@ -67,28 +59,6 @@ const CoreConfigSchema = z.object({
     .transform((value) => value ?? 'ctss:monitoring:'),
   /** Lifetime of cached statistics, seconds; 0 turns caching off. */
   CACHE_TTL_SECONDS: intInRange(0, 86_400, 30),
-  /** Comma-separated allowed CORS origins; `*` allows any. */
-  CORS_ORIGINS: z
-    .string()
-    .optional()
-    .transform((value) => (value === undefined ? ['*'] : csv(value))),
-  /** Requests per minute per client IP (DESIGN.md: 120). */
-  RATE_LIMIT_PER_MINUTE: intInRange(1, 1_000_000, 120),
-  /** Requests per minute for a client presenting a key of API_KEYS in `X-API-Key`. */
-  RATE_LIMIT_API_KEY_PER_MINUTE: intInRange(1, 10_000_000, 6000),
-  /** Express `trust proxy`: number of hops, `true`/`false`, or a comma-separated list of subnets. */
-  TRUST_PROXY: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value): boolean | number | string => {
-      if (value === undefined || value === '' || value === 'false') return false;
-      if (value === 'true') return true;
-      if (/^[0-9]+$/.test(value)) return Number(value);
-      return value;
-    }),
-  /** Comma-separated API keys of the higher rate-limit tier. */
-  API_KEYS: z.string().optional().transform(csv),
   /** Ethereum JSON-RPC endpoint for ENS resolution of `.eth` names. */
   ETH_RPC_URL: z.url().optional(),
   /** Solana JSON-RPC endpoint for SNS resolution of `.sol` names. */

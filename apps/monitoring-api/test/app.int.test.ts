@@ -118,7 +118,7 @@ describe(`rate limiting (${process.env.REDIS_URL ? 'Redis store' : 'in-process s
     db = await createTestDatabase();
     deps = buildTestDeps({
       knex: db.knex,
-      env: { RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_API_KEY_PER_MINUTE: '5', API_KEYS: 'k-partner,k-other' },
+      env: { RATE_LIMIT_PER_MINUTE: '3', API_KEY_RATE_LIMIT_PER_MINUTE: '5', API_KEYS: 'k-partner,k-other' },
     });
     app = createApp(deps);
   });

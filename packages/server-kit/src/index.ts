@@ -14,3 +14,4 @@ export * from './rate-limit.js';
 export * from './http-app.js';
 export * from './openapi.js';
 export * from './service.js';
+export * from './service-config.js';

@@ -37,3 +37,32 @@ describe('parseConfig', () => {
     expect(error.message).not.toContain('secret-value');
   });
 });
+
+describe('serviceConfigShape', () => {
+  it('gives every service the same defaults and parsing for the shared variables', async () => {
+    const { serviceConfigShape, rateLimitFromConfig } = await import('../src/service-config.js');
+    const schema = z.object(serviceConfigShape);
+    const defaults = parseConfig(schema, {});
+    expect(defaults).toEqual({
+      LOG_LEVEL: 'info',
+      CORS_ORIGINS: ['*'],
+      RATE_LIMIT_PER_MINUTE: 120,
+      API_KEY_RATE_LIMIT_PER_MINUTE: 1200,
+      API_KEYS: [],
+      TRUST_PROXY: false,
+    });
+    const set = parseConfig(schema, {
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      API_KEYS: 'k1,,k2',
+      TRUST_PROXY: '2',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+    expect(set).toMatchObject({ CORS_ORIGINS: ['https://a.example', 'https://b.example'], API_KEYS: ['k1', 'k2'], TRUST_PROXY: 2 });
+    expect(rateLimitFromConfig(set, undefined, 'rl:')).toMatchObject({ limit: 120, apiKeyLimit: 1200, prefix: 'rl:' });
+    expect(() => parseConfig(schema, { RATE_LIMIT_PER_MINUTE: '0', REDIS_URL: 'http://x' })).toThrow(
+      expect.objectContaining({
+        issues: expect.arrayContaining([expect.stringMatching(/^RATE_LIMIT_PER_MINUTE: /), expect.stringMatching(/^REDIS_URL: /)]),
+      }),
+    );
+  });
+});

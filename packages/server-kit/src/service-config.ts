@@ -1,0 +1,67 @@
+/**
+ * Environment variables every service reads the same way (DESIGN.md "Errors, limits, health"):
+ * log level, Redis, CORS, rate limits and proxy trust. Each app spreads {@link serviceConfigShape}
+ * into its own config schema, so the names, defaults and parsing agree across services.
+ */
+import { z } from 'zod';
+import type { Redis } from 'ioredis';
+import type { RateLimitOptions } from './rate-limit.js';
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+const commaList = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
+/** Express `trust proxy`: `true`/`false`, a hop count, or a comma-separated list of addresses/CIDRs. */
+const trustProxy = z.string().transform((v): boolean | number | string => {
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (/^[0-9]+$/.test(v)) return Number(v);
+  return v;
+});
+
+/** Shared variables, with their defaults. Spread into an app's `z.object({...})`. */
+export const serviceConfigShape = {
+  /** pino level. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `redis://` or `rediss://` URL; absent = in-process store (one replica only). */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Allowed browser origins, comma-separated; `*` allows any. */
+  CORS_ORIGINS: commaList.default(['*']),
+  /** Requests per minute per client IP (DESIGN.md: 120). */
+  RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(120),
+  /** Requests per minute for a client sending one of API_KEYS in `X-API-Key`. */
+  API_KEY_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 10_000_000).default(1200),
+  /** API keys of the higher tier, comma-separated. */
+  API_KEYS: commaList.default([]),
+  /** Express `trust proxy` (hops, `true`/`false`, or subnets); false when clients connect directly. */
+  TRUST_PROXY: trustProxy.default(false),
+};
+
+/** The parsed shared variables. */
+export type ServiceConfig = z.output<z.ZodObject<typeof serviceConfigShape>>;
+
+/** Rate-limit options from the shared variables; `redis` shares counters across replicas. */
+export function rateLimitFromConfig(
+  config: Pick<ServiceConfig, 'RATE_LIMIT_PER_MINUTE' | 'API_KEY_RATE_LIMIT_PER_MINUTE' | 'API_KEYS'>,
+  redis: Redis | undefined,
+  prefix: string,
+): RateLimitOptions {
+  return {
+    limit: config.RATE_LIMIT_PER_MINUTE,
+    windowSeconds: 60,
+    redis,
+    prefix,
+    apiKeys: new Set(config.API_KEYS),
+    apiKeyLimit: config.API_KEY_RATE_LIMIT_PER_MINUTE,
+  };
+}
