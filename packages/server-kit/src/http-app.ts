@@ -6,11 +6,11 @@
 import express, { type Express } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from './logger.js';
 import { httpMetricsMiddleware, metricsHandler, type Metrics } from './metrics.js';
 import { notFoundHandler, problemHandler } from './problem.js';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { requestLogMiddleware } from './request-log.js';
 
 /** Options of {@link createHttpApp}. */
 export interface HttpAppOptions {
@@ -29,6 +29,8 @@ export interface HttpAppOptions {
 export function createHttpApp(opts: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // JSON APIs whose answers change every second gain nothing from a SHA-1 ETag of every body.
+  app.set('etag', false);
   app.set('trust proxy', opts.trustProxy);
   app.set('query parser', 'simple');
   app.use(helmet());
@@ -42,13 +44,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       maxAge: 600,
     }),
   );
-  app.use(
-    pinoHttp({
-      logger: opts.logger,
-      autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/metrics' },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    }),
-  );
+  app.use(requestLogMiddleware(opts.logger));
   app.use(httpMetricsMiddleware(opts.metrics));
   app.get('/metrics', metricsHandler(opts.metrics.registry));
   app.use(createRateLimiter(opts.rateLimit));

@@ -9,13 +9,32 @@ import type { Response } from 'express';
 const MARKER = `__bigint_${randomBytes(6).toString('hex')}_`;
 const MARKED = new RegExp(`"${MARKER}(-?[0-9]+)"`, 'g');
 
-/** `JSON.stringify` that writes bigint values as exact integer literals. */
+/**
+ * `JSON.stringify` that writes bigint values as exact integer literals. Values without bigints
+ * take the plain fast path (no replacer); JSON.stringify throws at the first bigint it meets, so
+ * the failed attempt costs little before the marker path runs.
+ */
 export function stringifyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+  }
   const text = JSON.stringify(value, (_key, v: unknown) =>
     typeof v === 'bigint' ? `${MARKER}${v.toString()}` : v,
   );
   return (text ?? 'null').replace(MARKED, '$1');
 }
+
+/**
+ * An amount as a JSON-ready value: a number when it is a safe integer (exact in every JSON
+ * reader), else the bigint itself (written exactly by {@link stringifyJson}). Records built with
+ * it serialize on the fast path in the common case.
+ */
+export function exactInteger(value: bigint): number | bigint {
+  return value <= MAX_SAFE && value >= -MAX_SAFE ? Number(value) : value;
+}
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Sends `value` as `application/json` with status `status`, bigints exact. */
 export function sendJson(res: Response, status: number, value: unknown): void {

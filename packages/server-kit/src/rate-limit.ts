@@ -4,8 +4,8 @@
  * tier. Headers: `RateLimit` and `RateLimit-Policy` (IETF draft 7) and `X-RateLimit-*`; excess
  * gets 429 RATE_LIMITED with `Retry-After`.
  */
-import type { RequestHandler } from 'express';
-import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
+import type { Request, RequestHandler, Response } from 'express';
+import { rateLimit, ipKeyGenerator, type RateLimitInfo } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Redis } from 'ioredis';
 import { HttpProblem, sendProblem } from './problem.js';
@@ -27,6 +27,28 @@ export interface RateLimitOptions {
   skipPaths?: readonly string[];
 }
 
+/**
+ * The rate-limit key of a client address. An IPv4-mapped IPv6 address (`::ffff:1.2.3.4`, what a
+ * dual-stack listener reports for IPv4 clients) is the IPv4 client itself: keyed as such, it also
+ * skips parsing the address as IPv6 on every request. Other IPv6 clients are keyed by their /56,
+ * as express-rate-limit's `ipKeyGenerator` does.
+ */
+export function clientKey(ip: string | undefined): string {
+  if (!ip) return 'ip:unknown';
+  if (ip.startsWith('::ffff:') && ip.includes('.')) return `ip:${ip.slice(7)}`;
+  return ip.includes(':') ? `ip:${ipKeyGenerator(ip)}` : `ip:${ip}`;
+}
+
+/** express-rate-limit stores its result on the request as `rateLimit` (its default property name). */
+const infoOf = (req: Request): RateLimitInfo | undefined => (req as Request & { rateLimit?: RateLimitInfo }).rateLimit;
+
+/** Writes the legacy `X-RateLimit-*` headers DESIGN.md asks for, from express-rate-limit's info. */
+function setLegacyHeaders(res: Response, info: { limit: number; remaining: number } | undefined): void {
+  if (!info) return;
+  res.setHeader('X-RateLimit-Limit', String(info.limit));
+  res.setHeader('X-RateLimit-Remaining', String(info.remaining));
+}
+
 /** Creates the rate-limiting middleware. */
 export function createRateLimiter(opts: RateLimitOptions): RequestHandler {
   const windowMs = (opts.windowSeconds ?? 60) * 1000;
@@ -36,15 +58,16 @@ export function createRateLimiter(opts: RateLimitOptions): RequestHandler {
   const skip = new Set(opts.skipPaths ?? ['/health', '/ready', '/metrics']);
   const redis = opts.redis;
 
-  return rateLimit({
+  const limiter = rateLimit({
     windowMs,
     limit: (req) => (apiKeyOf(req.headers['x-api-key']) ? (opts.apiKeyLimit ?? opts.limit * 10) : opts.limit),
     standardHeaders: 'draft-7',
-    legacyHeaders: true,
+    // Set by hand below: the library's legacy set also writes X-RateLimit-Reset per request.
+    legacyHeaders: false,
     skip: (req) => skip.has(req.path),
     keyGenerator: (req) => {
       const key = apiKeyOf(req.headers['x-api-key']);
-      return key ? `key:${key}` : `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
+      return key ? `key:${key}` : clientKey(req.ip);
     },
     store: redis
       ? new RedisStore({
@@ -53,7 +76,8 @@ export function createRateLimiter(opts: RateLimitOptions): RequestHandler {
             redis.call(command, ...args) as Promise<RedisReply>,
         })
       : undefined,
-    handler: (_req, res, _next, options) => {
+    handler: (req, res, _next, options) => {
+      setLegacyHeaders(res, infoOf(req));
       const retryAfter = String(Math.ceil(options.windowMs / 1000));
       const limitError = new HttpProblem(429, 'RATE_LIMITED', 'too many requests; retry after the window resets', {
         'Retry-After': res.getHeader('Retry-After')?.toString() ?? retryAfter,
@@ -61,4 +85,10 @@ export function createRateLimiter(opts: RateLimitOptions): RequestHandler {
       sendProblem(res, limitError);
     },
   });
+  return (req, res, next) => {
+    void limiter(req, res, (err?: unknown) => {
+      if (!err) setLegacyHeaders(res, infoOf(req));
+      next(err);
+    });
+  };
 }

@@ -66,3 +66,14 @@ describe('serviceConfigShape', () => {
     );
   });
 });
+
+describe('exactInteger', () => {
+  it('keeps safe integers as numbers and larger ones as bigints, both written exactly', async () => {
+    const { exactInteger } = await import('../src/json.js');
+    expect(exactInteger(123n)).toBe(123);
+    expect(exactInteger(9007199254740991n)).toBe(9007199254740991);
+    expect(exactInteger(9007199254740992n)).toBe(9007199254740992n);
+    expect(exactInteger(-9007199254740993n)).toBe(-9007199254740993n);
+    expect(stringifyJson({ a: exactInteger(5n), b: exactInteger(2n ** 64n) })).toBe('{"a":5,"b":18446744073709551616}');
+  });
+});
