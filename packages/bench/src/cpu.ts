@@ -55,13 +55,21 @@ export interface CpuAccount {
 
 /** Starts accounting CPU for the API process `apiPid`. */
 export async function accountCpu(apiPid: number): Promise<CpuAccount> {
-  const postgres = await pidsNamed(/^postgres/);
-  const redis = await pidsNamed(/^redis-server/);
-  const sum = async (pids: Array<number | string>) => (await Promise.all(pids.map(processSeconds))).reduce((a, b) => a + b, 0);
+  // Per process, so backends that start during the run count from zero and ones that exit are
+  // dropped (their last ticks are lost, never negative).
+  const group = async (pattern: RegExp) => {
+    const pids = await pidsNamed(pattern);
+    return new Map(await Promise.all(pids.map(async (pid) => [pid, await processSeconds(pid)] as const)));
+  };
+  const delta = (before: Map<string, number>, after: Map<string, number>) => {
+    let total = 0;
+    for (const [pid, seconds] of after) total += Math.max(0, seconds - (before.get(pid) ?? 0));
+    return total;
+  };
   const snapshot = async () => ({
     api: await processSeconds(apiPid),
-    postgres: await sum(postgres),
-    redis: await sum(redis),
+    postgres: await group(/^postgres/),
+    redis: await group(/^redis-server/),
     self: await processSeconds(process.pid),
     machine: await machineSeconds(),
   });
@@ -72,8 +80,8 @@ export async function accountCpu(apiPid: number): Promise<CpuAccount> {
       if (requests <= 0 || after.machine.all === before.machine.all) return undefined;
       const us = (seconds: number) => Math.round((seconds * 1e6) / requests);
       const api = after.api - before.api;
-      const pg = after.postgres - before.postgres;
-      const rd = after.redis - before.redis;
+      const pg = delta(before.postgres, after.postgres);
+      const rd = delta(before.redis, after.redis);
       const self = after.self - before.self;
       const busy = after.machine.busy - before.machine.busy;
       return {
