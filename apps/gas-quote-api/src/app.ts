@@ -17,6 +17,7 @@ import { ed25519QuoteRouter } from './routes/ed25519-quote.js';
 import { healthRouter } from './routes/health.js';
 import { buildOpenApiDocument } from './routes/openapi.js';
 import { tokenPricesRouter } from './routes/token-prices.js';
+import { UPDATES_CHANNEL } from './feeder/feeder.js';
 import { createQuoteService } from './signing/quote-service.js';
 import { createSubscribeHub, type SubscribeHub } from './ws/subscribe.js';
 
@@ -40,9 +41,15 @@ export interface GasQuoteApp {
   readonly ws: SubscribeHub;
   /** Pricing parameters in effect (the feeder uses the same). */
   readonly params: PricingParams;
-  /** Handles WebSocket upgrades on `server` (path /subscribe) and starts the fan-out. */
+  /**
+   * Handles WebSocket upgrades on `server` (path /subscribe), starts the fan-out, and keeps the
+   * in-process prices current from the feeder's update messages (PriceStore.watch).
+   */
   attach(server: Server): Promise<void>;
-  /** Closes WebSockets (code 1001). The caller owns and closes the kv store and HTTP server. */
+  /**
+   * Closes WebSockets (code 1001) and stops the price refresh. The caller owns and closes the kv
+   * store and HTTP server.
+   */
   close(): Promise<void>;
 }
 
@@ -101,7 +108,7 @@ export function createApp(deps: AppDeps): GasQuoteApp {
   );
   app.use(ecdsaQuoteRouter(quotes));
   app.use(ed25519QuoteRouter(quotes));
-  app.use(tokenPricesRouter(registry, priceStore));
+  app.use(tokenPricesRouter(priceStore));
   serveOpenApi(app, buildOpenApiDocument());
   app.use(missingPriceData);
   finishHttpApp(app, logger);
@@ -114,5 +121,19 @@ export function createApp(deps: AppDeps): GasQuoteApp {
     pingIntervalMs: config.WS_PING_INTERVAL_SECONDS * 1000,
     allowedOrigins: config.CORS_ORIGINS,
   });
-  return { app, ws, params, attach: (server) => ws.attach(server), close: () => ws.close() };
+  let stopWatching: (() => Promise<void>) | undefined;
+  return {
+    app,
+    ws,
+    params,
+    async attach(server) {
+      stopWatching = await priceStore.watch(UPDATES_CHANNEL, (err) => logger.warn({ err }, 'refreshing the in-process prices failed'));
+      await ws.attach(server);
+    },
+    async close() {
+      await ws.close();
+      await stopWatching?.();
+      stopWatching = undefined;
+    },
+  };
 }

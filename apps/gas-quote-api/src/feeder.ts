@@ -35,7 +35,7 @@ await runService({
     const registry = createChainRegistry();
     const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
     if (kv.kind === 'memory') logger.warn('REDIS_URL not set: the feeder writes to its own process memory, which no API replica reads');
-    const store = createPriceStore(kv, { maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS, clock });
+    const store = createPriceStore(kv, { maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS, clock, registry });
     const params = createPricingParams(registry, {
       redeemGas: config.redeemGas,
       adjustmentBps: config.feeAdjustmentBps,

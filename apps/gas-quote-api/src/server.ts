@@ -26,7 +26,7 @@ export interface StartedGasQuoteService extends RunningService {
 export async function startGasQuoteService(config: GasQuoteConfig, logger: Logger, clock: () => number = Date.now): Promise<StartedGasQuoteService> {
   const registry = createChainRegistry();
   const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
-  const priceStore = createPriceStore(kv, { maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS, clock });
+  const priceStore = createPriceStore(kv, { maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS, clock, registry });
   const signers = loadSigners(config, logger);
   const gas = createApp({ config, kv, priceStore, clock, signers, logger, metrics: createGasQuoteMetrics(), registry });
 

@@ -1,8 +1,8 @@
 /**
- * Builds the WebSocket `fees` and `tokenPrices` messages (SPEC.md "Events") and the
- * `GET /tokenPrices` body from fresh store entries.
+ * Builds the WebSocket `fees` and `tokenPrices` messages (SPEC.md "Events") from fresh store
+ * entries (the `GET /tokenPrices` body comes from the in-process snapshot, price-snapshot.ts).
  */
-import type { ChainRegistry, FeesMessage, TokenPrices, TokenPricesMessage } from '@ctss/domain-types';
+import type { ChainRegistry, FeesMessage, TokenPricesMessage } from '@ctss/domain-types';
 import { computeRouteFee, gasCostNative } from './fee.js';
 import { BRIDGE_ASSET_DECIMALS, USD_DECIMALS, fixedToNumber, formatFixed, pow10 } from './fixed-point.js';
 import { MissingPriceDataError, type GasReading, type PriceStore } from './price-store.js';
@@ -28,16 +28,6 @@ export async function freshDomainPrices(registry: ChainRegistry, store: PriceSto
     if (p !== undefined) out.set(c.domain, p);
   }
   return out;
-}
-
-/**
- * The `GET /tokenPrices` body: domain id to native token USD price (float, as the spec's sample).
- * @throws MissingPriceDataError when no price at all is fresh.
- */
-export async function buildTokenPrices(registry: ChainRegistry, store: PriceStore): Promise<TokenPrices> {
-  const prices = await freshDomainPrices(registry, store);
-  if (prices.size === 0) throw new MissingPriceDataError('no fresh token prices');
-  return Object.fromEntries([...prices].map(([d, p]) => [String(d), fixedToNumber(p, USD_DECIMALS)]));
 }
 
 /** The WebSocket `tokenPrices` message: domain id to USD price as a decimal string. */

@@ -3,10 +3,16 @@
  * time, kept in the KvStore (Redis in production) by the feeder and read by the quote routes.
  * Readers reject entries older than the configured maximum age (PRICE_MAX_AGE_SECONDS), so a quote
  * is never signed from stale data (DESIGN.md "Running").
+ *
+ * The quote routes read an in-process {@link PriceSnapshot} of every entry instead of the store:
+ * it is re-read when older than `refreshMs` (1 s), when this store writes, and on every update
+ * message the feeder publishes, so a replica serves nothing older than the stored copy + 1 s, and
+ * every read still checks observedAt against the maximum age.
  */
-import { z } from '@ctss/domain-types';
+import { z, type ChainRegistry } from '@ctss/domain-types';
 import type { KvStore } from '@ctss/server-kit';
 import type { GasPrice } from './fee.js';
+import { PriceSnapshot, requireFresh, type Loaded } from './price-snapshot.js';
 
 /** Raised when a price or gas entry is missing, unreadable or older than the maximum age. */
 export class MissingPriceDataError extends Error {
@@ -56,6 +62,10 @@ export interface PriceStoreOptions {
   readonly maxAgeSeconds: number;
   /** Current time, ms since epoch. */
   readonly clock: () => number;
+  /** Served chains: the snapshot holds the gas entry of each and the USD entry of each native symbol. */
+  readonly registry: ChainRegistry;
+  /** The in-process snapshot is re-read from the store once older than this, ms (default 1000). */
+  readonly refreshMs?: number;
 }
 
 /** Read/write access to prices. Writers are the feeder; readers the quote routes and /ready. */
@@ -64,14 +74,30 @@ export interface PriceStore {
   putGas(domain: number, gas: GasPrice, observedAt: number, source: string): Promise<void>;
   /** Stores the USD price (10^8 scale) of the native token `symbol`. */
   putUsd(symbol: string, price: bigint, observedAt: number, source: string): Promise<void>;
-  /** The fresh gas price of `domain`. @throws MissingPriceDataError when missing or stale. */
+  /** The fresh gas price of `domain`, read from the store. @throws MissingPriceDataError when missing or stale. */
   gas(domain: number): Promise<GasReading>;
-  /** The fresh USD price of `symbol`. @throws MissingPriceDataError when missing or stale. */
+  /** The fresh USD price of `symbol`, read from the store. @throws MissingPriceDataError when missing or stale. */
   usd(symbol: string): Promise<UsdReading>;
   /** The gas entry of `domain` without a freshness check (undefined when absent), for metrics. */
   gasRaw(domain: number): Promise<GasReading | undefined>;
   /** The USD entry of `symbol` without a freshness check (undefined when absent), for metrics. */
   usdRaw(symbol: string): Promise<UsdReading | undefined>;
+  /**
+   * The in-process copy of every served entry: returned as is (no promise) while it is at most
+   * `refreshMs` old and nothing invalidated it, else re-read from the store (one read at a time;
+   * concurrent callers share it). Its reads check freshness at read time.
+   * @throws (the promise) when the store does not answer.
+   */
+  snapshot(): PriceSnapshot | Promise<PriceSnapshot>;
+  /** Marks the in-process copy out of date: the next {@link snapshot} re-reads the store. */
+  invalidate(): void;
+  /**
+   * Keeps the in-process copy current in the background: re-read on every message on `channel`
+   * (the feeder publishes one after each write) and every `refreshMs / 2`, so requests do not
+   * wait for the store in the steady state. Resolves once subscribed to a function that stops it.
+   * `onError` receives failed background reads (the next request retries).
+   */
+  watch(channel: string, onError: (err: unknown) => void): Promise<() => Promise<void>>;
   /** Maximum accepted age, seconds. */
   readonly maxAgeSeconds: number;
 }
@@ -79,62 +105,128 @@ export interface PriceStore {
 /** Keys live a day; freshness is decided by observedAt, the TTL only collects garbage. */
 const ENTRY_TTL_SECONDS = 86_400;
 
+/** Parses one stored entry. @throws MissingPriceDataError when it is not JSON or does not match `schema`. */
+function decodeEntry<T>(key: string, raw: string | null, schema: z.ZodType<T>): T | undefined {
+  if (raw === null) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new MissingPriceDataError(`price entry ${key} is not JSON`);
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) throw new MissingPriceDataError(`price entry ${key} is malformed`);
+  return result.data;
+}
+
+const gasReading = (e: GasEntry | undefined): GasReading | undefined =>
+  e && { price: BigInt(e.price), decimals: e.decimals, observedAt: e.observedAt, source: e.source };
+const usdReading = (e: UsdEntry | undefined): UsdReading | undefined => e && { price: BigInt(e.price), observedAt: e.observedAt, source: e.source };
+
+/** A decoded entry, or the MissingPriceDataError a malformed one gives (kept for the reader to throw). */
+function loaded<T>(decode: () => T | undefined): Loaded<T> {
+  try {
+    return decode();
+  } catch (err) {
+    if (err instanceof MissingPriceDataError) return err;
+    throw err;
+  }
+}
+
 /** Builds a {@link PriceStore} over `kv` (keys `gas:<domain>` and `usd:<SYMBOL>`). */
 export function createPriceStore(kv: KvStore, options: PriceStoreOptions): PriceStore {
-  const maxAgeMs = options.maxAgeSeconds * 1000;
-
-  async function read<T>(key: string, schema: z.ZodType<T>): Promise<T | undefined> {
-    const raw = await kv.get(key);
-    if (raw === null) return undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      throw new MissingPriceDataError(`price entry ${key} is not JSON`);
-    }
-    const result = schema.safeParse(parsed);
-    if (!result.success) throw new MissingPriceDataError(`price entry ${key} is malformed`);
-    return result.data;
-  }
-
-  function requireFresh(key: string, observedAt: number | undefined): void {
-    if (observedAt === undefined) throw new MissingPriceDataError(`no ${key} data`);
-    const age = options.clock() - observedAt;
-    if (age > maxAgeMs) {
-      throw new MissingPriceDataError(`${key} data is ${Math.round(age / 1000)} s old (max ${options.maxAgeSeconds} s)`);
-    }
-  }
+  const { clock, maxAgeSeconds, registry } = options;
+  const refreshMs = options.refreshMs ?? 1000;
+  const domains = registry.all().map((c) => c.domain);
+  const symbols = [...new Set(registry.all().map((c) => c.nativeSymbol))];
 
   const gasRaw = async (domain: number): Promise<GasReading | undefined> => {
-    const e = await read(`gas:${domain}`, GasEntry);
-    return e && { price: BigInt(e.price), decimals: e.decimals, observedAt: e.observedAt, source: e.source };
+    const key = `gas:${domain}`;
+    return gasReading(decodeEntry(key, await kv.get(key), GasEntry));
   };
   const usdRaw = async (symbol: string): Promise<UsdReading | undefined> => {
-    const e = await read(`usd:${symbol}`, UsdEntry);
-    return e && { price: BigInt(e.price), observedAt: e.observedAt, source: e.source };
+    const key = `usd:${symbol}`;
+    return usdReading(decodeEntry(key, await kv.get(key), UsdEntry));
   };
 
+  let current: PriceSnapshot | undefined;
+  /** Bumped by every write and invalidation; a read started before a bump is not installed as current. */
+  let generation = 0;
+  /** The read in flight and the generation it started in. */
+  let loading: { readonly generation: number; readonly promise: Promise<PriceSnapshot> } | undefined;
+
+  async function load(): Promise<PriceSnapshot> {
+    const startedGeneration = generation;
+    const loadedAt = clock();
+    const [gasRows, usdRows] = await Promise.all([
+      Promise.all(domains.map((d) => kv.get(`gas:${d}`))),
+      Promise.all(symbols.map((s) => kv.get(`usd:${s}`))),
+    ]);
+    const gas = new Map(domains.map((d, i) => [d, loaded(() => gasReading(decodeEntry(`gas:${d}`, gasRows[i] ?? null, GasEntry)))]));
+    const usd = new Map(symbols.map((s, i) => [s, loaded(() => usdReading(decodeEntry(`usd:${s}`, usdRows[i] ?? null, UsdEntry)))]));
+    const snapshot = new PriceSnapshot({ gas, usd, loadedAt }, { registry, maxAgeSeconds, clock });
+    if (generation === startedGeneration) current = snapshot;
+    return snapshot;
+  }
+
+  /** Reads the store, sharing a read in flight unless a write happened since it started. */
+  function reload(): Promise<PriceSnapshot> {
+    if (loading?.generation === generation) return loading.promise;
+    const entry = { generation, promise: load() };
+    loading = entry;
+    const clear = () => {
+      if (loading === entry) loading = undefined;
+    };
+    entry.promise.then(clear, clear);
+    return entry.promise;
+  }
+
+  function invalidate(): void {
+    generation += 1;
+    current = undefined;
+  }
+
   return {
-    maxAgeSeconds: options.maxAgeSeconds,
+    maxAgeSeconds,
     async putGas(domain, gas, observedAt, source) {
       const entry: GasEntry = { price: gas.price.toString(), decimals: gas.decimals, observedAt, source };
       await kv.set(`gas:${domain}`, JSON.stringify(entry), ENTRY_TTL_SECONDS);
+      invalidate();
     },
     async putUsd(symbol, price, observedAt, source) {
       const entry: UsdEntry = { price: price.toString(), observedAt, source };
       await kv.set(`usd:${symbol}`, JSON.stringify(entry), ENTRY_TTL_SECONDS);
+      invalidate();
     },
     gasRaw,
     usdRaw,
     async gas(domain) {
-      const e = await gasRaw(domain);
-      requireFresh(`gas price of domain ${domain}`, e?.observedAt);
-      return e as GasReading;
+      return requireFresh(`gas price of domain ${domain}`, await gasRaw(domain), clock(), maxAgeSeconds);
     },
     async usd(symbol) {
-      const e = await usdRaw(symbol);
-      requireFresh(`${symbol} USD price`, e?.observedAt);
-      return e as UsdReading;
+      return requireFresh(`${symbol} USD price`, await usdRaw(symbol), clock(), maxAgeSeconds);
+    },
+    snapshot() {
+      const now = clock();
+      if (current && now >= current.loadedAt && now - current.loadedAt <= refreshMs) return current;
+      return reload();
+    },
+    invalidate,
+    async watch(channel, onError) {
+      const refresh = () => {
+        reload().catch(onError);
+      };
+      const unsubscribe = await kv.subscribe(channel, () => {
+        invalidate();
+        refresh();
+      });
+      const timer = setInterval(refresh, Math.max(1, Math.floor(refreshMs / 2)));
+      timer.unref();
+      return async () => {
+        clearInterval(timer);
+        await unsubscribe();
+        await loading?.promise.catch(() => undefined);
+      };
     },
   };
 }

@@ -1,9 +1,10 @@
 /**
- * Prices one route from the price store: destination gas price and token price, origin token
- * price, per-chain redeem gas and adjustment factor (DESIGN.md "Fees").
+ * Prices one route from the price store's in-process snapshot: destination gas price and token
+ * price, origin token price, per-chain redeem gas and adjustment factor (DESIGN.md "Fees").
  */
 import type { ChainRegistry } from '@ctss/domain-types';
 import { computeRouteFee, type RouteFee } from './fee.js';
+import { PriceSnapshot } from './price-snapshot.js';
 import type { PriceStore } from './price-store.js';
 
 /** Per-chain pricing parameters, resolved from configuration with documented defaults. */
@@ -36,11 +37,11 @@ export function createRoutePricer(registry: ChainRegistry, store: PriceStore, pa
     async price(local, dest) {
       const origin = registry.require(local);
       const target = registry.require(dest);
-      const [gas, destUsd, originUsd] = await Promise.all([
-        store.gas(dest),
-        store.usd(target.nativeSymbol),
-        store.usd(origin.nativeSymbol),
-      ]);
+      const pending = store.snapshot();
+      const snapshot = pending instanceof PriceSnapshot ? pending : await pending;
+      const gas = snapshot.gas(dest);
+      const destUsd = snapshot.usd(target.nativeSymbol);
+      const originUsd = snapshot.usd(origin.nativeSymbol);
       const fee = computeRouteFee({
         destGasPrice: gas,
         destRedeemGas: params.redeemGas(dest),

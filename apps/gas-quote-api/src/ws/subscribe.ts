@@ -58,8 +58,12 @@ export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
   const anyOrigin = opts.allowedOrigins.includes('*');
   const updateGauge = () => metrics.wsClients.set(wss.clients.size);
 
-  /** Sends unless the client is backed up; a backed-up client is dropped. */
-  function deliver(ws: Client, message: string): void {
+  /**
+   * Sends one text frame unless the client is backed up; a backed-up client is dropped. `message`
+   * is UTF-8 bytes made once per message: ws writes a Buffer as is (no per-client encoding,
+   * length scan or copy), and every client's frame shares it.
+   */
+  function deliver(ws: Client, message: Buffer): void {
     if (ws.readyState !== WebSocket.OPEN) return;
     if (ws.bufferedAmount > opts.maxBufferedBytes) {
       metrics.wsDropped.inc({ reason: 'slow' });
@@ -67,17 +71,19 @@ export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
       ws.terminate();
       return;
     }
-    ws.send(message);
+    ws.send(message, { binary: false });
   }
 
   function broadcast(message: string): void {
-    for (const ws of wss.clients) deliver(ws, message);
+    if (wss.clients.size === 0) return;
+    const bytes = Buffer.from(message, 'utf8');
+    for (const ws of wss.clients) deliver(ws, bytes);
   }
 
   async function sendLatest(ws: Client): Promise<void> {
     for (const key of [LATEST_KEYS.fees, LATEST_KEYS.tokenPrices]) {
       const latest = await kv.get(key);
-      if (latest !== null) deliver(ws, latest);
+      if (latest !== null) deliver(ws, Buffer.from(latest, 'utf8'));
     }
   }
 

@@ -103,7 +103,7 @@ export function buildTestApp(opts: { env?: Record<string, string>; prefix?: stri
   const clock = opts.clock ?? testClock();
   const kv = testKv(prefix);
   const registry = createChainRegistry();
-  const store = createPriceStore(kv, { maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS, clock });
+  const store = createPriceStore(kv, { maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS, clock, registry });
   const metrics = createGasQuoteMetrics();
   const logger = createLogger({ name: 'gas-quote-api-test', level: 'silent' });
   const gas = createApp({

@@ -1,0 +1,109 @@
+/**
+ * An in-process copy of every price entry the quote routes read (DESIGN.md "Running"): the gas
+ * entry of each served domain and the USD entry of each native token, as read from the store at
+ * one moment. Reads are synchronous and still check each entry's observedAt against the maximum
+ * age at the time of the read, so a copy never serves an entry the store would refuse.
+ */
+import type { ChainRegistry } from '@ctss/domain-types';
+import { USD_DECIMALS, fixedToNumber } from './fixed-point.js';
+import { MissingPriceDataError, type GasReading, type UsdReading } from './price-store.js';
+
+/** One entry as loaded: the reading, undefined when absent, or the error a malformed entry gives. */
+export type Loaded<T> = T | undefined | MissingPriceDataError;
+
+/** What a snapshot is built from (see {@link PriceSnapshot}). */
+export interface SnapshotData {
+  /** Gas entry per served domain. */
+  readonly gas: ReadonlyMap<number, Loaded<GasReading>>;
+  /** USD entry per native symbol. */
+  readonly usd: ReadonlyMap<string, Loaded<UsdReading>>;
+  /** Clock time the read from the store started, ms since epoch. */
+  readonly loadedAt: number;
+}
+
+/** Options of {@link PriceSnapshot}. */
+export interface SnapshotOptions {
+  readonly registry: ChainRegistry;
+  /** Entries observed longer ago than this are refused, seconds (PRICE_MAX_AGE_SECONDS). */
+  readonly maxAgeSeconds: number;
+  /** Current time, ms since epoch. */
+  readonly clock: () => number;
+}
+
+/**
+ * Refuses an entry that is absent, malformed or older than `maxAgeMs` at `now`.
+ * @throws MissingPriceDataError with the same details the store gives (missing, malformed, "N s old").
+ */
+export function requireFresh<T extends { readonly observedAt: number }>(
+  label: string,
+  entry: Loaded<T>,
+  now: number,
+  maxAgeSeconds: number,
+): T {
+  if (entry instanceof MissingPriceDataError) throw entry;
+  if (entry === undefined) throw new MissingPriceDataError(`no ${label} data`);
+  const age = now - entry.observedAt;
+  if (age > maxAgeSeconds * 1000) {
+    throw new MissingPriceDataError(`${label} data is ${Math.round(age / 1000)} s old (max ${maxAgeSeconds} s)`);
+  }
+  return entry;
+}
+
+/** The `/tokenPrices` body and the clock interval in which it stays exact. */
+interface TokenPricesBody {
+  readonly json: string;
+  readonly builtAt: number;
+  /** Last ms at which every included price is still fresh. */
+  readonly validUntil: number;
+}
+
+/** Prices as read from the store at {@link loadedAt}; immutable. */
+export class PriceSnapshot {
+  readonly loadedAt: number;
+  readonly #data: SnapshotData;
+  readonly #opts: SnapshotOptions;
+  #tokenPrices: TokenPricesBody | undefined;
+
+  constructor(data: SnapshotData, opts: SnapshotOptions) {
+    this.#data = data;
+    this.#opts = opts;
+    this.loadedAt = data.loadedAt;
+  }
+
+  /** The fresh gas price of `domain`. @throws MissingPriceDataError when missing, malformed or stale. */
+  gas(domain: number): GasReading {
+    return requireFresh(`gas price of domain ${domain}`, this.#data.gas.get(domain), this.#opts.clock(), this.#opts.maxAgeSeconds);
+  }
+
+  /** The fresh USD price (10^8 scale) of `symbol`. @throws MissingPriceDataError when missing, malformed or stale. */
+  usd(symbol: string): UsdReading {
+    return requireFresh(`${symbol} USD price`, this.#data.usd.get(symbol), this.#opts.clock(), this.#opts.maxAgeSeconds);
+  }
+
+  /**
+   * The `GET /tokenPrices` body as JSON text: domain id to native token USD price (a float, as
+   * the spec's sample), tokens whose price is missing or stale left out. Built once and reused
+   * while every included price stays fresh (an excluded one cannot become fresh again without
+   * a new snapshot).
+   * @throws MissingPriceDataError when no price at all is fresh.
+   */
+  tokenPricesJson(): string {
+    const now = this.#opts.clock();
+    const cached = this.#tokenPrices;
+    if (cached && now >= cached.builtAt && now <= cached.validUntil) return cached.json;
+    const body: Record<string, number> = {};
+    let validUntil = Infinity;
+    let count = 0;
+    const maxAgeMs = this.#opts.maxAgeSeconds * 1000;
+    for (const chain of this.#opts.registry.all()) {
+      const entry = this.#data.usd.get(chain.nativeSymbol);
+      if (entry === undefined || entry instanceof MissingPriceDataError || now - entry.observedAt > maxAgeMs) continue;
+      body[String(chain.domain)] = fixedToNumber(entry.price, USD_DECIMALS);
+      validUntil = Math.min(validUntil, entry.observedAt + maxAgeMs);
+      count += 1;
+    }
+    if (count === 0) throw new MissingPriceDataError('no fresh token prices');
+    this.#tokenPrices = { json: JSON.stringify(body), builtAt: now, validUntil };
+    return this.#tokenPrices.json;
+  }
+}
