@@ -4,6 +4,8 @@
  * the one recorded in its marker table, so reruns start in seconds. Also picks realistic request
  * parameters (cursors, senders, addresses, hashes, time windows, usernames) from the loaded data.
  */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { runNode } from './child.js';
@@ -13,9 +15,27 @@ import { MONITORING_APP_DIR } from './paths.js';
 export interface DatasetSize {
   readonly transactions: number;
   readonly users: number;
+  /** {@link seedFingerprint} of the code that loaded it. */
+  readonly fingerprint?: string;
 }
 
 const MARKER = 'ctss_bench_dataset';
+
+/**
+ * A fingerprint of the monitoring API's built migrations and seeder (dist/migrations, dist/seed,
+ * dist/seed.js): a database loaded by other code is reloaded, so a schema change (a new index,
+ * a new rollup table) is always measured.
+ */
+export async function seedFingerprint(): Promise<string> {
+  const dist = path.join(MONITORING_APP_DIR, 'dist');
+  const hash = createHash('sha256');
+  for (const dir of ['migrations', 'seed']) {
+    const files = (await readdir(path.join(dist, dir)).catch(() => [] as string[])).filter((f) => f.endsWith('.js')).sort();
+    for (const f of files) hash.update(f).update(await readFile(path.join(dist, dir, f)));
+  }
+  hash.update(await readFile(path.join(dist, 'seed.js')).catch(() => Buffer.alloc(0)));
+  return hash.digest('hex').slice(0, 16);
+}
 
 /** The URL of `database` on the server of `adminUrl` (same host, port, user). */
 export function databaseUrl(adminUrl: string, database: string): string {
@@ -38,11 +58,11 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
 async function loadedSize(url: string): Promise<DatasetSize | undefined> {
   try {
     return await withClient(url, async (c) => {
-      const r = await c.query<{ transactions: string; users: string }>(
-        `select transactions::text, users::text from ${MARKER} limit 1`,
+      const r = await c.query<{ transactions: string; users: string; fingerprint: string | null }>(
+        `select transactions::text, users::text, to_jsonb(m) ->> 'fingerprint' as fingerprint from ${MARKER} m limit 1`,
       );
       const row = r.rows[0];
-      return row ? { transactions: Number(row.transactions), users: Number(row.users) } : undefined;
+      return row ? { transactions: Number(row.transactions), users: Number(row.users), fingerprint: row.fingerprint ?? undefined } : undefined;
     });
   } catch {
     return undefined;
@@ -73,10 +93,12 @@ export async function ensureDataset(opts: EnsureDatasetOptions): Promise<{ url: 
     if (!current) throw new Error(`--skip-seed: ${opts.database} has no ${MARKER} marker; run without --skip-seed once`);
     return { url, size: current, seededNow: false };
   }
-  if (!opts.reseed && current && current.transactions === opts.size.transactions && current.users === opts.size.users) {
+  const fingerprint = await seedFingerprint();
+  if (!opts.reseed && current && current.transactions === opts.size.transactions && current.users === opts.size.users && current.fingerprint === fingerprint) {
     opts.log(`dataset: ${opts.database} already holds ${current.transactions} transactions, ${current.users} users`);
     return { url, size: current, seededNow: false };
   }
+  if (current && current.fingerprint !== fingerprint) opts.log('dataset: the monitoring API migrations or seeder changed since the last load');
   opts.log(`dataset: (re)creating ${opts.database} with ${opts.size.transactions} transactions, ${opts.size.users} users`);
   await withClient(opts.adminUrl, async (c) => {
     await c.query(`drop database if exists ${opts.database} with (force)`);
@@ -93,11 +115,11 @@ export async function ensureDataset(opts: EnsureDatasetOptions): Promise<{ url: 
   const seedSeconds = (Date.now() - started) / 1000;
   await withClient(url, async (c) => {
     await c.query('vacuum analyze');
-    await c.query(`create table ${MARKER} (transactions bigint not null, users bigint not null, seeded_at timestamptz not null default now())`);
-    await c.query(`insert into ${MARKER} (transactions, users) values ($1, $2)`, [opts.size.transactions, opts.size.users]);
+    await c.query(`create table ${MARKER} (transactions bigint not null, users bigint not null, fingerprint text not null, seeded_at timestamptz not null default now())`);
+    await c.query(`insert into ${MARKER} (transactions, users, fingerprint) values ($1, $2, $3)`, [opts.size.transactions, opts.size.users, fingerprint]);
   });
   opts.log(`dataset: loaded in ${seedSeconds.toFixed(0)} s`);
-  return { url, size: opts.size, seededNow: true, seedSeconds };
+  return { url, size: { ...opts.size, fingerprint }, seededNow: true, seedSeconds };
 }
 
 /** Request parameters picked from the loaded data. */
