@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { seedDemoData } from '../src/seed/index.js';
 import { withIndexesDeferred } from '../src/seed/writer.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { expectRollupsExact } from './support/rollups.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 
@@ -40,6 +41,18 @@ describe('seedDemoData', () => {
       `select (select count(*) from tx_senders) = (select count(*) from (select distinct network, sender from transactions) s) as ok`,
     );
     expect(senders.rows[0]?.ok).toBe(true);
+    await expectRollupsExact(db.knex);
+  });
+
+  it('when only transactions is truncated, then every derived table is emptied with it', async () => {
+    await seedDemoData(db.knex, { transactions: 50, users: 0, seed: 9, now: NOW, method: 'insert' });
+    await db.knex.raw('truncate transactions');
+    for (const table of ['tx_hourly_rollups', 'tx_daily_rollups', 'tx_senders', 'tx_network_totals', 'tx_domain_totals']) {
+      const [{ count }] = (await db.knex(table).count('* as count')) as [{ count: string }];
+      expect([table, Number(count)]).toEqual([table, 0]);
+    }
+    await seedDemoData(db.knex, { transactions: 40, users: 0, seed: 10, now: NOW, method: 'insert' });
+    await expectRollupsExact(db.knex);
   });
 
   it('when loading with indexes deferred, then the same indexes exist afterwards and the data is exact', async () => {
@@ -60,6 +73,7 @@ describe('seedDemoData', () => {
     expect(during).toHaveLength(1);
     expect(await indexes()).toEqual(before);
     expect(await rollupsMatchRaw(db.knex)).toBe(true);
+    await expectRollupsExact(db.knex);
   });
 
   const copyIt = process.env.DATABASE_URL ? it : it.skip;
@@ -71,5 +85,6 @@ describe('seedDemoData', () => {
     const [{ count }] = (await db.knex('transactions').count('* as count')) as [{ count: string }];
     expect(Number(count)).toBe(5000);
     expect(await rollupsMatchRaw(db.knex)).toBe(true);
+    await expectRollupsExact(db.knex);
   });
 });

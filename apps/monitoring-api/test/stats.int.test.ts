@@ -9,38 +9,13 @@ import type { Express } from 'express';
 import type { Knex } from 'knex';
 import { createApp } from '../src/app.js';
 import { aTransaction, insertAll } from './support/builders.js';
+import { expectRollupsExact, rows } from './support/rollups.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { buildTestDeps, TEST_NOW, type TestDeps } from './support/deps.js';
 
 const HOUR = 3_600_000;
 const at = (iso: string) => new Date(iso);
 const usd = (baseUnits: string | bigint) => Number(baseUnits) / 1e6;
-
-/** Rows of a query as plain objects with text values. */
-async function rows(knex: Knex, sql: string, bindings: readonly (string | number)[] = []): Promise<Record<string, string>[]> {
-  const result = await knex.raw<{ rows: Record<string, string>[] }>(sql, bindings);
-  return result.rows;
-}
-
-/** The rollup tables as they should be, recomputed from the raw rows. */
-async function expectRollupsExact(knex: Knex): Promise<void> {
-  const fromRaw = await rows(
-    knex,
-    `select network, date_trunc('hour', created_at, 'UTC')::text as bucket, source_domain::text,
-            count(*)::text as tx_count, sum(deposit_amount)::text as volume,
-            sum(deposit_amount - receive_amount)::text as fee, sum(relayer_fee)::text as relayer_fee
-       from transactions group by 1, 2, 3 order by 1, 2, 3`,
-  );
-  const kept = await rows(
-    knex,
-    `select network, bucket::text, source_domain::text, tx_count::text, volume::text, fee::text, relayer_fee::text
-       from tx_hourly_rollups order by 1, 2, 3`,
-  );
-  expect(kept).toEqual(fromRaw);
-  const senders = await rows(knex, `select network, sender, count(*)::text as n from transactions group by 1, 2 order by 1, 2`);
-  const keptSenders = await rows(knex, `select network, sender, tx_count::text as n from tx_senders order by 1, 2`);
-  expect(keptSenders).toEqual(senders);
-}
 
 describe('statistics endpoints', () => {
   let db: TestDatabase;
@@ -283,7 +258,7 @@ describe('statistics cache', () => {
   it('when many requests miss the cache at once, then one query runs and all get the same answer', async () => {
     const queries: string[] = [];
     const listener = (q: { sql: string }) => {
-      if (q.sql.includes('tx_hourly_rollups')) queries.push(q.sql);
+      if (q.sql.includes('tx_network_totals')) queries.push(q.sql);
     };
     db.knex.on('query', listener);
     try {

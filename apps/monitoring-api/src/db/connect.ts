@@ -16,12 +16,20 @@ export interface KnexOptions {
   readonly statementTimeoutMs?: number;
 }
 
+/**
+ * Session settings sent in every connection's startup packet: JIT off, since LLVM compilation
+ * (several milliseconds) never pays off for these short OLTP queries whose planner estimates can
+ * exceed `jit_above_cost` (packages/bench/FINDINGS.md section 4). The embedded PGlite ignores it.
+ */
+export const SESSION_OPTIONS = '-c jit=off';
+
 /** A knex instance over one PostgreSQL URL. `int8` and `numeric` come back as strings (parse with BigInt). */
 export function createKnex(url: string, options: KnexOptions): Knex {
   return knexFactory({
     client: 'pg',
     connection: {
       connectionString: url,
+      options: SESSION_OPTIONS,
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     },
     pool: { min: 0, max: options.poolMax },
@@ -83,13 +91,13 @@ export function createDatabases(
   class ReplicaClient extends ClientPG {
     override _acquireOnlyConnection(): Promise<unknown> {
       // Read synchronously by the parent before any await, so concurrent opens do not mix targets.
-      this.connectionSettings = { connectionString: pick(), statement_timeout: 30_000 };
+      this.connectionSettings = { connectionString: pick(), statement_timeout: 30_000, options: SESSION_OPTIONS };
       return super._acquireOnlyConnection();
     }
   }
   const read = knexFactory({
     client: ReplicaClient,
-    connection: { connectionString: config.primaryUrl },
+    connection: { connectionString: config.primaryUrl, options: SESSION_OPTIONS },
     pool: { min: 0, max: config.poolMax * config.readUrls.length },
     acquireConnectionTimeout: 10_000,
   });

@@ -1,7 +1,8 @@
 /**
- * SQL of the statistics (SPEC.md "Statistics"; DESIGN.md "Monitoring API semantics"). Totals,
- * series and shares read `tx_hourly_rollups` (kept exact by triggers), so their cost is the number
- * of buckets, not of transactions; distinct senders read `tx_senders`. Only the per-sender volume
+ * SQL of the statistics (SPEC.md "Statistics"; DESIGN.md "Monitoring API semantics"). Lifetime
+ * totals, distinct senders and chain shares read the trigger-kept `tx_network_totals` /
+ * `tx_domain_totals` rows; series read `tx_hourly_rollups` or `tx_daily_rollups` (also kept exact
+ * by triggers), so their cost is the number of buckets, not of transactions. Only the per-sender volume
  * reads raw rows, through the sender index. Sums come back as decimal strings and are parsed
  * with BigInt; `_usd` floats are computed from them at the edge.
  */
@@ -47,19 +48,23 @@ export async function volumeSeries(
   const last = newestBucketStart(now, period, offset);
   const first = new Date(last.getTime() - (count - 1) * width);
   const interval = period === 'hourly' ? '1 hour' : '24 hours';
-  const unit = period === 'hourly' ? 'hour' : 'day';
   const end = new Date(last.getTime() + width);
   // Aggregate the rollup rows of the range first (primary key range scan), then attach them to the
-  // generated buckets by equality, so the cost is the number of rollup rows in the range.
+  // generated buckets by equality, so the cost is the number of rollup rows in the range. Daily
+  // buckets read the daily rollups (one row per day), hourly ones the hourly rollups.
+  const source =
+    period === 'hourly'
+      ? `select bucket, sum(volume) as volume, sum(fee) as fee, sum(relayer_fee) as relayer_fee
+           from tx_hourly_rollups
+          where network = ? and bucket >= ? and bucket < ?
+          group by bucket`
+      : `select bucket, volume, fee, relayer_fee
+           from tx_daily_rollups
+          where network = ? and bucket >= ? and bucket < ?`;
   const result = await knex.raw<{
     rows: { bucket: Date; volume: string; fee: string; relayer_fee: string }[];
   }>(
-    `with agg as (
-       select date_trunc('${unit}', bucket, 'UTC') as bucket,
-              sum(volume) as volume, sum(fee) as fee, sum(relayer_fee) as relayer_fee
-         from tx_hourly_rollups
-        where network = ? and bucket >= ? and bucket < ?
-        group by 1)
+    `with agg as (${source})
      select g.bucket,
             coalesce(agg.volume, 0)::text as volume,
             coalesce(agg.fee, 0)::text as fee,
@@ -77,15 +82,21 @@ export async function volumeSeries(
   }));
 }
 
-/** Lifetime totals of a network: volume (sum deposit_amount, base units) and record count. */
-export async function networkTotals(knex: Knex, network: Network): Promise<{ volume: bigint; count: bigint }> {
-  const result = await knex.raw<{ rows: { volume: string; count: string }[] }>(
-    `select coalesce(sum(volume), 0)::text as volume, coalesce(sum(tx_count), 0)::text as count
-       from tx_hourly_rollups where network = ?`,
+/**
+ * Lifetime totals of a network from its trigger-kept `tx_network_totals` row: volume
+ * (sum deposit_amount, base units), record count and distinct senders (zero without a row).
+ */
+export async function networkTotals(
+  knex: Knex,
+  network: Network,
+): Promise<{ volume: bigint; count: bigint; senders: bigint }> {
+  const result = await knex.raw<{ rows: { volume: string; count: string; senders: string }[] }>(
+    `select volume::text as volume, tx_count::text as count, senders::text as senders
+       from tx_network_totals where network = ?`,
     [network],
   );
   const row = result.rows[0];
-  return { volume: BigInt(row?.volume ?? '0'), count: BigInt(row?.count ?? '0') };
+  return { volume: BigInt(row?.volume ?? '0'), count: BigInt(row?.count ?? '0'), senders: BigInt(row?.senders ?? '0') };
 }
 
 /** Lifetime volume per source domain, largest first (chain shares). */
@@ -94,10 +105,9 @@ export async function volumeBySourceDomain(
   network: Network,
 ): Promise<{ domain: number; amount: bigint }[]> {
   const result = await knex.raw<{ rows: { source_domain: string; amount: string }[] }>(
-    `select source_domain, sum(volume)::text as amount
-       from tx_hourly_rollups where network = ?
-      group by source_domain
-      order by sum(volume) desc, source_domain`,
+    `select source_domain, volume::text as amount
+       from tx_domain_totals where network = ?
+      order by volume desc, source_domain`,
     [network],
   );
   return result.rows.map((row) => ({ domain: Number(row.source_domain), amount: BigInt(row.amount) }));
@@ -113,11 +123,7 @@ export async function sendersVolume(knex: Knex, network: Network, senders: reado
   return BigInt(rows[0]?.volume ?? '0');
 }
 
-/** Number of distinct senders of a network. */
+/** Number of distinct senders of a network (the trigger-kept count in `tx_network_totals`). */
 export async function uniqueSenders(knex: Knex, network: Network): Promise<number> {
-  const result = await knex.raw<{ rows: { count: string }[] }>(
-    `select count(*)::text as count from tx_senders where network = ?`,
-    [network],
-  );
-  return Number(result.rows[0]?.count ?? '0');
+  return Number((await networkTotals(knex, network)).senders);
 }
