@@ -12,11 +12,11 @@ import type { GasQuoteMetrics, PriceAgeSample } from './metrics.js';
 import { createPricingParams } from './pricing/params.js';
 import { MissingPriceDataError, type PriceStore } from './pricing/price-store.js';
 import { createRoutePricer, type PricingParams } from './pricing/route-pricer.js';
-import { ecdsaQuoteRouter } from './routes/ecdsa-quote.js';
-import { ed25519QuoteRouter } from './routes/ed25519-quote.js';
+import { ECDSA_QUOTE_PATH, ecdsaQuoteHandler } from './routes/ecdsa-quote.js';
+import { ED25519_QUOTE_PATH, ed25519QuoteHandler } from './routes/ed25519-quote.js';
 import { healthRouter } from './routes/health.js';
 import { buildOpenApiDocument } from './routes/openapi.js';
-import { tokenPricesRouter } from './routes/token-prices.js';
+import { TOKEN_PRICES_PATH, tokenPricesHandler } from './routes/token-prices.js';
 import { UPDATES_CHANNEL } from './feeder/feeder.js';
 import { createQuoteService } from './signing/quote-service.js';
 import { createSubscribeHub, type SubscribeHub } from './ws/subscribe.js';
@@ -93,6 +93,10 @@ export function createApp(deps: AppDeps): GasQuoteApp {
     trustProxy: config.TRUST_PROXY,
     rateLimit: rateLimitFromConfig(config, deps.kv.redis, `${config.REDIS_PREFIX}rl:`),
   });
+  // The hot endpoints first, as plain routes: no nested router to walk through per request.
+  app.get(ECDSA_QUOTE_PATH, ecdsaQuoteHandler(quotes));
+  app.get(ED25519_QUOTE_PATH, ed25519QuoteHandler(quotes));
+  app.get(TOKEN_PRICES_PATH, tokenPricesHandler(priceStore));
   app.use(
     healthRouter(
       {
@@ -106,9 +110,6 @@ export function createApp(deps: AppDeps): GasQuoteApp {
       priceStore,
     ),
   );
-  app.use(ecdsaQuoteRouter(quotes));
-  app.use(ed25519QuoteRouter(quotes));
-  app.use(tokenPricesRouter(priceStore));
   serveOpenApi(app, buildOpenApiDocument());
   app.use(missingPriceData);
   finishHttpApp(app, logger);

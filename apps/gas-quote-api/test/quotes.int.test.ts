@@ -119,6 +119,26 @@ describe('GET /getEcdsaSig_native', () => {
     expect(res.body).toMatchObject({ status: 400, code });
     expect(res.body.detail).toContain(mention);
   });
+
+  it('answers a repeated query string the same way each time: bad ones 400, good ones quoted for the route asked', async () => {
+    const bad = '/getEcdsaSig_native?localDomain=abc&destinationDomain=3&isV2=true&isNative=false';
+    for (let i = 0; i < 3; i++) {
+      const res = await request(t.gas.app).get(bad);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'INVALID_QUERY' });
+    }
+    for (const [local, dest, isNative] of [
+      [0, 3, false],
+      [6, 5, true],
+      [0, 3, false],
+      [6, 5, true],
+    ] as const) {
+      const res = await request(t.gas.app).get(`/getEcdsaSig_native?localDomain=${local}&destinationDomain=${dest}&isV2=true&isNative=${isNative}`);
+      expect(res.status).toBe(200);
+      expect(BigInt(res.body.fee)).toBe(expectedFee(local, dest, isNative));
+      expect(res.body.isNative).toBe(isNative);
+    }
+  });
 });
 
 describe('GET /getEd25519Sig_native', () => {

@@ -1,15 +1,21 @@
 /** `GET /getEd25519Sig_native` (SPEC.md "Endpoints"): Ed25519/BCS quote for Solana, Aptos, Sui origins. */
 import { Ed25519QuoteQuery } from '@ctss/domain-types';
-import { parseQuery, sendJson } from '@ctss/server-kit';
-import { Router } from 'express';
+import { sendJson } from '@ctss/server-kit';
+import type { RequestHandler } from 'express';
 import type { QuoteService } from '../signing/quote-service.js';
+import { cachedQueryParser } from './query-cache.js';
 
-/** Router with the Ed25519 quote endpoint. Errors go to the app's problem handler. */
-export function ed25519QuoteRouter(quotes: QuoteService): Router {
-  const router = Router();
-  router.get('/getEd25519Sig_native', async (req, res) => {
-    const query = parseQuery(Ed25519QuoteQuery, req.query);
+/** Path of the Ed25519 quote endpoint. */
+export const ED25519_QUOTE_PATH = '/getEd25519Sig_native';
+
+/**
+ * Handler of the Ed25519 quote endpoint, mounted directly on the app (no nested router on the
+ * hot path). Bad queries throw HttpProblem 400; errors go to the app's problem handler.
+ */
+export function ed25519QuoteHandler(quotes: QuoteService): RequestHandler {
+  const parse = cachedQueryParser(Ed25519QuoteQuery);
+  return async (req, res) => {
+    const query = parse(req);
     sendJson(res, 200, await quotes.ed25519(query));
-  });
-  return router;
+  };
 }
