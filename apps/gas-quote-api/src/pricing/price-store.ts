@@ -95,7 +95,8 @@ export interface PriceStore {
    * Keeps the in-process copy current in the background: re-read on every message on `channel`
    * (the feeder publishes one after each write) and every `refreshMs / 2`, so requests do not
    * wait for the store in the steady state. Resolves once subscribed to a function that stops it.
-   * `onError` receives failed background reads (the next request retries).
+   * `onError` receives the first failed background read of each run of failures (requests retry
+   * the read themselves and fail with the store's error while it lasts).
    */
   watch(channel: string, onError: (err: unknown) => void): Promise<() => Promise<void>>;
   /** Maximum accepted age, seconds. */
@@ -213,8 +214,18 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
     },
     invalidate,
     async watch(channel, onError) {
+      // Report the first failure of a run only (a store outage would otherwise log twice a second).
+      let failing = false;
       const refresh = () => {
-        reload().catch(onError);
+        reload().then(
+          () => {
+            failing = false;
+          },
+          (err: unknown) => {
+            if (!failing) onError(err);
+            failing = true;
+          },
+        );
       };
       const unsubscribe = await kv.subscribe(channel, () => {
         invalidate();
