@@ -55,13 +55,14 @@ describe('ConfigSchema', () => {
         REDIS_URL: 'http://cache',
         RATE_LIMIT_PER_MINUTE: '0',
         USERNAME_SUFFIX: 'ctss',
+        LEADERBOARD_COUNT_TTL_SECONDS: '-1',
       });
     } catch (err) {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const issues = (error as ConfigError).issues.join('\n');
-    for (const name of ['PORT', 'DATABASE_URL', 'DATABASE_READ_URLS', 'REDIS_URL', 'RATE_LIMIT_PER_MINUTE', 'USERNAME_SUFFIX']) {
+    for (const name of ['PORT', 'DATABASE_URL', 'DATABASE_READ_URLS', 'REDIS_URL', 'RATE_LIMIT_PER_MINUTE', 'USERNAME_SUFFIX', 'LEADERBOARD_COUNT_TTL_SECONDS']) {
       expect(issues).toContain(name);
     }
     expect(issues).not.toContain('secret');

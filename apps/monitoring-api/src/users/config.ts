@@ -22,6 +22,12 @@ export const usersConfigSchema = z.object({
   NAME_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** Timeout of one name-resolution RPC request, milliseconds. */
   NAME_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /**
+   * How long the unfiltered leaderboard `total_count` (the number of users) is cached in the
+   * KvStore, seconds; 0 counts on every request. Counting scans every user (about 10-15 ms per
+   * 100k users), searches are always counted exactly.
+   */
+  LEADERBOARD_COUNT_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
 });
 
 /** Parsed users configuration. */

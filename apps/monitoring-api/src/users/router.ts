@@ -4,13 +4,19 @@
  * HttpProblem (RFC 9457 body with `code`), turned into the response by the app's problem handler.
  */
 import { ChainType, VerifyRequest, type WalletsQueryResponse } from '@ctss/domain-types';
-import { HttpProblem, parseBody, parseQuery, sendJson } from '@ctss/server-kit';
+import { HttpProblem, createCachedLoader, parseBody, parseQuery, sendJson, type Codec } from '@ctss/server-kit';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AppDeps } from '../deps.js';
 import { CHAIN_LABELS, parseWalletAddress, type WalletAddress } from './address.js';
 import { BindingService } from './binding.service.js';
 import { LeaderboardQuery, MAX_WALLET_ENTRIES, MessagesQuery, UsersQuery } from './schemas.js';
-import { fetchDomainAggregate, fetchLeaderboard, findUsersByWallets } from './users.repository.js';
+import { countUsers, fetchDomainAggregate, fetchLeaderboard, findUsersByWallets } from './users.repository.js';
+
+/** Cache codec of a user count. */
+const countCodec: Codec<number> = { encode: (n) => String(n), decode: (text) => Number(text) };
+
+/** KvStore key of the cached unfiltered leaderboard total. */
+export const LEADERBOARD_TOTAL_KEY = 'users:leaderboard:total';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 
@@ -66,12 +72,19 @@ export function createUsersRouter(deps: AppDeps): express.Router {
     nonceTtlSeconds: deps.config.NONCE_TTL_SECONDS,
   });
   const suffix = deps.config.USERNAME_SUFFIX;
+  // The unfiltered total, cached for a few seconds (single-flight on misses) instead of counting
+  // every user on each page.
+  const cachedCount = createCachedLoader(deps.kv, {
+    ttlSeconds: deps.config.LEADERBOARD_COUNT_TTL_SECONDS,
+    logger: deps.logger,
+  });
+  const totalUsers = () => cachedCount(LEADERBOARD_TOTAL_KEY, () => countUsers(deps.db.read, ''), countCodec);
 
   router.get(
     '/leaderboard',
     route(async (req, res) => {
       const query = parseQuery(LeaderboardQuery, req.query);
-      const { entries, totalCount } = await fetchLeaderboard(deps.db.read, query);
+      const { entries, totalCount } = await fetchLeaderboard(deps.db.read, query, { totalUsers });
       sendJson(res, 200, {
         leaderboard: entries,
         total_count: totalCount,

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { recomputeRanks } from '../../src/users/ranks.js';
+import { LEADERBOARD_TOTAL_KEY } from '../../src/users/router.js';
 import { bindTestWallet, evmAddress, insertUser, refer } from './builders.js';
 import { startUsersTestApp, type UsersTestApp } from './http.js';
 
@@ -175,5 +176,39 @@ describe('GET /users/leaderboard', () => {
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ status: 400, code: 'INVALID_QUERY' });
     expect((res.body as { detail: string }).detail).toContain(field);
+  });
+});
+
+describe('GET /users/leaderboard total_count cache', () => {
+  const apps: UsersTestApp[] = [];
+  afterAll(async () => {
+    await Promise.all(apps.map((a) => a.close()));
+  });
+  const total = async (t: UsersTestApp, query: Record<string, string> = {}) =>
+    ((await request(t.app).get('/users/leaderboard').query(query).expect(200)).body as Page).total_count;
+
+  it('when a user joins, then the unfiltered total is the cached count until the key goes, and a search counts exactly', async () => {
+    const t = await startUsersTestApp({ env: { LEADERBOARD_COUNT_TTL_SECONDS: '3600' } });
+    apps.push(t);
+    await insertUser(t.db.knex, { username: 'first.ctss' });
+    await insertUser(t.db.knex, { username: 'second.ctss' });
+    expect(await total(t)).toBe(2);
+    await insertUser(t.db.knex, { username: 'third.ctss' });
+    expect(await total(t)).toBe(2);
+    expect(await t.deps.kv.get(LEADERBOARD_TOTAL_KEY)).toBe('2');
+    expect(await total(t, { search: 'ird' })).toBe(1);
+    expect(await total(t, { search: '.ctss' })).toBe(3);
+    await t.deps.kv.del(LEADERBOARD_TOTAL_KEY);
+    expect(await total(t)).toBe(3);
+  });
+
+  it('when the count TTL is 0, then every page counts the users', async () => {
+    const t = await startUsersTestApp({ env: { LEADERBOARD_COUNT_TTL_SECONDS: '0' } });
+    apps.push(t);
+    await insertUser(t.db.knex, { username: 'one.ctss' });
+    expect(await total(t)).toBe(1);
+    await insertUser(t.db.knex, { username: 'two.ctss' });
+    expect(await total(t)).toBe(2);
+    expect(await t.deps.kv.get(LEADERBOARD_TOTAL_KEY)).toBeNull();
   });
 });

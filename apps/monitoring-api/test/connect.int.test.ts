@@ -1,0 +1,35 @@
+/**
+ * Session settings of the pools (src/db/connect.ts): JIT is off on every connection, primary and
+ * replicas alike (packages/bench/FINDINGS.md section 4). Needs a real server: PGlite ignores
+ * startup options (and has no JIT).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createLogger } from '@ctss/server-kit';
+import { createDatabases } from '../src/db/connect.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+
+const logger = createLogger({ name: 'connect-test', level: 'silent' });
+const real = Boolean(process.env.DATABASE_URL);
+if (!real) console.info('connection settings test skipped: DATABASE_URL is not set (PGlite ignores startup options)');
+
+(real ? describe : describe.skip)('database connections', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase({ migrate: false });
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it('when the primary, replica and single pools connect, then JIT is off in each session', async () => {
+    const jit = async (knex: import('knex').Knex) =>
+      (await knex.raw<{ rows: { jit: string }[] }>('show jit')).rows[0]!.jit;
+    expect(await jit(db.knex)).toBe('off');
+    const handles = createDatabases({ primaryUrl: db.url, readUrls: [db.url], poolMax: 1 }, logger);
+    try {
+      expect([await jit(handles.primary), await jit(handles.read)]).toEqual(['off', 'off']);
+    } finally {
+      await handles.close();
+    }
+  });
+});
