@@ -105,23 +105,27 @@ export async function fetchLeaderboard(
 
   const result = await db.raw<{ rows: LeaderboardRow[] }>(
     `with page as (
+       -- The page's ids first (an index-only scan of users_rank_<network>_idx when unfiltered, so
+       -- skipping the offset reads no table rows), then their rows by primary key.
        select u.id, u.username, u.ref_code, u.domain_multiplier, u.staked_op_nfts, u.staked_eth_nfts,
               u.${rank} as domain_rank
-         from users u
-        where ${filter}
-        order by u.${rank} asc nulls last, u.id asc
-        limit ? offset ?
+         from (select u.id
+                 from users u
+                where ${filter}
+                order by u.${rank} asc nulls last, u.id asc
+                limit ? offset ?) ids
+         join users u on u.id = ids.id
      ),
      scope as (
        select id from page
        union
-       select r.referee_id from referrals r where r.referrer_id in (select id from page)
+       select r.referee_id from referrals r where r.referrer_id = any(array(select id from page))
      ),
      own as (${ownTotalsSql(query.network, 'select id from scope')}),
      refs as (
        select r.referrer_id as id, sum(o.domain_total_multiplied_points) as points
          from referrals r join own o on o.id = r.referee_id
-        where r.referrer_id in (select id from page)
+        where r.referrer_id = any(array(select id from page))
         group by r.referrer_id
      )
      select p.*, o.wallet_count, o.total_base_points, o.domain_total_multiplied_points,
