@@ -4,7 +4,8 @@
  * HttpProblem (RFC 9457 body with `code`), turned into the response by the app's problem handler.
  */
 import { ChainType, VerifyRequest, type WalletsQueryResponse } from '@ctss/domain-types';
-import { HttpProblem, createCachedLoader, parseBody, parseQuery, sendJson, type Codec } from '@ctss/server-kit';
+import { createHash } from 'node:crypto';
+import { HttpProblem, createCachedLoader, parseBody, parseQuery, sendJson, stringifyJson, textCodec, type Codec } from '@ctss/server-kit';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AppDeps } from '../deps.js';
 import { CHAIN_LABELS, parseWalletAddress, type WalletAddress } from './address.js';
@@ -79,19 +80,31 @@ export function createUsersRouter(deps: AppDeps): express.Router {
     logger: deps.logger,
   });
   const totalUsers = () => cachedCount(LEADERBOARD_TOTAL_KEY, () => countUsers(deps.db.read, ''), countCodec);
+  // Pages are not cached (ttl 0) but single-flight: identical requests arriving while one is
+  // being read share its query and its serialized body.
+  const pages = createCachedLoader(deps.kv, { ttlSeconds: 0, logger: deps.logger });
 
   router.get(
     '/leaderboard',
     route(async (req, res) => {
       const query = parseQuery(LeaderboardQuery, req.query);
-      const { entries, totalCount } = await fetchLeaderboard(deps.db.read, query, { totalUsers });
-      sendJson(res, 200, {
-        leaderboard: entries,
-        total_count: totalCount,
-        limit: query.limit,
-        offset: query.offset,
-        has_more: query.offset + entries.length < totalCount,
-      });
+      const search = createHash('sha256').update(query.search).digest('hex');
+      const key = `users:leaderboard:${query.network}:${query.limit}:${query.offset}:${search}`;
+      const body = await pages(
+        key,
+        async () => {
+          const { entries, totalCount } = await fetchLeaderboard(deps.db.read, query, { totalUsers });
+          return stringifyJson({
+            leaderboard: entries,
+            total_count: totalCount,
+            limit: query.limit,
+            offset: query.offset,
+            has_more: query.offset + entries.length < totalCount,
+          });
+        },
+        textCodec,
+      );
+      res.status(200).type('application/json').send(body);
     }),
   );
 

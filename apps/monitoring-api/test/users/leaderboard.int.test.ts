@@ -212,3 +212,38 @@ describe('GET /users/leaderboard total_count cache', () => {
     expect(await t.deps.kv.get(LEADERBOARD_TOTAL_KEY)).toBeNull();
   });
 });
+
+describe('GET /users/leaderboard under concurrent identical requests', () => {
+  let t: UsersTestApp;
+  beforeAll(async () => {
+    t = await startUsersTestApp();
+    for (const name of ['p1.ctss', 'p2.ctss', 'p3.ctss']) await insertUser(t.db.knex, { username: name });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('when 20 identical pages are asked at once, then one page query runs and all get the same body; a new request reads again', async () => {
+    const queries: string[] = [];
+    const listener = (q: { sql: string }) => {
+      if (q.sql.includes('with page')) queries.push(q.sql);
+    };
+    t.db.knex.on('query', listener);
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => request(t.app).get('/users/leaderboard').query({ limit: '2' })),
+      );
+      expect(new Set(responses.map((r) => r.status))).toEqual(new Set([200]));
+      expect(new Set(responses.map((r) => r.text)).size).toBe(1);
+      expect((responses[0]!.body as Page).leaderboard).toHaveLength(2);
+      expect(queries).toHaveLength(1);
+      await insertUser(t.db.knex, { username: 'p0.ctss' });
+      const later = await request(t.app).get('/users/leaderboard').query({ limit: '2', search: 'p0' }).expect(200);
+      const laterPage = later.body as Page;
+      expect([laterPage.leaderboard.map((e) => e.username), laterPage.total_count]).toEqual([['p0.ctss'], 1]);
+      expect(queries).toHaveLength(2);
+    } finally {
+      t.db.knex.off('query', listener);
+    }
+  });
+});
