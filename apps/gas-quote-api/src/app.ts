@@ -4,7 +4,15 @@
  */
 import type { Server } from 'node:http';
 import type { ChainRegistry } from '@ctss/domain-types';
-import { HttpProblem, createHttpApp, finishHttpApp, rateLimitFromConfig, serveOpenApi, type KvStore, type Logger } from '@ctss/server-kit';
+import {
+  HttpProblem,
+  createHttpApp,
+  finishHttpApp,
+  rateLimitFromConfig,
+  serveOpenApi,
+  type KvStore,
+  type Logger,
+} from '@ctss/server-kit';
 import type { Ed25519Signer, Secp256k1Signer } from '@ctss/signing';
 import type { ErrorRequestHandler, Express } from 'express';
 import type { GasQuoteConfig } from './config.js';
@@ -55,7 +63,11 @@ export interface GasQuoteApp {
 
 /** Maps missing or stale price data to 500 MISSING_PRICE_DATA (SPEC.md "Errors"). */
 const missingPriceData: ErrorRequestHandler = (err, _req, _res, next) => {
-  next(err instanceof MissingPriceDataError ? new HttpProblem(500, 'MISSING_PRICE_DATA', err.message, { 'Retry-After': '5' }) : err);
+  next(
+    err instanceof MissingPriceDataError
+      ? new HttpProblem(500, 'MISSING_PRICE_DATA', err.message, { 'Retry-After': '5' })
+      : err,
+  );
 };
 
 /** Builds the Gas Quote API. */
@@ -79,9 +91,22 @@ export function createApp(deps: AppDeps): GasQuoteApp {
     const now = deps.clock();
     const samples: PriceAgeSample[] = [];
     for (const chain of registry.all()) {
-      const [gas, usd] = await Promise.all([priceStore.gasRaw(chain.domain), priceStore.usdRaw(chain.nativeSymbol)]);
-      if (gas) samples.push({ domain: chain.domain, kind: 'gas', ageSeconds: (now - gas.observedAt) / 1000 });
-      if (usd) samples.push({ domain: chain.domain, kind: 'usd', ageSeconds: (now - usd.observedAt) / 1000 });
+      const [gas, usd] = await Promise.all([
+        priceStore.gasRaw(chain.domain),
+        priceStore.usdRaw(chain.nativeSymbol),
+      ]);
+      if (gas)
+        samples.push({
+          domain: chain.domain,
+          kind: 'gas',
+          ageSeconds: (now - gas.observedAt) / 1000,
+        });
+      if (usd)
+        samples.push({
+          domain: chain.domain,
+          kind: 'usd',
+          ageSeconds: (now - usd.observedAt) / 1000,
+        });
     }
     return samples;
   });
@@ -128,7 +153,9 @@ export function createApp(deps: AppDeps): GasQuoteApp {
     ws,
     params,
     async attach(server) {
-      stopWatching = await priceStore.watch(UPDATES_CHANNEL, (err) => logger.warn({ err }, 'refreshing the in-process prices failed'));
+      stopWatching = await priceStore.watch(UPDATES_CHANNEL, (err) =>
+        logger.warn({ err }, 'refreshing the in-process prices failed'),
+      );
       await ws.attach(server);
     },
     async close() {

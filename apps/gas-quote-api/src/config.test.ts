@@ -59,7 +59,14 @@ describe('loadConfig', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     const issues = (error as ConfigError).issues.join('\n');
-    for (const name of ['PORT', 'QUOTE_PACKING_0', 'RPC_URL_MARS', 'RPC_URL_0', 'REDEEM_GAS_ETHEREUM', 'PYTH_FEED_IDS']) {
+    for (const name of [
+      'PORT',
+      'QUOTE_PACKING_0',
+      'RPC_URL_MARS',
+      'RPC_URL_0',
+      'REDEEM_GAS_ETHEREUM',
+      'PYTH_FEED_IDS',
+    ]) {
       expect(issues).toContain(name);
     }
     expect(issues).not.toContain('not a url');
@@ -67,15 +74,28 @@ describe('loadConfig', () => {
   });
 
   it('rejects the same domain configured twice', () => {
-    expect(() => loadConfig({ RPC_URL_0: 'https://a.example', RPC_URL_ETHEREUM: 'https://b.example' })).toThrow(/configured twice/);
+    expect(() =>
+      loadConfig({ RPC_URL_0: 'https://a.example', RPC_URL_ETHEREUM: 'https://b.example' }),
+    ).toThrow(/configured twice/);
   });
 
   it('requires signing keys and live sources in production, and never echoes a key', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', RPC_URL_0: 'https://a.example' })).toThrow(/SIGNER_ECDSA_PRIVATE_KEY.*\n.*SIGNER_ED25519_PRIVATE_KEY/s);
+    expect(() => loadConfig({ NODE_ENV: 'production', RPC_URL_0: 'https://a.example' })).toThrow(
+      /SIGNER_ECDSA_PRIVATE_KEY.*\n.*SIGNER_ED25519_PRIVATE_KEY/s,
+    );
     expect(() =>
-      loadConfig({ NODE_ENV: 'production', SIGNER_ECDSA_PRIVATE_KEY: 'k1-secret', SIGNER_ED25519_PRIVATE_KEY: 'k2-secret' }),
+      loadConfig({
+        NODE_ENV: 'production',
+        SIGNER_ECDSA_PRIVATE_KEY: 'k1-secret',
+        SIGNER_ED25519_PRIVATE_KEY: 'k2-secret',
+      }),
     ).toThrow(/RPC_URL_<DOMAIN>/);
-    const explicit = loadConfig({ NODE_ENV: 'production', SIGNER_ECDSA_PRIVATE_KEY: 'a', SIGNER_ED25519_PRIVATE_KEY: 'b', PRICE_SOURCE: 'snapshot' });
+    const explicit = loadConfig({
+      NODE_ENV: 'production',
+      SIGNER_ECDSA_PRIVATE_KEY: 'a',
+      SIGNER_ED25519_PRIVATE_KEY: 'b',
+      PRICE_SOURCE: 'snapshot',
+    });
     expect(explicit.priceSource).toBe('snapshot');
   });
 

@@ -14,8 +14,15 @@ export const DEFAULT_FEE_ADJUSTMENT_BPS = 12_000n;
 
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 const int = (min: number, max: number) =>
-  z.string().regex(/^[0-9]+$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(min).max(max));
-const bps = z.string().regex(/^[0-9]{1,7}$/, 'must be an integer number of basis points').transform(BigInt);
+  z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+const bps = z
+  .string()
+  .regex(/^[0-9]{1,7}$/, 'must be an integer number of basis points')
+  .transform(BigInt);
 const url = z.url({ protocol: /^https?$/ });
 
 const symbolMap = z
@@ -60,13 +67,19 @@ const Fixed = z.object({
 const PER_DOMAIN = {
   RPC_URL_: url,
   QUOTE_PACKING_: z.enum(['spec', 'compact']),
-  REDEEM_GAS_: z.string().regex(/^[1-9][0-9]{0,11}$/, 'must be a positive integer of gas units').transform(BigInt),
+  REDEEM_GAS_: z
+    .string()
+    .regex(/^[1-9][0-9]{0,11}$/, 'must be a positive integer of gas units')
+    .transform(BigInt),
   FEE_ADJUSTMENT_BPS_: bps,
 } as const;
 type PerDomainKey = keyof typeof PER_DOMAIN;
 
 /** The validated configuration. Per-domain maps are keyed by CCTP domain id. */
-export interface GasQuoteConfig extends Omit<z.output<typeof Fixed>, 'PYTH_FEED_IDS' | 'PRICE_FALLBACK_IDS'> {
+export interface GasQuoteConfig extends Omit<
+  z.output<typeof Fixed>,
+  'PYTH_FEED_IDS' | 'PRICE_FALLBACK_IDS'
+> {
   /** Chain JSON-RPC (REST for Aptos) URL per domain. */
   readonly rpcUrls: ReadonlyMap<number, string>;
   /** ECDSA packing per origin domain; `spec` when absent. */
@@ -96,7 +109,8 @@ export function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
     // Fixed and per-domain variables are checked together, so one start-up lists every problem.
     const fixedResult = Fixed.safeParse(raw);
     if (!fixedResult.success) {
-      for (const issue of fixedResult.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+      for (const issue of fixedResult.error.issues)
+        ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     }
     const maps: Record<PerDomainKey, Map<number, unknown>> = {
       RPC_URL_: new Map(),
@@ -109,14 +123,26 @@ export function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
       if (!prefix) continue;
       const domain = resolveDomain(name.slice(prefix.length), chains);
       if (domain === undefined) {
-        ctx.addIssue({ code: 'custom', path: [name], message: 'unknown domain (use the domain id or the chain key, e.g. 0 or ETHEREUM)' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'unknown domain (use the domain id or the chain key, e.g. 0 or ETHEREUM)',
+        });
         continue;
       }
       const parsed = PER_DOMAIN[prefix].safeParse(value);
       if (!parsed.success) {
-        ctx.addIssue({ code: 'custom', path: [name], message: parsed.error.issues[0]?.message ?? 'invalid' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: parsed.error.issues[0]?.message ?? 'invalid',
+        });
       } else if (maps[prefix].has(domain)) {
-        ctx.addIssue({ code: 'custom', path: [name], message: `domain ${domain} is configured twice` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `domain ${domain} is configured twice`,
+        });
       } else {
         maps[prefix].set(domain, parsed.data);
       }
@@ -125,18 +151,37 @@ export function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
     const env = fixedResult.data;
     const production = env.NODE_ENV === 'production';
     if (production && !env.SIGNER_ECDSA_PRIVATE_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['SIGNER_ECDSA_PRIVATE_KEY'], message: 'required when NODE_ENV=production' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SIGNER_ECDSA_PRIVATE_KEY'],
+        message: 'required when NODE_ENV=production',
+      });
     }
     if (production && !env.SIGNER_ED25519_PRIVATE_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['SIGNER_ED25519_PRIVATE_KEY'], message: 'required when NODE_ENV=production' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SIGNER_ED25519_PRIVATE_KEY'],
+        message: 'required when NODE_ENV=production',
+      });
     }
     const rpcUrls = maps.RPC_URL_ as Map<number, string>;
-    let priceSource: 'live' | 'snapshot' = env.PRICE_SOURCE === 'snapshot' || (env.PRICE_SOURCE === 'auto' && rpcUrls.size === 0) ? 'snapshot' : 'live';
+    let priceSource: 'live' | 'snapshot' =
+      env.PRICE_SOURCE === 'snapshot' || (env.PRICE_SOURCE === 'auto' && rpcUrls.size === 0)
+        ? 'snapshot'
+        : 'live';
     if (production && env.PRICE_SOURCE === 'auto' && rpcUrls.size === 0) {
-      ctx.addIssue({ code: 'custom', path: ['RPC_URL_<DOMAIN>'], message: 'production needs chain RPC URLs (or PRICE_SOURCE=snapshot explicitly)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RPC_URL_<DOMAIN>'],
+        message: 'production needs chain RPC URLs (or PRICE_SOURCE=snapshot explicitly)',
+      });
     }
     if (env.PRICE_SOURCE === 'live' && rpcUrls.size === 0) {
-      ctx.addIssue({ code: 'custom', path: ['PRICE_SOURCE'], message: 'live needs at least one RPC_URL_<DOMAIN>' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PRICE_SOURCE'],
+        message: 'live needs at least one RPC_URL_<DOMAIN>',
+      });
       priceSource = 'snapshot';
     }
     // Fixed strips every other variable, so nothing else from the environment enters the config.
@@ -160,6 +205,9 @@ export function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
  * Parses the environment into a {@link GasQuoteConfig}.
  * @throws ConfigError (server-kit) naming every invalid variable; values are never echoed.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env, chains?: readonly ChainInfo[]): GasQuoteConfig {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  chains?: readonly ChainInfo[],
+): GasQuoteConfig {
   return parseConfig(configSchema(chains), env);
 }

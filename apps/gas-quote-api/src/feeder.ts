@@ -7,7 +7,15 @@
  */
 import { createServer } from 'node:http';
 import { createChainRegistry } from '@ctss/domain-types';
-import { ConfigError, createKvStore, createLogger, createMetrics, listen, metricsHandler, runService } from '@ctss/server-kit';
+import {
+  ConfigError,
+  createKvStore,
+  createLogger,
+  createMetrics,
+  listen,
+  metricsHandler,
+  runService,
+} from '@ctss/server-kit';
 import express from 'express';
 import { Counter, Gauge } from 'prom-client';
 import { loadConfig, type GasQuoteConfig } from './config.js';
@@ -34,8 +42,15 @@ await runService({
     const clock = () => Date.now();
     const registry = createChainRegistry();
     const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
-    if (kv.kind === 'memory') logger.warn('REDIS_URL not set: the feeder writes to its own process memory, which no API replica reads');
-    const store = createPriceStore(kv, { maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS, clock, registry });
+    if (kv.kind === 'memory')
+      logger.warn(
+        'REDIS_URL not set: the feeder writes to its own process memory, which no API replica reads',
+      );
+    const store = createPriceStore(kv, {
+      maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS,
+      clock,
+      registry,
+    });
     const params = createPricingParams(registry, {
       redeemGas: config.redeemGas,
       adjustmentBps: config.feeAdjustmentBps,
@@ -70,12 +85,19 @@ await runService({
 
     const app = express();
     app.get('/health', (_req, res) => {
-      res.json({ status: 'ok', priceSource: config.priceSource, snapshot: config.priceSource === 'snapshot' });
+      res.json({
+        status: 'ok',
+        priceSource: config.priceSource,
+        snapshot: config.priceSource === 'snapshot',
+      });
     });
     app.get('/metrics', metricsHandler(metrics.registry));
     const server = createServer(app);
     const port = await listen(server, config.FEEDER_PORT);
-    logger.info({ port, priceSource: config.priceSource, chains: [...config.rpcUrls.keys()] }, 'gas-quote-feeder running');
+    logger.info(
+      { port, priceSource: config.priceSource, chains: [...config.rpcUrls.keys()] },
+      'gas-quote-feeder running',
+    );
     return {
       server,
       async close() {

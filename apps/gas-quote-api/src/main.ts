@@ -18,7 +18,11 @@ try {
 
 const logger = createLogger({ name: 'gas-quote-api', level: config.LOG_LEVEL });
 
-await runService({ name: 'gas-quote-api', logger, start: () => startGasQuoteService(config, logger) }).catch((err: unknown) => {
+await runService({
+  name: 'gas-quote-api',
+  logger,
+  start: () => startGasQuoteService(config, logger),
+}).catch((err: unknown) => {
   logger.fatal({ err }, 'gas-quote-api failed to start');
   logger.flush();
   process.exit(1);

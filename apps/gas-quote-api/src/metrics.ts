@@ -51,10 +51,15 @@ export function createGasQuoteMetrics(): GasQuoteMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const s of await provider()) this.set({ domain: String(s.domain), kind: s.kind }, s.ageSeconds);
+        for (const s of await provider())
+          this.set({ domain: String(s.domain), kind: s.kind }, s.ageSeconds);
       },
     }),
-    wsClients: new Gauge({ name: 'gas_quote_websocket_clients', help: 'Connected /subscribe WebSocket clients', registers }),
+    wsClients: new Gauge({
+      name: 'gas_quote_websocket_clients',
+      help: 'Connected /subscribe WebSocket clients',
+      registers,
+    }),
     wsDropped: new Counter({
       name: 'gas_quote_websocket_dropped_total',
       help: 'WebSocket clients dropped by reason (slow, dead)',

@@ -23,16 +23,41 @@ export interface StartedGasQuoteService extends RunningService {
  * Starts the Gas Quote API on `config.PORT` (0 picks a free port).
  * @throws when a signing key is malformed, the port is taken, or the first snapshot refresh fails.
  */
-export async function startGasQuoteService(config: GasQuoteConfig, logger: Logger, clock: () => number = Date.now): Promise<StartedGasQuoteService> {
+export async function startGasQuoteService(
+  config: GasQuoteConfig,
+  logger: Logger,
+  clock: () => number = Date.now,
+): Promise<StartedGasQuoteService> {
   const registry = createChainRegistry();
   const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
-  const priceStore = createPriceStore(kv, { maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS, clock, registry });
+  const priceStore = createPriceStore(kv, {
+    maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS,
+    clock,
+    registry,
+  });
   const signers = loadSigners(config, logger);
-  const gas = createApp({ config, kv, priceStore, clock, signers, logger, metrics: createGasQuoteMetrics(), registry });
+  const gas = createApp({
+    config,
+    kv,
+    priceStore,
+    clock,
+    signers,
+    logger,
+    metrics: createGasQuoteMetrics(),
+    registry,
+  });
 
   let feeder: Feeder | undefined;
   if (config.feederInProcess) {
-    feeder = buildFeeder({ config, registry, store: priceStore, kv, params: gas.params, logger, clock });
+    feeder = buildFeeder({
+      config,
+      registry,
+      store: priceStore,
+      kv,
+      params: gas.params,
+      logger,
+      clock,
+    });
     await feeder.refresh();
     feeder.start(config.FEEDER_INTERVAL_SECONDS * 1000);
   }

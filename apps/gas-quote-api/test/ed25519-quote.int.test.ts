@@ -48,7 +48,11 @@ const THIS_INSTRUCTION = 0xffff;
  * u8 count, u8 padding, then seven little-endian u16 offsets (signature offset/instruction index,
  * public key offset/index, message offset/size/index), then public key, signature and message.
  */
-function ed25519Instruction(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): Uint8Array {
+function ed25519Instruction(
+  publicKey: Uint8Array,
+  signature: Uint8Array,
+  message: Uint8Array,
+): Uint8Array {
   const headerEnd = 2 + 14;
   const publicKeyOffset = headerEnd;
   const signatureOffset = publicKeyOffset + 32;
@@ -57,7 +61,15 @@ function ed25519Instruction(publicKey: Uint8Array, signature: Uint8Array, messag
   const view = new DataView(data.buffer);
   data[0] = 1;
   data[1] = 0;
-  const offsets = [signatureOffset, THIS_INSTRUCTION, publicKeyOffset, THIS_INSTRUCTION, messageOffset, message.length, THIS_INSTRUCTION];
+  const offsets = [
+    signatureOffset,
+    THIS_INSTRUCTION,
+    publicKeyOffset,
+    THIS_INSTRUCTION,
+    messageOffset,
+    message.length,
+    THIS_INSTRUCTION,
+  ];
   offsets.forEach((v, i) => view.setUint16(2 + i * 2, v, true));
   data.set(publicKey, publicKeyOffset);
   data.set(signature, signatureOffset);
@@ -72,15 +84,29 @@ let svm: LiteSVM;
 let payer: KeyPairSigner;
 
 /** Sends a transaction with the Ed25519 verification instruction; resolves to whether it succeeded. */
-async function precompileAccepts(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): Promise<boolean> {
+async function precompileAccepts(
+  publicKey: Uint8Array,
+  signature: Uint8Array,
+  message: Uint8Array,
+): Promise<boolean> {
   svm.expireBlockhash();
   const tx = await signTransactionMessageWithSigners(
     pipe(
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayerSigner(payer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: svm.latestBlockhash(), lastValidBlockHeight: 1_000_000n }, m),
       (m) =>
-        appendTransactionMessageInstruction({ programAddress: ED25519_PROGRAM, data: ed25519Instruction(publicKey, signature, message) }, m),
+        setTransactionMessageLifetimeUsingBlockhash(
+          { blockhash: svm.latestBlockhash(), lastValidBlockHeight: 1_000_000n },
+          m,
+        ),
+      (m) =>
+        appendTransactionMessageInstruction(
+          {
+            programAddress: ED25519_PROGRAM,
+            data: ed25519Instruction(publicKey, signature, message),
+          },
+          m,
+        ),
     ),
   );
   const result = svm.sendTransaction(tx);

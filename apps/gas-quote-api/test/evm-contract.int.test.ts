@@ -24,7 +24,10 @@ function compile(): { abi: Abi; bytecode: Hex } {
   const input = {
     language: 'Solidity',
     sources: { 'TransferVerifier.sol': { content: source } },
-    settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input)) as string) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
@@ -62,8 +65,14 @@ async function verifier(localDomain: number, packing: 'spec' | 'compact'): Promi
   const key = `${localDomain}:${packing}`;
   const existing = deployed.get(key);
   if (existing) return existing;
-  const args = encodeAbiParameters([{ type: 'uint32' }, { type: 'address' }, { type: 'bool' }], [localDomain, signerAddress, packing === 'compact']);
-  const result = await evm.runCall({ data: hexToBytes(`${compiled.bytecode}${args.slice(2)}`), gasLimit: 5_000_000n });
+  const args = encodeAbiParameters(
+    [{ type: 'uint32' }, { type: 'address' }, { type: 'bool' }],
+    [localDomain, signerAddress, packing === 'compact'],
+  );
+  const result = await evm.runCall({
+    data: hexToBytes(`${compiled.bytecode}${args.slice(2)}`),
+    gasLimit: 5_000_000n,
+  });
   expect(result.execResult.exceptionError).toBeUndefined();
   deployed.set(key, result.createdAddress!);
   return result.createdAddress!;
@@ -85,13 +94,25 @@ async function accepts(contract: EvmAddress, p: Presented, timestamp: bigint): P
     functionName: p.entry,
     args: [p.fee, p.deadline, p.isNative, p.destinationDomain, p.signature],
   });
-  const result = await evm.runCall({ to: contract, data: hexToBytes(data), gasLimit: 1_000_000n, block: blockAt(timestamp) });
+  const result = await evm.runCall({
+    to: contract,
+    data: hexToBytes(data),
+    gasLimit: 1_000_000n,
+    block: blockAt(timestamp),
+  });
   return result.execResult.exceptionError === undefined;
 }
 
 /** Fetches a quote from the listening app over HTTP. */
-async function fetchQuote(local: number, dest: number, isV2: boolean, isNative: boolean): Promise<EcdsaQuote> {
-  const res = await fetch(`${baseUrl}/getEcdsaSig_native?localDomain=${local}&destinationDomain=${dest}&isV2=${isV2}&isNative=${isNative}`);
+async function fetchQuote(
+  local: number,
+  dest: number,
+  isV2: boolean,
+  isNative: boolean,
+): Promise<EcdsaQuote> {
+  const res = await fetch(
+    `${baseUrl}/getEcdsaSig_native?localDomain=${local}&destinationDomain=${dest}&isV2=${isV2}&isNative=${isNative}`,
+  );
   expect(res.status).toBe(200);
   return EcdsaQuote.parse(await res.json());
 }
@@ -111,7 +132,8 @@ beforeAll(async () => {
   const external = process.env.TEST_GAS_QUOTE_URL;
   if (external) {
     baseUrl = external.replace(/\/+$/, '');
-    signerAddress = ((await (await fetch(`${baseUrl}/health`)).json()) as { ecdsaSigner: Hex }).ecdsaSigner;
+    signerAddress = ((await (await fetch(`${baseUrl}/health`)).json()) as { ecdsaSigner: Hex })
+      .ecdsaSigner;
     return;
   }
   // Base (6) signs with the compact packing; every other origin with the spec packing.
@@ -139,14 +161,17 @@ describe.each(cases)('a %s-packing verifier on domain %i', (packing, local, dest
     [false, true],
     [true, false],
     [true, true],
-  ])('accepts a fresh quote (isV2=%s, isNative=%s) until its deadline and not after', async (isV2, isNative) => {
-    const contract = await verifier(local, packing);
-    const quote = await fetchQuote(local, dest, isV2, isNative);
-    const p = present(quote, dest);
-    await expect(accepts(contract, p, issuedAt(p))).resolves.toBe(true);
-    await expect(accepts(contract, p, p.deadline)).resolves.toBe(true);
-    await expect(accepts(contract, p, p.deadline + 1n)).resolves.toBe(false);
-  });
+  ])(
+    'accepts a fresh quote (isV2=%s, isNative=%s) until its deadline and not after',
+    async (isV2, isNative) => {
+      const contract = await verifier(local, packing);
+      const quote = await fetchQuote(local, dest, isV2, isNative);
+      const p = present(quote, dest);
+      await expect(accepts(contract, p, issuedAt(p))).resolves.toBe(true);
+      await expect(accepts(contract, p, p.deadline)).resolves.toBe(true);
+      await expect(accepts(contract, p, p.deadline + 1n)).resolves.toBe(false);
+    },
+  );
 
   it('reverts for a flipped isNative, the other entrypoint, another destination or another origin', async () => {
     const contract = await verifier(local, packing);
@@ -154,7 +179,9 @@ describe.each(cases)('a %s-packing verifier on domain %i', (packing, local, dest
     await expect(accepts(contract, p, issuedAt(p))).resolves.toBe(true);
     await expect(accepts(contract, { ...p, isNative: true }, issuedAt(p))).resolves.toBe(false);
     await expect(accepts(contract, { ...p, entry: 'transfer' }, issuedAt(p))).resolves.toBe(false);
-    await expect(accepts(contract, { ...p, destinationDomain: 2 }, issuedAt(p))).resolves.toBe(false);
+    await expect(accepts(contract, { ...p, destinationDomain: 2 }, issuedAt(p))).resolves.toBe(
+      false,
+    );
     await expect(accepts(contract, { ...p, fee: p.fee - 1n }, issuedAt(p))).resolves.toBe(false);
     const otherOrigin = await verifier(10, packing);
     await expect(accepts(otherOrigin, p, issuedAt(p))).resolves.toBe(false);

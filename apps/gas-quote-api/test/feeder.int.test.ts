@@ -11,7 +11,14 @@ import { buildFeeder } from '../src/feeder/build.js';
 import { LATEST_KEYS, UPDATES_CHANNEL, type RefreshReport } from '../src/feeder/feeder.js';
 import { DEFAULT_PYTH_FEED_IDS } from '../src/feeder/sources/pyth.js';
 import { buildTestApp, T0, type TestApp } from './support/app.js';
-import { jsonRpc, qty, startFakeUpstream, type FakeUpstream, type Reply, type SeenRequest } from './support/fake-upstream.js';
+import {
+  jsonRpc,
+  qty,
+  startFakeUpstream,
+  type FakeUpstream,
+  type Reply,
+  type SeenRequest,
+} from './support/fake-upstream.js';
 
 const GWEI = 1_000_000_000n;
 const nowSeconds = T0 / 1000;
@@ -41,7 +48,9 @@ const FALLBACK_USD: Record<string, number> = {
   hyperliquid: 29,
 };
 
-function hermes(overrides: { publishTime?: (symbol: string) => number; conf?: (symbol: string) => bigint } = {}) {
+function hermes(
+  overrides: { publishTime?: (symbol: string) => number; conf?: (symbol: string) => bigint } = {},
+) {
   return (req: SeenRequest): Reply => {
     const ids = req.query.getAll('ids[]');
     const parsed = ids.flatMap((id) => {
@@ -69,7 +78,11 @@ function coingecko(req: SeenRequest): Reply {
   const ids = (req.query.get('ids') ?? '').split(',');
   return {
     status: 200,
-    body: Object.fromEntries(ids.filter((id) => FALLBACK_USD[id] !== undefined).map((id) => [id, { usd: FALLBACK_USD[id], last_updated_at: upstreamSeconds() - 10 }])),
+    body: Object.fromEntries(
+      ids
+        .filter((id) => FALLBACK_USD[id] !== undefined)
+        .map((id) => [id, { usd: FALLBACK_USD[id], last_updated_at: upstreamSeconds() - 10 }]),
+    ),
   };
 }
 
@@ -79,7 +92,9 @@ const evmMethods = {
     return {
       oldestBlock: qty(100n),
       // count + 1 base fees: the last is the next block's base fee (12 gwei).
-      baseFeePerGas: Array.from({ length: count + 1 }, (_, i) => qty(10n * GWEI + (BigInt(i) * 2n * GWEI) / BigInt(count))),
+      baseFeePerGas: Array.from({ length: count + 1 }, (_, i) =>
+        qty(10n * GWEI + (BigInt(i) * 2n * GWEI) / BigInt(count)),
+      ),
       gasUsedRatio: Array.from({ length: count }, () => 0.5),
       // Priority fees 1..count gwei, one per block.
       reward: Array.from({ length: count }, (_, i) => [qty(BigInt(i + 1) * GWEI)]),
@@ -125,12 +140,22 @@ function feederFor(app: TestApp, onCycle?: (outcome: RefreshReport | Error) => v
 beforeAll(async () => {
   evm = await startFakeUpstream(jsonRpc(evmMethods));
   solana = await startFakeUpstream(
-    jsonRpc({ getRecentPrioritizationFees: () => Array.from({ length: 10 }, (_, i) => ({ slot: 1000 + i, prioritizationFee: i * 100 })) }),
+    jsonRpc({
+      getRecentPrioritizationFees: () =>
+        Array.from({ length: 10 }, (_, i) => ({ slot: 1000 + i, prioritizationFee: i * 100 })),
+    }),
   );
   sui = await startFakeUpstream(jsonRpc({ suix_getReferenceGasPrice: () => '750' }));
   aptos = await startFakeUpstream((req) =>
     req.path === '/v1/estimate_gas_price'
-      ? { status: 200, body: { deprioritized_gas_estimate: 100, gas_estimate: 100, prioritized_gas_estimate: 150 } }
+      ? {
+          status: 200,
+          body: {
+            deprioritized_gas_estimate: 100,
+            gas_estimate: 100,
+            prioritized_gas_estimate: 150,
+          },
+        }
       : { status: 404, body: { message: 'not found' } },
   );
   pyth = await startFakeUpstream(hermes());
@@ -156,8 +181,14 @@ describe('a refresh with every source answering', () => {
     const report = await feederFor(t).refresh();
     expect(report).toMatchObject({ wrote: true, gasUpdated: [0, 3, 5, 8, 9], gasFailed: [] });
     // EVM: next base fee 12 gwei + median of priority fees 1..10 gwei (upper median: 6 gwei).
-    await expect(t.store.gas(0)).resolves.toMatchObject({ price: 18n * GWEI, decimals: 18, source: 'evm-rpc' });
-    expect(evm.seen.find((r) => (r.body as { method: string }).method === 'eth_feeHistory')?.body).toMatchObject({
+    await expect(t.store.gas(0)).resolves.toMatchObject({
+      price: 18n * GWEI,
+      decimals: 18,
+      source: 'evm-rpc',
+    });
+    expect(
+      evm.seen.find((r) => (r.body as { method: string }).method === 'eth_feeHistory')?.body,
+    ).toMatchObject({
       params: ['0xa', 'latest', [50]],
     });
     // Solana: 75th percentile of 0..900 (index 7 = 700) + 5000 lamports over 400000 CU (12500 micro-lamports/CU).
@@ -171,22 +202,44 @@ describe('a refresh with every source answering', () => {
     t = buildTestApp({ env: upstreamEnv() });
     const report = await feederFor(t).refresh();
     expect(report.usdUpdated).toEqual({
-      ETH: 'pyth', SOL: 'pyth', AVAX: 'pyth', SUI: 'pyth', APT: 'pyth', MON: 'pyth', HYPE: 'pyth',
-      POL: 'coingecko', S: 'coingecko', SEI: 'coingecko',
+      ETH: 'pyth',
+      SOL: 'pyth',
+      AVAX: 'pyth',
+      SUI: 'pyth',
+      APT: 'pyth',
+      MON: 'pyth',
+      HYPE: 'pyth',
+      POL: 'coingecko',
+      S: 'coingecko',
+      SEI: 'coingecko',
     });
     expect(report.usdMissing).toEqual([]);
-    await expect(t.store.usd('ETH')).resolves.toMatchObject({ price: 3100_00000000n, observedAt: (nowSeconds - 3) * 1000 });
-    await expect(t.store.usd('POL')).resolves.toMatchObject({ price: 21_000000n, source: 'coingecko' });
-    expect(fallback.seen[0]?.query.get('ids')?.split(',').sort()).toEqual(['polygon-ecosystem-token', 'sei-network', 'sonic-3']);
+    await expect(t.store.usd('ETH')).resolves.toMatchObject({
+      price: 3100_00000000n,
+      observedAt: (nowSeconds - 3) * 1000,
+    });
+    await expect(t.store.usd('POL')).resolves.toMatchObject({
+      price: 21_000000n,
+      source: 'coingecko',
+    });
+    expect(fallback.seen[0]?.query.get('ids')?.split(',').sort()).toEqual([
+      'polygon-ecosystem-token',
+      'sei-network',
+      'sonic-3',
+    ]);
   });
 
   it('prices quotes from the stored data: Ethereum to Arbitrum over live gas', async () => {
     t = buildTestApp({ env: upstreamEnv() });
     await feederFor(t).refresh();
-    const res = await request(t.gas.app).get('/getEcdsaSig_native?localDomain=3&destinationDomain=0&isV2=true&isNative=false');
+    const res = await request(t.gas.app).get(
+      '/getEcdsaSig_native?localDomain=3&destinationDomain=0&isV2=true&isNative=false',
+    );
     // 18 gwei x 200000 gas = 0.0036 ETH x 3100 USD = 11.16 USD, x1.2 = 13.392 USD.
     expect(res.body.fee).toBe('13392000');
-    const native = await request(t.gas.app).get('/getEcdsaSig_native?localDomain=3&destinationDomain=0&isV2=true&isNative=true');
+    const native = await request(t.gas.app).get(
+      '/getEcdsaSig_native?localDomain=3&destinationDomain=0&isV2=true&isNative=true',
+    );
     // 13.392 USD / 3100 USD per ETH = 0.00432 ETH.
     expect(native.body.fee).toBe('4320000000000000');
   });
@@ -201,7 +254,9 @@ describe('a refresh with every source answering', () => {
   it('publishes the fees and tokenPrices messages and keeps the latest copies', async () => {
     t = buildTestApp({ env: upstreamEnv() });
     const received: SubscribeMessage[] = [];
-    const unsubscribe = await t.kv.subscribe(UPDATES_CHANNEL, (m) => received.push(JSON.parse(m) as SubscribeMessage));
+    const unsubscribe = await t.kv.subscribe(UPDATES_CHANNEL, (m) =>
+      received.push(JSON.parse(m) as SubscribeMessage),
+    );
     await feederFor(t).refresh();
     for (let i = 0; i < 50 && received.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
     await unsubscribe();
@@ -231,7 +286,10 @@ describe('when sources fail', () => {
     pyth.setHandler(() => ({ status: 500, body: { error: 'unavailable' } }));
     const report = await feederFor(t).refresh();
     expect(new Set(Object.values(report.usdUpdated))).toEqual(new Set(['coingecko']));
-    await expect(t.store.usd('ETH')).resolves.toMatchObject({ price: 3050_50000000n, source: 'coingecko' });
+    await expect(t.store.usd('ETH')).resolves.toMatchObject({
+      price: 3050_50000000n,
+      source: 'coingecko',
+    });
   });
 
   it('uses the fallback for a token whose Hermes price is stale or too uncertain', async () => {
@@ -258,11 +316,15 @@ describe('when sources fail', () => {
     const report = await feeder.refresh();
     expect(report.gasFailed).toEqual([8]);
     t.clock.advance(30_000); // Sui's gas entry is now 130 s old; the rest 30 s.
-    const toSui = await request(t.gas.app).get('/getEcdsaSig_native?localDomain=0&destinationDomain=8&isV2=false&isNative=false');
+    const toSui = await request(t.gas.app).get(
+      '/getEcdsaSig_native?localDomain=0&destinationDomain=8&isV2=false&isNative=false',
+    );
     expect(toSui.status).toBe(500);
     expect(toSui.body.code).toBe('MISSING_PRICE_DATA');
     await feeder.stop();
-    const fromSui = await request(t.gas.app).get('/getEd25519Sig_native?localDomain=8&destinationDomain=0&isNative=false');
+    const fromSui = await request(t.gas.app).get(
+      '/getEd25519Sig_native?localDomain=8&destinationDomain=0&isNative=false',
+    );
     expect(fromSui.status).toBe(200);
   });
 });
@@ -285,7 +347,8 @@ describe('the single-writer lock', () => {
     const outcomes: (RefreshReport | Error)[] = [];
     const running = feederFor(t, (o) => outcomes.push(o));
     running.start(60_000);
-    for (let i = 0; i < 200 && outcomes.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && outcomes.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(outcomes[0]).toMatchObject({ wrote: true, gasFailed: [] });
     await running.stop();
     expect((await feederFor(t).refresh()).wrote).toBe(true);

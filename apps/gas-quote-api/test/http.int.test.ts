@@ -37,7 +37,11 @@ describe('rate limiting', () => {
   });
 
   it('gives API keys the higher tier and never limits the probes', async () => {
-    const t = await app({ RATE_LIMIT_PER_MINUTE: '1', API_KEYS: 'partner-key', API_KEY_RATE_LIMIT_PER_MINUTE: '5' });
+    const t = await app({
+      RATE_LIMIT_PER_MINUTE: '1',
+      API_KEYS: 'partner-key',
+      API_KEY_RATE_LIMIT_PER_MINUTE: '5',
+    });
     expect((await request(t.gas.app).get(QUOTE)).status).toBe(200);
     expect((await request(t.gas.app).get(QUOTE)).status).toBe(429);
     for (let i = 0; i < 4; i++) {
@@ -87,14 +91,23 @@ describe('probes', () => {
     const t = await app();
     const res = await request(t.gas.app).get('/health');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', snapshot: true, priceSource: 'snapshot', feederInProcess: true });
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      snapshot: true,
+      priceSource: 'snapshot',
+      feederInProcess: true,
+    });
     expect(res.body.ecdsaSigner).toMatch(/^0x[0-9a-fA-F]{40}$/);
   });
 
   it('/health reports live sources when chain RPC URLs are configured', async () => {
     const t = await app({ RPC_URL_0: 'http://127.0.0.1:9/rpc', FEEDER_IN_PROCESS: 'false' });
     const res = await request(t.gas.app).get('/health');
-    expect(res.body).toMatchObject({ snapshot: false, priceSource: 'live', feederInProcess: false });
+    expect(res.body).toMatchObject({
+      snapshot: false,
+      priceSource: 'live',
+      feederInProcess: false,
+    });
   });
 
   it('/ready is 200 with fresh prices and 503 once they are stale, while /health stays 200', async () => {
@@ -119,9 +132,15 @@ describe('GET /metrics', () => {
     const res = await request(t.gas.app).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
-    expect(res.text).toMatch(/gas_quote_http_requests_total\{method="GET",route="\/getEcdsaSig_native",status="200"\} 1/);
-    expect(res.text).toMatch(/gas_quote_http_requests_total\{method="GET",route="\/getEcdsaSig_native",status="400"\} 1/);
-    expect(res.text).toMatch(/gas_quote_http_request_duration_seconds_bucket\{le="[0-9.]+",method="GET",route="\/getEcdsaSig_native",status="200"\}/);
+    expect(res.text).toMatch(
+      /gas_quote_http_requests_total\{method="GET",route="\/getEcdsaSig_native",status="200"\} 1/,
+    );
+    expect(res.text).toMatch(
+      /gas_quote_http_requests_total\{method="GET",route="\/getEcdsaSig_native",status="400"\} 1/,
+    );
+    expect(res.text).toMatch(
+      /gas_quote_http_request_duration_seconds_bucket\{le="[0-9.]+",method="GET",route="\/getEcdsaSig_native",status="200"\}/,
+    );
     expect(res.text).toContain('gas_quote_quotes_signed_total{scheme="ecdsa",cached="false"} 1');
     expect(res.text).toContain('gas_quote_price_age_seconds{domain="0",kind="gas"} 30');
     expect(res.text).toContain('gas_quote_price_age_seconds{domain="5",kind="usd"} 30');
@@ -136,9 +155,18 @@ describe('OpenAPI', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(Object.keys(res.body.paths)).toEqual(
-      expect.arrayContaining(['/getEcdsaSig_native', '/getEd25519Sig_native', '/tokenPrices', '/health', '/ready', '/subscribe']),
+      expect.arrayContaining([
+        '/getEcdsaSig_native',
+        '/getEd25519Sig_native',
+        '/tokenPrices',
+        '/health',
+        '/ready',
+        '/subscribe',
+      ]),
     );
-    const params = (res.body.paths['/getEcdsaSig_native'].get.parameters as { name: string; in: string }[]).map((p) => p.name);
+    const params = (
+      res.body.paths['/getEcdsaSig_native'].get.parameters as { name: string; in: string }[]
+    ).map((p) => p.name);
     expect(params.sort()).toEqual(['destinationDomain', 'isNative', 'isV2', 'localDomain']);
     expect(res.body.components.schemas.EcdsaQuote.properties.signature).toBeDefined();
     expect(res.body.components.schemas.FeesMessage).toBeDefined();
@@ -151,7 +179,10 @@ describe('OpenAPI', () => {
 describe('unknown routes', () => {
   it('answer 404 NOT_FOUND problem details', async () => {
     const t = await app();
-    for (const res of [await request(t.gas.app).get('/getSig'), await request(t.gas.app).post('/getEcdsaSig_native')]) {
+    for (const res of [
+      await request(t.gas.app).get('/getSig'),
+      await request(t.gas.app).post('/getEcdsaSig_native'),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     }

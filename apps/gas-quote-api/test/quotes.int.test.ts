@@ -10,7 +10,13 @@ import { EcdsaQuote, Ed25519Quote } from '@ctss/domain-types';
 import { computeRouteFee } from '../src/pricing/fee.js';
 import { parseDecimal, USD_DECIMALS } from '../src/pricing/fixed-point.js';
 import { loadSnapshot } from '../src/feeder/sources/snapshot.js';
-import { buildTestApp, T0, testEcdsaSigner, testEd25519Signer, type TestApp } from './support/app.js';
+import {
+  buildTestApp,
+  T0,
+  testEcdsaSigner,
+  testEd25519Signer,
+  type TestApp,
+} from './support/app.js';
 
 let t: TestApp;
 const snapshot = loadSnapshot();
@@ -48,28 +54,39 @@ describe('GET /getEcdsaSig_native', () => {
     [6, 5, true, true],
     [3, 0, false, false],
     [6, 11, true, false],
-  ])('from %i to %i (isV2=%s, isNative=%s) returns a quote signed by the configured key', async (local, dest, isV2, isNative) => {
-    const res = await request(t.gas.app).get('/getEcdsaSig_native').query({ localDomain: local, destinationDomain: dest, isV2, isNative });
-    expect(res.status).toBe(200);
-    const quote = EcdsaQuote.parse(res.body);
-    expect(quote.isNative).toBe(isNative);
-    expect(quote.cctpVersion).toBe(isV2 ? 2 : 1);
-    expect(quote.deadline).toBe(String(T0 / 1000 + 100));
-    expect(BigInt(quote.fee)).toBe(expectedFee(local, dest, isNative));
-    const hash = keccak256(
-      encodePacked(
-        ['uint32', 'uint32', 'uint256', 'uint256', 'bool', 'uint8'],
-        [local, dest, BigInt(quote.fee), BigInt(quote.deadline), isNative, isV2 ? 2 : 1],
-      ),
-    );
-    await expect(recoverAddress({ hash, signature: quote.signature as Hex })).resolves.toBe(testEcdsaSigner.address);
-  });
+  ])(
+    'from %i to %i (isV2=%s, isNative=%s) returns a quote signed by the configured key',
+    async (local, dest, isV2, isNative) => {
+      const res = await request(t.gas.app)
+        .get('/getEcdsaSig_native')
+        .query({ localDomain: local, destinationDomain: dest, isV2, isNative });
+      expect(res.status).toBe(200);
+      const quote = EcdsaQuote.parse(res.body);
+      expect(quote.isNative).toBe(isNative);
+      expect(quote.cctpVersion).toBe(isV2 ? 2 : 1);
+      expect(quote.deadline).toBe(String(T0 / 1000 + 100));
+      expect(BigInt(quote.fee)).toBe(expectedFee(local, dest, isNative));
+      const hash = keccak256(
+        encodePacked(
+          ['uint32', 'uint32', 'uint256', 'uint256', 'bool', 'uint8'],
+          [local, dest, BigInt(quote.fee), BigInt(quote.deadline), isNative, isV2 ? 2 : 1],
+        ),
+      );
+      await expect(recoverAddress({ hash, signature: quote.signature as Hex })).resolves.toBe(
+        testEcdsaSigner.address,
+      );
+    },
+  );
 
   it('applies the destination minimum (Ethereum 200000) and converts it to native units with the origin price', async () => {
-    const res = await request(t.gas.app).get('/getEcdsaSig_native?localDomain=3&destinationDomain=0&isV2=true&isNative=false');
+    const res = await request(t.gas.app).get(
+      '/getEcdsaSig_native?localDomain=3&destinationDomain=0&isV2=true&isNative=false',
+    );
     // Snapshot: 3 gwei x 200000 gas = 0.0006 ETH = 1.80 USD, x1.2 = 2.16 USD > 0.20 minimum.
     expect(res.body.fee).toBe('2160000');
-    const toArbitrum = await request(t.gas.app).get('/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=true');
+    const toArbitrum = await request(t.gas.app).get(
+      '/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=true',
+    );
     // Arbitrum gas is cheap: the 80000 minimum (0.08 USD) applies; at 3000 USD/ETH that is 26666666666667 wei (rounded up).
     expect(toArbitrum.body.fee).toBe('26666666666667');
   });
@@ -78,12 +95,19 @@ describe('GET /getEcdsaSig_native', () => {
     await t.close();
     t = buildTestApp({ env: { QUOTE_PACKING_BASE: 'compact' } });
     await t.snapshotFeeder.refresh();
-    const res = await request(t.gas.app).get('/getEcdsaSig_native?localDomain=6&destinationDomain=3&isV2=true&isNative=false');
+    const res = await request(t.gas.app).get(
+      '/getEcdsaSig_native?localDomain=6&destinationDomain=3&isV2=true&isNative=false',
+    );
     expect(res.status).toBe(200);
     const hash = keccak256(
-      encodePacked(['uint32', 'uint32', 'uint128', 'uint64', 'bool', 'uint8'], [6, 3, BigInt(res.body.fee), BigInt(res.body.deadline), false, 2]),
+      encodePacked(
+        ['uint32', 'uint32', 'uint128', 'uint64', 'bool', 'uint8'],
+        [6, 3, BigInt(res.body.fee), BigInt(res.body.deadline), false, 2],
+      ),
     );
-    await expect(recoverAddress({ hash, signature: res.body.signature })).resolves.toBe(testEcdsaSigner.address);
+    await expect(recoverAddress({ hash, signature: res.body.signature })).resolves.toBe(
+      testEcdsaSigner.address,
+    );
   });
 
   it('reuses the signature within the same second and counts the reuse', async () => {
@@ -91,7 +115,9 @@ describe('GET /getEcdsaSig_native', () => {
     const a = await request(t.gas.app).get(url);
     const b = await request(t.gas.app).get(url);
     expect(b.body).toEqual(a.body);
-    const metrics = await t.metrics.registry.getSingleMetricAsString('gas_quote_quotes_signed_total');
+    const metrics = await t.metrics.registry.getSingleMetricAsString(
+      'gas_quote_quotes_signed_total',
+    );
     expect(metrics).toContain('gas_quote_quotes_signed_total{scheme="ecdsa",cached="true"} 1');
     expect(metrics).toContain('gas_quote_quotes_signed_total{scheme="ecdsa",cached="false"} 1');
     t.clock.advance(1000);
@@ -100,18 +126,78 @@ describe('GET /getEcdsaSig_native', () => {
   });
 
   it.each([
-    ['a missing parameter', 'localDomain=0&destinationDomain=3&isV2=true', 'INVALID_QUERY', 'isNative'],
-    ['a non-numeric domain', 'localDomain=abc&destinationDomain=3&isV2=true&isNative=false', 'INVALID_QUERY', 'localDomain'],
-    ['a negative domain', 'localDomain=-1&destinationDomain=3&isV2=true&isNative=false', 'INVALID_QUERY', 'localDomain'],
-    ['a domain above uint32', 'localDomain=4294967296&destinationDomain=3&isV2=true&isNative=false', 'INVALID_QUERY', 'localDomain'],
-    ['a boolean other than true/false', 'localDomain=0&destinationDomain=3&isV2=yes&isNative=false', 'INVALID_QUERY', 'isV2'],
-    ['a repeated parameter', 'localDomain=0&localDomain=1&destinationDomain=3&isV2=true&isNative=false', 'INVALID_QUERY', 'localDomain'],
-    ['an unknown parameter', 'localDomain=0&destinationDomain=3&isV2=true&isNative=false&extra=1', 'INVALID_QUERY', 'extra'],
-    ['an unknown domain', 'localDomain=0&destinationDomain=4&isV2=true&isNative=false', 'UNSUPPORTED_ROUTE', 'destinationDomain 4'],
-    ['local equal to destination', 'localDomain=3&destinationDomain=3&isV2=true&isNative=false', 'UNSUPPORTED_ROUTE', 'differ'],
-    ['a non-EVM origin', 'localDomain=5&destinationDomain=0&isV2=true&isNative=false', 'UNSUPPORTED_ROUTE', 'EVM origins'],
-    ['a v1 route to a v2-only chain (Linea)', 'localDomain=0&destinationDomain=11&isV2=false&isNative=false', 'UNSUPPORTED_ROUTE', 'v1'],
-    ['a v2 route to Sui', 'localDomain=0&destinationDomain=8&isV2=true&isNative=false', 'UNSUPPORTED_ROUTE', 'v2'],
+    [
+      'a missing parameter',
+      'localDomain=0&destinationDomain=3&isV2=true',
+      'INVALID_QUERY',
+      'isNative',
+    ],
+    [
+      'a non-numeric domain',
+      'localDomain=abc&destinationDomain=3&isV2=true&isNative=false',
+      'INVALID_QUERY',
+      'localDomain',
+    ],
+    [
+      'a negative domain',
+      'localDomain=-1&destinationDomain=3&isV2=true&isNative=false',
+      'INVALID_QUERY',
+      'localDomain',
+    ],
+    [
+      'a domain above uint32',
+      'localDomain=4294967296&destinationDomain=3&isV2=true&isNative=false',
+      'INVALID_QUERY',
+      'localDomain',
+    ],
+    [
+      'a boolean other than true/false',
+      'localDomain=0&destinationDomain=3&isV2=yes&isNative=false',
+      'INVALID_QUERY',
+      'isV2',
+    ],
+    [
+      'a repeated parameter',
+      'localDomain=0&localDomain=1&destinationDomain=3&isV2=true&isNative=false',
+      'INVALID_QUERY',
+      'localDomain',
+    ],
+    [
+      'an unknown parameter',
+      'localDomain=0&destinationDomain=3&isV2=true&isNative=false&extra=1',
+      'INVALID_QUERY',
+      'extra',
+    ],
+    [
+      'an unknown domain',
+      'localDomain=0&destinationDomain=4&isV2=true&isNative=false',
+      'UNSUPPORTED_ROUTE',
+      'destinationDomain 4',
+    ],
+    [
+      'local equal to destination',
+      'localDomain=3&destinationDomain=3&isV2=true&isNative=false',
+      'UNSUPPORTED_ROUTE',
+      'differ',
+    ],
+    [
+      'a non-EVM origin',
+      'localDomain=5&destinationDomain=0&isV2=true&isNative=false',
+      'UNSUPPORTED_ROUTE',
+      'EVM origins',
+    ],
+    [
+      'a v1 route to a v2-only chain (Linea)',
+      'localDomain=0&destinationDomain=11&isV2=false&isNative=false',
+      'UNSUPPORTED_ROUTE',
+      'v1',
+    ],
+    [
+      'a v2 route to Sui',
+      'localDomain=0&destinationDomain=8&isV2=true&isNative=false',
+      'UNSUPPORTED_ROUTE',
+      'v2',
+    ],
   ])('answers 400 for %s', async (_name, query, code, mention) => {
     const res = await request(t.gas.app).get(`/getEcdsaSig_native?${query}`);
     expect(res.status).toBe(400);
@@ -133,7 +219,9 @@ describe('GET /getEcdsaSig_native', () => {
       [0, 3, false],
       [6, 5, true],
     ] as const) {
-      const res = await request(t.gas.app).get(`/getEcdsaSig_native?localDomain=${local}&destinationDomain=${dest}&isV2=true&isNative=${isNative}`);
+      const res = await request(t.gas.app).get(
+        `/getEcdsaSig_native?localDomain=${local}&destinationDomain=${dest}&isV2=true&isNative=${isNative}`,
+      );
       expect(res.status).toBe(200);
       expect(BigInt(res.body.fee)).toBe(expectedFee(local, dest, isNative));
       expect(res.body.isNative).toBe(isNative);
@@ -148,30 +236,58 @@ describe('GET /getEd25519Sig_native', () => {
     [5, 3, false, undefined],
     [8, 0, true, undefined],
     [9, 3, false, undefined],
-  ])('from %i to %i (isNative=%s, version=%s) returns a verifiable BCS quote', async (local, dest, isNative, version) => {
-    const res = await request(t.gas.app)
-      .get('/getEd25519Sig_native')
-      .query({ localDomain: local, destinationDomain: dest, isNative, ...(version ? { version } : {}) });
-    expect(res.status).toBe(200);
-    const quote = Ed25519Quote.parse(res.body);
-    expect(quote.publicKey).toBe(`0x${Buffer.from(testEd25519Signer.publicKey).toString('hex')}`);
-    expect(quote.destinationDomain).toBe(String(dest));
-    expect(quote.version).toBe(version);
-    expect(BigInt(quote.fee)).toBe(expectedFee(local, dest, isNative));
-    const message = Buffer.from(quote.message.slice(2), 'hex');
-    expect(message.length).toBe(version ? 26 : 25);
-    const verified = ed25519.verify(Buffer.from(quote.signature.slice(2), 'hex'), message, Buffer.from(quote.publicKey.slice(2), 'hex'));
-    expect(verified).toBe(true);
-  });
+  ])(
+    'from %i to %i (isNative=%s, version=%s) returns a verifiable BCS quote',
+    async (local, dest, isNative, version) => {
+      const res = await request(t.gas.app)
+        .get('/getEd25519Sig_native')
+        .query({
+          localDomain: local,
+          destinationDomain: dest,
+          isNative,
+          ...(version ? { version } : {}),
+        });
+      expect(res.status).toBe(200);
+      const quote = Ed25519Quote.parse(res.body);
+      expect(quote.publicKey).toBe(`0x${Buffer.from(testEd25519Signer.publicKey).toString('hex')}`);
+      expect(quote.destinationDomain).toBe(String(dest));
+      expect(quote.version).toBe(version);
+      expect(BigInt(quote.fee)).toBe(expectedFee(local, dest, isNative));
+      const message = Buffer.from(quote.message.slice(2), 'hex');
+      expect(message.length).toBe(version ? 26 : 25);
+      const verified = ed25519.verify(
+        Buffer.from(quote.signature.slice(2), 'hex'),
+        message,
+        Buffer.from(quote.publicKey.slice(2), 'hex'),
+      );
+      expect(verified).toBe(true);
+    },
+  );
 
   it.each([
     ['a missing isNative', 'localDomain=5&destinationDomain=0', 'INVALID_QUERY'],
-    ['a version other than 1 or 2', 'localDomain=5&destinationDomain=0&isNative=false&version=3', 'INVALID_QUERY'],
+    [
+      'a version other than 1 or 2',
+      'localDomain=5&destinationDomain=0&isNative=false&version=3',
+      'INVALID_QUERY',
+    ],
     ['an EVM origin', 'localDomain=0&destinationDomain=5&isNative=false', 'UNSUPPORTED_ROUTE'],
     ['an unknown origin', 'localDomain=12&destinationDomain=0&isNative=false', 'UNSUPPORTED_ROUTE'],
-    ['local equal to destination', 'localDomain=5&destinationDomain=5&isNative=false', 'UNSUPPORTED_ROUTE'],
-    ['a v2 quote from Aptos', 'localDomain=9&destinationDomain=0&isNative=false&version=2', 'UNSUPPORTED_ROUTE'],
-    ['a v2 quote from Solana to Sui', 'localDomain=5&destinationDomain=8&isNative=false&version=2', 'UNSUPPORTED_ROUTE'],
+    [
+      'local equal to destination',
+      'localDomain=5&destinationDomain=5&isNative=false',
+      'UNSUPPORTED_ROUTE',
+    ],
+    [
+      'a v2 quote from Aptos',
+      'localDomain=9&destinationDomain=0&isNative=false&version=2',
+      'UNSUPPORTED_ROUTE',
+    ],
+    [
+      'a v2 quote from Solana to Sui',
+      'localDomain=5&destinationDomain=8&isNative=false&version=2',
+      'UNSUPPORTED_ROUTE',
+    ],
   ])('answers 400 for %s', async (_name, query, code) => {
     const res = await request(t.gas.app).get(`/getEd25519Sig_native?${query}`);
     expect(res.status).toBe(400);
@@ -182,7 +298,9 @@ describe('GET /getEd25519Sig_native', () => {
 describe('missing or stale price data', () => {
   it('answers 500 MISSING_PRICE_DATA and signs nothing once the data is older than PRICE_MAX_AGE_SECONDS', async () => {
     t.clock.advance(121_000);
-    const before = await t.metrics.registry.getSingleMetricAsString('gas_quote_quotes_signed_total');
+    const before = await t.metrics.registry.getSingleMetricAsString(
+      'gas_quote_quotes_signed_total',
+    );
     for (const path of [
       '/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=false',
       '/getEd25519Sig_native?localDomain=5&destinationDomain=0&isNative=false&version=2',
@@ -193,14 +311,18 @@ describe('missing or stale price data', () => {
       expect(res.body).toMatchObject({ code: 'MISSING_PRICE_DATA', status: 500 });
       expect(res.body.detail).toMatch(/old|no fresh/);
     }
-    expect(await t.metrics.registry.getSingleMetricAsString('gas_quote_quotes_signed_total')).toBe(before);
+    expect(await t.metrics.registry.getSingleMetricAsString('gas_quote_quotes_signed_total')).toBe(
+      before,
+    );
   });
 
   it('answers 500 MISSING_PRICE_DATA when the destination gas price was never stored', async () => {
     await t.close();
     t = buildTestApp();
     await t.store.putUsd('ETH', 3000n * 10n ** 8n, T0, 'test');
-    const res = await request(t.gas.app).get('/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=false');
+    const res = await request(t.gas.app).get(
+      '/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=false',
+    );
     expect(res.status).toBe(500);
     expect(res.body).toMatchObject({ code: 'MISSING_PRICE_DATA' });
     expect(res.body.detail).toContain('gas price of domain 3');
@@ -208,7 +330,9 @@ describe('missing or stale price data', () => {
 
   it('answers 500 MISSING_PRICE_DATA when a stored entry is corrupt', async () => {
     await t.kv.set('gas:3', '{"price":"x"}');
-    const res = await request(t.gas.app).get('/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=false');
+    const res = await request(t.gas.app).get(
+      '/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=false',
+    );
     expect(res.status).toBe(500);
     expect(res.body.code).toBe('MISSING_PRICE_DATA');
   });
@@ -218,7 +342,11 @@ describe('GET /tokenPrices', () => {
   it('maps every served domain to its native token USD price', async () => {
     const res = await request(t.gas.app).get('/tokenPrices');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).map(Number).sort((a, b) => a - b)).toEqual(t.registry.all().map((c) => c.domain));
+    expect(
+      Object.keys(res.body)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual(t.registry.all().map((c) => c.domain));
     expect(res.body['0']).toBe(Number(snapshot.usd.ETH));
     expect(res.body['5']).toBe(Number(snapshot.usd.SOL));
     expect(res.body['7']).toBe(Number(snapshot.usd.POL));

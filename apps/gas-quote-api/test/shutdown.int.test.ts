@@ -18,7 +18,11 @@ afterAll(async () => {
 });
 
 it('drains HTTP, closes WebSockets with 1001 and stops listening', async () => {
-  const config = testConfig({ PORT: '0', REDIS_PREFIX: prefix, ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) });
+  const config = testConfig({
+    PORT: '0',
+    REDIS_PREFIX: prefix,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  });
   const logger = createLogger({ name: 'shutdown-test', level: 'silent' });
   let port = 0;
   const { shutdown } = await runService({

@@ -94,10 +94,18 @@ describe('a client of /subscribe', () => {
       await waitFor(() => healthy.received.length === i, `the healthy client to get message ${i}`);
     }
     expect(t.gas.ws.clientCount()).toBe(1);
-    await t.kv.publish(UPDATES_CHANNEL, JSON.stringify({ type: 'tokenPrices', data: { '0': '2' } }));
-    await waitFor(() => (healthy.received.at(-1) as { data: Record<string, string> }).data['0'] === '2', 'the healthy client to keep receiving');
+    await t.kv.publish(
+      UPDATES_CHANNEL,
+      JSON.stringify({ type: 'tokenPrices', data: { '0': '2' } }),
+    );
+    await waitFor(
+      () => (healthy.received.at(-1) as { data: Record<string, string> }).data['0'] === '2',
+      'the healthy client to keep receiving',
+    );
     expect(healthy.ws.readyState).toBe(WebSocket.OPEN);
-    expect(await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_dropped_total')).toContain('reason="slow"} 1');
+    expect(
+      await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_dropped_total'),
+    ).toContain('reason="slow"} 1');
     healthy.ws.close();
   });
 
@@ -109,7 +117,9 @@ describe('a client of /subscribe', () => {
     (dead.ws as unknown as { _socket: { pause(): void } })._socket.pause();
     await waitFor(() => t.gas.ws.clientCount() === 1, 'the dead client to be dropped', 10_000);
     expect(alive.ws.readyState).toBe(WebSocket.OPEN);
-    expect(await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_dropped_total')).toContain('reason="dead"} 1');
+    expect(
+      await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_dropped_total'),
+    ).toContain('reason="dead"} 1');
     alive.ws.close();
   });
 
@@ -139,4 +149,7 @@ describe('a client of /subscribe', () => {
     late.ws.close();
   });
 });
-if (!usingRedis) console.log('subscribe.int.test.ts: REDIS_URL is not set; skipping the two-replica Redis fan-out test');
+if (!usingRedis)
+  console.log(
+    'subscribe.int.test.ts: REDIS_URL is not set; skipping the two-replica Redis fan-out test',
+  );

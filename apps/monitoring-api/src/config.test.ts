@@ -62,7 +62,15 @@ describe('ConfigSchema', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     const issues = (error as ConfigError).issues.join('\n');
-    for (const name of ['PORT', 'DATABASE_URL', 'DATABASE_READ_URLS', 'REDIS_URL', 'RATE_LIMIT_PER_MINUTE', 'USERNAME_SUFFIX', 'LEADERBOARD_COUNT_TTL_SECONDS']) {
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'DATABASE_READ_URLS',
+      'REDIS_URL',
+      'RATE_LIMIT_PER_MINUTE',
+      'USERNAME_SUFFIX',
+      'LEADERBOARD_COUNT_TTL_SECONDS',
+    ]) {
       expect(issues).toContain(name);
     }
     expect(issues).not.toContain('secret');

@@ -42,11 +42,7 @@ const CoreConfigSchema = z.object({
   /** Primary PostgreSQL; absent = embedded PGlite with demo data. */
   DATABASE_URL: postgresUrl.optional(),
   /** Comma-separated read replicas; reads go there, the primary is the fallback. */
-  DATABASE_READ_URLS: z
-    .string()
-    .optional()
-    .transform(csv)
-    .pipe(z.array(postgresUrl)),
+  DATABASE_READ_URLS: z.string().optional().transform(csv).pipe(z.array(postgresUrl)),
   /** Connections per pool (primary and each read pool). */
   DATABASE_POOL_MAX: intInRange(1, 200, 10),
   /** Key prefix in Redis, so several deployments can share one Redis. */

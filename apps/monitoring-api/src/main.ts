@@ -4,7 +4,15 @@
  * gracefully on SIGTERM/SIGINT (drain requests, close pools, Redis and the embedded database).
  */
 import { createServer } from 'node:http';
-import { ConfigError, createKvStore, createLogger, createMetrics, listen, parseConfig, runService } from '@ctss/server-kit';
+import {
+  ConfigError,
+  createKvStore,
+  createLogger,
+  createMetrics,
+  listen,
+  parseConfig,
+  runService,
+} from '@ctss/server-kit';
 import { createApp } from './app.js';
 import { ConfigSchema, type AppConfig } from './config.js';
 import { createDatabases, createKnex } from './db/connect.js';
@@ -73,7 +81,10 @@ async function main(): Promise<void> {
         await admin.destroy();
       }
       const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
-      if (!config.REDIS_URL) logger.warn('REDIS_URL is not set: cache, rate limits and nonces are in-process (single replica only)');
+      if (!config.REDIS_URL)
+        logger.warn(
+          'REDIS_URL is not set: cache, rate limits and nonces are in-process (single replica only)',
+        );
       const deps: AppDeps = {
         config,
         db: { primary: dbs.primary, read: dbs.read },
@@ -85,7 +96,10 @@ async function main(): Promise<void> {
       };
       const server = createServer(createApp(deps));
       const port = await listen(server, config.PORT);
-      logger.info({ port, embedded: embedded !== undefined, cache: kv.kind }, 'monitoring-api listening');
+      logger.info(
+        { port, embedded: embedded !== undefined, cache: kv.kind },
+        'monitoring-api listening',
+      );
       return {
         server,
         close: async () => {
@@ -98,6 +112,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`monitoring-api failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `monitoring-api failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exit(1);
 });

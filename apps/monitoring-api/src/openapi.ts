@@ -23,26 +23,50 @@ import type { ZodObject, ZodType } from 'zod';
 export type OpenApiRegistrar = (registry: OpenAPIRegistry) => void;
 
 const param = (description: string, example?: string) =>
-  z.string().optional().openapi(example === undefined ? { description } : { description, example });
+  z
+    .string()
+    .optional()
+    .openapi(example === undefined ? { description } : { description, example });
 
 const feedQuery = z.object({
-  senders: param('Comma-separated sender addresses (at most 50); EVM hex compares case-insensitively, base58 exactly.'),
-  addr_or_tx_hash: param('An address, a transaction hash, or a .eth / .sol name (resolved first; 400 INVALID_NAME when it does not resolve). Matches sender, recipient, source_tx_hash or destination_tx_hash.'),
+  senders: param(
+    'Comma-separated sender addresses (at most 50); EVM hex compares case-insensitively, base58 exactly.',
+  ),
+  addr_or_tx_hash: param(
+    'An address, a transaction hash, or a .eth / .sol name (resolved first; 400 INVALID_NAME when it does not resolve). Matches sender, recipient, source_tx_hash or destination_tx_hash.',
+  ),
   source_domain: param('Origin domain, any uint32.', '0'),
   destination_domain: param('Destination domain, any uint32.', '3'),
   start_time: param('Inclusive lower bound, UNIX seconds (UTC).'),
   end_time: param('Exclusive upper bound, UNIX seconds (UTC).'),
-  limit: param('Page size, default 10; values above 100 are clamped; 0, negative or non-integer is a 400.', '10'),
-  cursor: param('`next_cursor` of the previous page (`<unix_ts>_<id>`); malformed is a 400 INVALID_CURSOR.'),
+  limit: param(
+    'Page size, default 10; values above 100 are clamped; 0, negative or non-integer is a 400.',
+    '10',
+  ),
+  cursor: param(
+    '`next_cursor` of the previous page (`<unix_ts>_<id>`); malformed is a 400 INVALID_CURSOR.',
+  ),
 });
 
 const problems = {
-  400: { description: 'Invalid query (INVALID_QUERY, INVALID_CURSOR, INVALID_NAME)', content: { 'application/problem+json': { schema: ProblemDetails } } },
-  429: { description: 'Rate limited (RATE_LIMITED), with Retry-After', content: { 'application/problem+json': { schema: ProblemDetails } } },
+  400: {
+    description: 'Invalid query (INVALID_QUERY, INVALID_CURSOR, INVALID_NAME)',
+    content: { 'application/problem+json': { schema: ProblemDetails } },
+  },
+  429: {
+    description: 'Rate limited (RATE_LIMITED), with Retry-After',
+    content: { 'application/problem+json': { schema: ProblemDetails } },
+  },
 };
 
 /** Registers one GET path. */
-function get(registry: OpenAPIRegistry, path: string, summary: string, response: ZodType, query?: ZodObject): void {
+function get(
+  registry: OpenAPIRegistry,
+  path: string,
+  summary: string,
+  response: ZodType,
+  query?: ZodObject,
+): void {
   registry.registerPath({
     method: 'get',
     path,
@@ -58,17 +82,41 @@ function get(registry: OpenAPIRegistry, path: string, summary: string, response:
 /** Registers the transaction, statistics and probe paths. */
 export function registerCoreOpenApi(registry: OpenAPIRegistry): void {
   registry.register('ProblemDetails', ProblemDetails);
-  get(registry, '/transactionsmainnet', 'Mainnet transaction feed, newest first, cursor pagination', TransactionPage, feedQuery);
-  get(registry, '/transactions', 'Testnet/staging transaction feed (subset record)', TestnetTransactionPage, feedQuery);
+  get(
+    registry,
+    '/transactionsmainnet',
+    'Mainnet transaction feed, newest first, cursor pagination',
+    TransactionPage,
+    feedQuery,
+  );
+  get(
+    registry,
+    '/transactions',
+    'Testnet/staging transaction feed (subset record)',
+    TestnetTransactionPage,
+    feedQuery,
+  );
   get(
     registry,
     '/stats/mainnet/volumes',
-    'Lifetime volume (base units); with senders, those senders\' volume (UserVolumeResponse)',
+    "Lifetime volume (base units); with senders, those senders' volume (UserVolumeResponse)",
     z.union([TotalVolumeResponse, UserVolumeResponse]),
     z.object({ senders: param('Comma-separated sender addresses (at most 50).') }),
   );
-  get(registry, '/stats/mainnet/volumes/hourly', 'Hourly volume, UTC buckets, oldest first, empty buckets zero', VolumeSeriesResponse, z.object({ limit: param('Buckets, default 24, clamped at 720.', '24') }));
-  get(registry, '/stats/mainnet/volumes/daily', 'Daily volume, UTC buckets, oldest first, empty buckets zero', VolumeSeriesResponse, z.object({ limit: param('Buckets, default 30, clamped at 365.', '30') }));
+  get(
+    registry,
+    '/stats/mainnet/volumes/hourly',
+    'Hourly volume, UTC buckets, oldest first, empty buckets zero',
+    VolumeSeriesResponse,
+    z.object({ limit: param('Buckets, default 24, clamped at 720.', '24') }),
+  );
+  get(
+    registry,
+    '/stats/mainnet/volumes/daily',
+    'Daily volume, UTC buckets, oldest first, empty buckets zero',
+    VolumeSeriesResponse,
+    z.object({ limit: param('Buckets, default 30, clamped at 365.', '30') }),
+  );
   get(
     registry,
     '/stats/mainnet/fees',
@@ -80,12 +128,27 @@ export function registerCoreOpenApi(registry: OpenAPIRegistry): void {
       offset: param('Buckets skipped back from the newest, default 0, at most 8760.', '0'),
     }),
   );
-  get(registry, '/stats/mainnet/transactions', 'Number of mainnet transfers', TransactionCountResponse);
-  get(registry, '/stats/mainnet/chain-shares', 'Lifetime volume per source domain; share = amount / total_amount', ChainSharesResponse);
+  get(
+    registry,
+    '/stats/mainnet/transactions',
+    'Number of mainnet transfers',
+    TransactionCountResponse,
+  );
+  get(
+    registry,
+    '/stats/mainnet/chain-shares',
+    'Lifetime volume per source domain; share = amount / total_amount',
+    ChainSharesResponse,
+  );
   get(registry, '/stats/mainnet/wallets', 'Distinct mainnet senders', UniqueSendersResponse);
   get(registry, '/stats/wallets', 'Distinct testnet/devnet senders', UniqueSendersResponse);
   get(registry, '/health', 'Liveness', z.object({ status: z.literal('ok') }));
-  get(registry, '/ready', 'Readiness: database and cache reachable (503 SERVICE_UNAVAILABLE otherwise)', z.object({ status: z.literal('ready'), database: z.string(), cache: z.string() }));
+  get(
+    registry,
+    '/ready',
+    'Readiness: database and cache reachable (503 SERVICE_UNAVAILABLE otherwise)',
+    z.object({ status: z.literal('ready'), database: z.string(), cache: z.string() }),
+  );
 }
 
 /** Generates the whole document: the core paths plus those of `registrars`. */

@@ -29,7 +29,8 @@ async function main(): Promise<void> {
   });
   const config = parseConfig(ConfigSchema);
   const url = config.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL must be set (the embedded database seeds itself at start)');
+  if (!url)
+    throw new Error('DATABASE_URL must be set (the embedded database seeds itself at start)');
   const knex = createKnex(url, { poolMax: 4 });
   try {
     await migrateLatest(knex);

@@ -28,7 +28,11 @@ describe('probes, metrics, docs, CORS, headers', () => {
   it('when probed, then /health is ok and /ready reports database and cache reachable', async () => {
     expect((await request(app).get('/health').expect(200)).body).toEqual({ status: 'ok' });
     const ready = await request(app).get('/ready').expect(200);
-    expect(ready.body).toEqual({ status: 'ready', database: 'ok', cache: process.env.REDIS_URL ? 'redis' : 'memory' });
+    expect(ready.body).toEqual({
+      status: 'ready',
+      database: 'ok',
+      cache: process.env.REDIS_URL ? 'redis' : 'memory',
+    });
   });
 
   it('when the database is unreachable, then /ready is a 503 problem and /health stays ok', async () => {
@@ -50,7 +54,9 @@ describe('probes, metrics, docs, CORS, headers', () => {
     await request(app).get('/stats/mainnet/transactions').expect(200);
     const res = await request(app).get('/metrics').expect(200);
     expect(res.headers['content-type']).toMatch(/text\/plain/);
-    expect(res.text).toMatch(/monitoring_test_http_requests_total\{method="GET",route="\/stats\/mainnet\/transactions",status="200"\} 1/);
+    expect(res.text).toMatch(
+      /monitoring_test_http_requests_total\{method="GET",route="\/stats\/mainnet\/transactions",status="200"\} 1/,
+    );
   });
 
   it('when fetching /openapi.json, then every route of the API is documented, users routes included', async () => {
@@ -73,13 +79,18 @@ describe('probes, metrics, docs, CORS, headers', () => {
         '/users',
       ]),
     );
-    expect(res.body.components.schemas.TransactionRecord.properties.deposit_amount).toMatchObject({ type: 'integer' });
+    expect(res.body.components.schemas.TransactionRecord.properties.deposit_amount).toMatchObject({
+      type: 'integer',
+    });
     const docs = await request(app).get('/docs/').expect(200);
     expect(docs.text).toContain('swagger');
   });
 
   it('when a browser sends an Origin, then CORS allows it and security headers are set', async () => {
-    const res = await request(app).get('/health').set('Origin', 'https://explorer.example').expect(200);
+    const res = await request(app)
+      .get('/health')
+      .set('Origin', 'https://explorer.example')
+      .expect(200);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     const preflight = await request(app)
@@ -90,10 +101,15 @@ describe('probes, metrics, docs, CORS, headers', () => {
   });
 
   it('when CORS_ORIGINS lists the explorer, then only that origin is allowed', async () => {
-    const scoped = buildTestDeps({ knex: db.knex, env: { CORS_ORIGINS: 'https://explorer.example' } });
+    const scoped = buildTestDeps({
+      knex: db.knex,
+      env: { CORS_ORIGINS: 'https://explorer.example' },
+    });
     try {
       const scopedApp = createApp(scoped);
-      const allowed = await request(scopedApp).get('/health').set('Origin', 'https://explorer.example');
+      const allowed = await request(scopedApp)
+        .get('/health')
+        .set('Origin', 'https://explorer.example');
       expect(allowed.headers['access-control-allow-origin']).toBe('https://explorer.example');
       const other = await request(scopedApp).get('/health').set('Origin', 'https://evil.example');
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
@@ -118,7 +134,11 @@ describe(`rate limiting (${process.env.REDIS_URL ? 'Redis store' : 'in-process s
     db = await createTestDatabase();
     deps = buildTestDeps({
       knex: db.knex,
-      env: { RATE_LIMIT_PER_MINUTE: '3', API_KEY_RATE_LIMIT_PER_MINUTE: '5', API_KEYS: 'k-partner,k-other' },
+      env: {
+        RATE_LIMIT_PER_MINUTE: '3',
+        API_KEY_RATE_LIMIT_PER_MINUTE: '5',
+        API_KEYS: 'k-partner,k-other',
+      },
     });
     app = createApp(deps);
   });
@@ -147,7 +167,10 @@ describe(`rate limiting (${process.env.REDIS_URL ? 'Redis store' : 'in-process s
 
   it('when a client presents an API key, then it gets the higher tier', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i += 1) statuses.push((await request(app).get('/stats/wallets').set('X-API-Key', 'k-partner')).status);
+    for (let i = 0; i < 6; i += 1)
+      statuses.push(
+        (await request(app).get('/stats/wallets').set('X-API-Key', 'k-partner')).status,
+      );
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });

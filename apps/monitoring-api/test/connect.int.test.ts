@@ -10,7 +10,10 @@ import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 const logger = createLogger({ name: 'connect-test', level: 'silent' });
 const real = Boolean(process.env.DATABASE_URL);
-if (!real) console.info('connection settings test skipped: DATABASE_URL is not set (PGlite ignores startup options)');
+if (!real)
+  console.info(
+    'connection settings test skipped: DATABASE_URL is not set (PGlite ignores startup options)',
+  );
 
 (real ? describe : describe.skip)('database connections', () => {
   let db: TestDatabase;

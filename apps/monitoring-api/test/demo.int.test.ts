@@ -18,7 +18,13 @@ describe('demo data', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    await seedDemoData(db.knex, { transactions: 3000, users: 40, seed: 42, now: TEST_NOW, method: 'insert' });
+    await seedDemoData(db.knex, {
+      transactions: 3000,
+      users: 40,
+      seed: 42,
+      now: TEST_NOW,
+      method: 'insert',
+    });
     deps = buildTestDeps({ knex: db.knex });
     app = createApp(deps);
   });
@@ -28,24 +34,45 @@ describe('demo data', () => {
   });
 
   it('when every route is called, then each answers 200 with data', async () => {
-    expect((await request(app).get('/transactionsmainnet').expect(200)).body.transactions).toHaveLength(10);
-    expect((await request(app).get('/transactions').expect(200)).body.transactions).toHaveLength(10);
-    expect((await request(app).get('/stats/mainnet/volumes').expect(200)).body.total_volume).toBeGreaterThan(0);
-    const hourly = (await request(app).get('/stats/mainnet/volumes/hourly').expect(200)).body.volumes as { total_volume_usd: number }[];
+    expect(
+      (await request(app).get('/transactionsmainnet').expect(200)).body.transactions,
+    ).toHaveLength(10);
+    expect((await request(app).get('/transactions').expect(200)).body.transactions).toHaveLength(
+      10,
+    );
+    expect(
+      (await request(app).get('/stats/mainnet/volumes').expect(200)).body.total_volume,
+    ).toBeGreaterThan(0);
+    const hourly = (await request(app).get('/stats/mainnet/volumes/hourly').expect(200)).body
+      .volumes as { total_volume_usd: number }[];
     expect(hourly.filter((b) => b.total_volume_usd > 0).length).toBeGreaterThan(12);
-    const daily = (await request(app).get('/stats/mainnet/volumes/daily').expect(200)).body.volumes as { total_volume_usd: number }[];
+    const daily = (await request(app).get('/stats/mainnet/volumes/daily').expect(200)).body
+      .volumes as { total_volume_usd: number }[];
     expect(daily.every((b) => b.total_volume_usd > 0)).toBe(true);
     expect((await request(app).get('/stats/mainnet/fees').expect(200)).body.fees).toHaveLength(24);
-    expect((await request(app).get('/stats/mainnet/transactions').expect(200)).body.total_transactions).toBeGreaterThan(2000);
-    expect((await request(app).get('/stats/mainnet/chain-shares').expect(200)).body.chain_shares.length).toBeGreaterThan(15);
-    expect((await request(app).get('/stats/mainnet/wallets').expect(200)).body.unique_senders_count).toBeGreaterThan(50);
-    expect((await request(app).get('/stats/wallets').expect(200)).body.unique_senders_count).toBeGreaterThan(10);
-    expect((await request(app).get('/users/leaderboard').expect(200)).body.leaderboard.length).toBeGreaterThan(0);
+    expect(
+      (await request(app).get('/stats/mainnet/transactions').expect(200)).body.total_transactions,
+    ).toBeGreaterThan(2000);
+    expect(
+      (await request(app).get('/stats/mainnet/chain-shares').expect(200)).body.chain_shares.length,
+    ).toBeGreaterThan(15);
+    expect(
+      (await request(app).get('/stats/mainnet/wallets').expect(200)).body.unique_senders_count,
+    ).toBeGreaterThan(50);
+    expect(
+      (await request(app).get('/stats/wallets').expect(200)).body.unique_senders_count,
+    ).toBeGreaterThan(10);
+    expect(
+      (await request(app).get('/users/leaderboard').expect(200)).body.leaderboard.length,
+    ).toBeGreaterThan(0);
   });
 
   it('when filtering the feed by each served source domain, then every one has records', async () => {
     for (const chain of DEFAULT_CHAINS) {
-      const res = await request(app).get('/transactionsmainnet').query({ source_domain: String(chain.domain), limit: '1' }).expect(200);
+      const res = await request(app)
+        .get('/transactionsmainnet')
+        .query({ source_domain: String(chain.domain), limit: '1' })
+        .expect(200);
       expect(res.body.transactions).toHaveLength(1);
     }
   });

@@ -17,7 +17,11 @@ import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { buildTestDeps, type TestDeps } from './support/deps.js';
 
 const BASE_SECONDS = Date.parse('2026-11-21T00:00:00Z') / 1000;
-const SENDERS = ['0x00000000000000000000000000000000000000aa', '0x00000000000000000000000000000000000000bb', 'So1anaSender1111111111111111111111111111111'];
+const SENDERS = [
+  '0x00000000000000000000000000000000000000aa',
+  '0x00000000000000000000000000000000000000bb',
+  'So1anaSender1111111111111111111111111111111',
+];
 const DOMAINS = [0, 3, 5, 4_294_967_295];
 
 const recordArb = fc.record({
@@ -31,7 +35,10 @@ const recordArb = fc.record({
 
 const sendersArb = fc.subarray(SENDERS, { minLength: 1 });
 const domainArb = fc.constantFrom(...DOMAINS);
-const timeArb = fc.record({ start_time: fc.integer({ min: 0, max: 7 }), end_time: fc.integer({ min: 0, max: 7 }) }, { requiredKeys: [] });
+const timeArb = fc.record(
+  { start_time: fc.integer({ min: 0, max: 7 }), end_time: fc.integer({ min: 0, max: 7 }) },
+  { requiredKeys: [] },
+);
 
 /** No filter, one filter, or a pair: enough rows survive to span several pages. */
 const filterArb: fc.Arbitrary<{
@@ -49,7 +56,9 @@ const filterArb: fc.Arbitrary<{
   timeArb,
   fc.tuple(sendersArb, timeArb).map(([senders, time]) => ({ senders, ...time })),
   fc.constantFrom(...SENDERS).map((addr_or_tx_hash) => ({ addr_or_tx_hash })),
-  fc.tuple(domainArb, domainArb).map(([source_domain, destination_domain]) => ({ source_domain, destination_domain })),
+  fc
+    .tuple(domainArb, domainArb)
+    .map(([source_domain, destination_domain]) => ({ source_domain, destination_domain })),
 );
 
 describe('feed pagination (property)', () => {
@@ -75,7 +84,9 @@ describe('feed pagination (property)', () => {
         fc.integer({ min: 1, max: 12 }),
         fc.boolean(),
         async (specs, rawFilter, pageSize, mainnet) => {
-          await db.knex.raw('truncate transactions, tx_hourly_rollups, tx_senders restart identity');
+          await db.knex.raw(
+            'truncate transactions, tx_hourly_rollups, tx_senders restart identity',
+          );
           const records: SeedTransaction[] = specs.map((s) =>
             aTransaction({
               network: s.testnet ? 'testnet' : 'mainnet',
@@ -89,33 +100,49 @@ describe('feed pagination (property)', () => {
           await insertTransactions(db.knex, records);
           const filter = {
             ...rawFilter,
-            ...(rawFilter.start_time !== undefined && rawFilter.end_time !== undefined && rawFilter.start_time > rawFilter.end_time
+            ...(rawFilter.start_time !== undefined &&
+            rawFilter.end_time !== undefined &&
+            rawFilter.start_time > rawFilter.end_time
               ? { start_time: rawFilter.end_time, end_time: rawFilter.start_time }
               : {}),
           };
           const expected = records
-            .map((r, index) => ({ r, id: index + 1, second: r.created_at.getTime() / 1000 - BASE_SECONDS }))
-            .filter(({ r, second }) =>
-              r.network === (mainnet ? 'mainnet' : 'testnet') &&
-              (filter.senders === undefined || filter.senders.includes(r.sender)) &&
-              (filter.addr_or_tx_hash === undefined || r.sender === filter.addr_or_tx_hash || r.recipient === filter.addr_or_tx_hash) &&
-              (filter.source_domain === undefined || r.source_domain === filter.source_domain) &&
-              (filter.destination_domain === undefined || r.destination_domain === filter.destination_domain) &&
-              (filter.start_time === undefined || second >= filter.start_time) &&
-              (filter.end_time === undefined || second < filter.end_time),
+            .map((r, index) => ({
+              r,
+              id: index + 1,
+              second: r.created_at.getTime() / 1000 - BASE_SECONDS,
+            }))
+            .filter(
+              ({ r, second }) =>
+                r.network === (mainnet ? 'mainnet' : 'testnet') &&
+                (filter.senders === undefined || filter.senders.includes(r.sender)) &&
+                (filter.addr_or_tx_hash === undefined ||
+                  r.sender === filter.addr_or_tx_hash ||
+                  r.recipient === filter.addr_or_tx_hash) &&
+                (filter.source_domain === undefined || r.source_domain === filter.source_domain) &&
+                (filter.destination_domain === undefined ||
+                  r.destination_domain === filter.destination_domain) &&
+                (filter.start_time === undefined || second >= filter.start_time) &&
+                (filter.end_time === undefined || second < filter.end_time),
             )
             .sort((a, b) => b.second - a.second || b.id - a.id)
             .map(({ id }) => id);
 
           const query: Record<string, string> = { limit: String(pageSize) };
           // EVM hex goes out upper-cased: the feed compares it case-insensitively.
-          const shout = (address: string) => (address.startsWith('0x') ? `0x${address.slice(2).toUpperCase()}` : address);
+          const shout = (address: string) =>
+            address.startsWith('0x') ? `0x${address.slice(2).toUpperCase()}` : address;
           if (filter.senders) query.senders = filter.senders.map(shout).join(',');
-          if (filter.addr_or_tx_hash !== undefined) query.addr_or_tx_hash = shout(filter.addr_or_tx_hash);
-          if (filter.source_domain !== undefined) query.source_domain = String(filter.source_domain);
-          if (filter.destination_domain !== undefined) query.destination_domain = String(filter.destination_domain);
-          if (filter.start_time !== undefined) query.start_time = String(BASE_SECONDS + filter.start_time);
-          if (filter.end_time !== undefined) query.end_time = String(BASE_SECONDS + filter.end_time);
+          if (filter.addr_or_tx_hash !== undefined)
+            query.addr_or_tx_hash = shout(filter.addr_or_tx_hash);
+          if (filter.source_domain !== undefined)
+            query.source_domain = String(filter.source_domain);
+          if (filter.destination_domain !== undefined)
+            query.destination_domain = String(filter.destination_domain);
+          if (filter.start_time !== undefined)
+            query.start_time = String(BASE_SECONDS + filter.start_time);
+          if (filter.end_time !== undefined)
+            query.end_time = String(BASE_SECONDS + filter.end_time);
 
           const seen: number[] = [];
           let cursor = '';

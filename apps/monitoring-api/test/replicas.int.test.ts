@@ -31,11 +31,16 @@ describe('read replicas', () => {
       await handles.refreshReplicaHealth();
       // Hold n connections at once, so each one is a new physical connection chosen by the pool.
       const connections: { query(sql: string): Promise<{ rows: { name: string }[] }> }[] = [];
-      for (let i = 0; i < n; i += 1) connections.push(await handles.read.client.acquireConnection());
+      for (let i = 0; i < n; i += 1)
+        connections.push(await handles.read.client.acquireConnection());
       const names: string[] = [];
-      for (const connection of connections) names.push((await connection.query('select name from marker')).rows[0]!.name);
+      for (const connection of connections)
+        names.push((await connection.query('select name from marker')).rows[0]!.name);
       for (const connection of connections) await handles.read.client.releaseConnection(connection);
-      expect((await handles.primary.raw<{ rows: { name: string }[] }>('select name from marker')).rows[0]!.name).toBe('primary');
+      expect(
+        (await handles.primary.raw<{ rows: { name: string }[] }>('select name from marker'))
+          .rows[0]!.name,
+      ).toBe('primary');
       return names;
     } finally {
       await handles.close();
@@ -48,7 +53,10 @@ describe('read replicas', () => {
   });
 
   it('when a replica is down, then reads skip it', async () => {
-    expect(await readTargets(dbs[0]!.url, [DEAD, dbs[2]!.url], 2)).toEqual(['replica_b', 'replica_b']);
+    expect(await readTargets(dbs[0]!.url, [DEAD, dbs[2]!.url], 2)).toEqual([
+      'replica_b',
+      'replica_b',
+    ]);
   });
 
   it('when every replica is down, then reads fall back to the primary', async () => {

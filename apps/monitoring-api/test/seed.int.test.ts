@@ -32,7 +32,13 @@ describe('seedDemoData', () => {
   });
 
   it('when seeding with INSERT, then transfers and users are written and rollups are exact', async () => {
-    const result = await seedDemoData(db.knex, { transactions: 1500, users: 30, seed: 1, now: NOW, method: 'insert' });
+    const result = await seedDemoData(db.knex, {
+      transactions: 1500,
+      users: 30,
+      seed: 1,
+      now: NOW,
+      method: 'insert',
+    });
     expect(result).toMatchObject({ transactions: 1500, users: 30 });
     const [{ count }] = (await db.knex('transactions').count('* as count')) as [{ count: string }];
     expect(Number(count)).toBe(1500);
@@ -45,13 +51,31 @@ describe('seedDemoData', () => {
   });
 
   it('when only transactions is truncated, then every derived table is emptied with it', async () => {
-    await seedDemoData(db.knex, { transactions: 50, users: 0, seed: 9, now: NOW, method: 'insert' });
+    await seedDemoData(db.knex, {
+      transactions: 50,
+      users: 0,
+      seed: 9,
+      now: NOW,
+      method: 'insert',
+    });
     await db.knex.raw('truncate transactions');
-    for (const table of ['tx_hourly_rollups', 'tx_daily_rollups', 'tx_senders', 'tx_network_totals', 'tx_domain_totals']) {
+    for (const table of [
+      'tx_hourly_rollups',
+      'tx_daily_rollups',
+      'tx_senders',
+      'tx_network_totals',
+      'tx_domain_totals',
+    ]) {
       const [{ count }] = (await db.knex(table).count('* as count')) as [{ count: string }];
       expect([table, Number(count)]).toEqual([table, 0]);
     }
-    await seedDemoData(db.knex, { transactions: 40, users: 0, seed: 10, now: NOW, method: 'insert' });
+    await seedDemoData(db.knex, {
+      transactions: 40,
+      users: 0,
+      seed: 10,
+      now: NOW,
+      method: 'insert',
+    });
     await expectRollupsExact(db.knex);
   });
 
@@ -68,7 +92,13 @@ describe('seedDemoData', () => {
     await db.knex.raw('truncate transactions, tx_hourly_rollups, tx_senders restart identity');
     await withIndexesDeferred(db.knex, async () => {
       during = await indexes();
-      return seedDemoData(db.knex, { transactions: 800, users: 0, seed: 3, now: NOW, method: 'insert' });
+      return seedDemoData(db.knex, {
+        transactions: 800,
+        users: 0,
+        seed: 3,
+        now: NOW,
+        method: 'insert',
+      });
     });
     expect(during).toHaveLength(1);
     expect(await indexes()).toEqual(before);
@@ -77,14 +107,30 @@ describe('seedDemoData', () => {
   });
 
   const copyIt = process.env.DATABASE_URL ? it : it.skip;
-  if (!process.env.DATABASE_URL) console.info('COPY seeding test skipped: DATABASE_URL is not set (the embedded server does not speak COPY)');
-  copyIt('when seeding with COPY on a real server, then rows arrive in several statements and rollups are exact', async () => {
-    await db.knex.raw('truncate transactions, tx_hourly_rollups, tx_senders restart identity');
-    const result = await seedDemoData(db.knex, { transactions: 5000, users: 0, seed: 2, now: NOW, method: 'copy', url: db.url, copyRowsPerStatement: 1200 });
-    expect(result.transactions).toBe(5000);
-    const [{ count }] = (await db.knex('transactions').count('* as count')) as [{ count: string }];
-    expect(Number(count)).toBe(5000);
-    expect(await rollupsMatchRaw(db.knex)).toBe(true);
-    await expectRollupsExact(db.knex);
-  });
+  if (!process.env.DATABASE_URL)
+    console.info(
+      'COPY seeding test skipped: DATABASE_URL is not set (the embedded server does not speak COPY)',
+    );
+  copyIt(
+    'when seeding with COPY on a real server, then rows arrive in several statements and rollups are exact',
+    async () => {
+      await db.knex.raw('truncate transactions, tx_hourly_rollups, tx_senders restart identity');
+      const result = await seedDemoData(db.knex, {
+        transactions: 5000,
+        users: 0,
+        seed: 2,
+        now: NOW,
+        method: 'copy',
+        url: db.url,
+        copyRowsPerStatement: 1200,
+      });
+      expect(result.transactions).toBe(5000);
+      const [{ count }] = (await db.knex('transactions').count('* as count')) as [
+        { count: string },
+      ];
+      expect(Number(count)).toBe(5000);
+      expect(await rollupsMatchRaw(db.knex)).toBe(true);
+      await expectRollupsExact(db.knex);
+    },
+  );
 });

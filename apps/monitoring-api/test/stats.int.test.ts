@@ -29,14 +29,55 @@ describe('statistics endpoints', () => {
     deps = buildTestDeps({ knex: db.knex, env: { CACHE_TTL_SECONDS: '0' } });
     app = createApp(deps);
     await insertAll(db.knex, [
-      aTransaction({ created_at: at('2026-11-21T12:10:00Z'), sender: whale, deposit_amount: 5_000_000n, receive_amount: 4_700_000n, relayer_fee: 250_000n }),
-      aTransaction({ created_at: at('2026-11-21T12:10:00Z'), source_domain: 5, deposit_amount: 7_000_000n, receive_amount: 6_000_000n, relayer_fee: 590_000n }),
-      aTransaction({ created_at: at('2026-11-21T11:59:59Z'), sender: whale.toLowerCase(), deposit_amount: 1_000_000n, receive_amount: 900_000n, relayer_fee: 80_000n }),
-      aTransaction({ created_at: at('2026-11-20T13:00:00Z'), source_domain: 600012, deposit_amount: 3_000_000n, receive_amount: 2_900_000n }),
-      aTransaction({ created_at: at('2026-11-20T12:59:59Z'), deposit_amount: 11_000_000n, receive_amount: 10_000_000n }),
-      aTransaction({ created_at: at('2026-10-01T00:00:00Z'), source_domain: 3, deposit_amount: big, receive_amount: big - 1_000n }),
-      aTransaction({ network: 'testnet', created_at: at('2026-11-21T12:00:00Z'), sender: whale, deposit_amount: 99_000_000n }),
-      aTransaction({ network: 'testnet', created_at: at('2026-11-21T12:00:00Z'), deposit_amount: 1n }),
+      aTransaction({
+        created_at: at('2026-11-21T12:10:00Z'),
+        sender: whale,
+        deposit_amount: 5_000_000n,
+        receive_amount: 4_700_000n,
+        relayer_fee: 250_000n,
+      }),
+      aTransaction({
+        created_at: at('2026-11-21T12:10:00Z'),
+        source_domain: 5,
+        deposit_amount: 7_000_000n,
+        receive_amount: 6_000_000n,
+        relayer_fee: 590_000n,
+      }),
+      aTransaction({
+        created_at: at('2026-11-21T11:59:59Z'),
+        sender: whale.toLowerCase(),
+        deposit_amount: 1_000_000n,
+        receive_amount: 900_000n,
+        relayer_fee: 80_000n,
+      }),
+      aTransaction({
+        created_at: at('2026-11-20T13:00:00Z'),
+        source_domain: 600012,
+        deposit_amount: 3_000_000n,
+        receive_amount: 2_900_000n,
+      }),
+      aTransaction({
+        created_at: at('2026-11-20T12:59:59Z'),
+        deposit_amount: 11_000_000n,
+        receive_amount: 10_000_000n,
+      }),
+      aTransaction({
+        created_at: at('2026-10-01T00:00:00Z'),
+        source_domain: 3,
+        deposit_amount: big,
+        receive_amount: big - 1_000n,
+      }),
+      aTransaction({
+        network: 'testnet',
+        created_at: at('2026-11-21T12:00:00Z'),
+        sender: whale,
+        deposit_amount: 99_000_000n,
+      }),
+      aTransaction({
+        network: 'testnet',
+        created_at: at('2026-11-21T12:00:00Z'),
+        deposit_amount: 1n,
+      }),
     ]);
   });
 
@@ -46,13 +87,21 @@ describe('statistics endpoints', () => {
   });
 
   it('when asking the lifetime volume, then it equals the sum over the raw rows, exact above 2^53', async () => {
-    const [expected] = await rows(db.knex, `select sum(deposit_amount)::text as v from transactions where network = 'mainnet'`);
+    const [expected] = await rows(
+      db.knex,
+      `select sum(deposit_amount)::text as v from transactions where network = 'mainnet'`,
+    );
     const res = await request(app).get('/stats/mainnet/volumes').expect(200);
     expect(res.text).toBe(`{"total_volume":${expected!.v},"user_volume":null,"volumes":null}`);
   });
 
   it('when asking the volume of senders (any letter case), then it sums only their mainnet rows', async () => {
-    const res = await request(app).get('/stats/mainnet/volumes').query({ senders: `${whale.toUpperCase().replace('0X', '0x')},0x0000000000000000000000000000000000000999` }).expect(200);
+    const res = await request(app)
+      .get('/stats/mainnet/volumes')
+      .query({
+        senders: `${whale.toUpperCase().replace('0X', '0x')},0x0000000000000000000000000000000000000999`,
+      })
+      .expect(200);
     expect(res.text).toBe('{"user_volume":6000000,"volumes":null}');
   });
 
@@ -68,7 +117,8 @@ describe('statistics endpoints', () => {
          from transactions where network = 'mainnet' group by 1`,
     );
     const byBucket = new Map(raw.map((r) => [r.b, usd(r.v!)]));
-    for (const bucket of volumes) expect(bucket.total_volume_usd).toBe(byBucket.get(bucket.bucket_start) ?? 0);
+    for (const bucket of volumes)
+      expect(bucket.total_volume_usd).toBe(byBucket.get(bucket.bucket_start) ?? 0);
     expect(volumes[23]!.total_volume_usd).toBe(12);
     expect(volumes[22]!.total_volume_usd).toBe(1);
     expect(volumes[0]!.total_volume_usd).toBe(3);
@@ -76,7 +126,10 @@ describe('statistics endpoints', () => {
   });
 
   it('when asking daily volumes with a limit, then UTC days end today, empty days are zero', async () => {
-    const res = await request(app).get('/stats/mainnet/volumes/daily').query({ limit: '3' }).expect(200);
+    const res = await request(app)
+      .get('/stats/mainnet/volumes/daily')
+      .query({ limit: '3' })
+      .expect(200);
     expect(res.body.volumes).toEqual([
       { bucket_start: '2026-11-19T00:00:00.000Z', total_volume_usd: 0 },
       { bucket_start: '2026-11-20T00:00:00.000Z', total_volume_usd: 14 },
@@ -84,9 +137,15 @@ describe('statistics endpoints', () => {
     ]);
     const all = await request(app).get('/stats/mainnet/volumes/daily').expect(200);
     expect(all.body.volumes).toHaveLength(30);
-    const clamped = await request(app).get('/stats/mainnet/volumes/daily').query({ limit: '100000' }).expect(200);
+    const clamped = await request(app)
+      .get('/stats/mainnet/volumes/daily')
+      .query({ limit: '100000' })
+      .expect(200);
     expect(clamped.body.volumes).toHaveLength(365);
-    const hourly = await request(app).get('/stats/mainnet/volumes/hourly').query({ limit: '5000' }).expect(200);
+    const hourly = await request(app)
+      .get('/stats/mainnet/volumes/hourly')
+      .query({ limit: '5000' })
+      .expect(200);
     expect(hourly.body.volumes).toHaveLength(720);
   });
 
@@ -94,28 +153,51 @@ describe('statistics endpoints', () => {
     const hourly = await request(app).get('/stats/mainnet/fees').query({ limit: '2' }).expect(200);
     expect(hourly.body).toEqual({
       fees: [
-        { bucket_start: '2026-11-21T11:00:00.000Z', total_fee_usd: 0.1, total_relayer_fee_usd: 0.08 },
-        { bucket_start: '2026-11-21T12:00:00.000Z', total_fee_usd: 1.3, total_relayer_fee_usd: 0.84 },
+        {
+          bucket_start: '2026-11-21T11:00:00.000Z',
+          total_fee_usd: 0.1,
+          total_relayer_fee_usd: 0.08,
+        },
+        {
+          bucket_start: '2026-11-21T12:00:00.000Z',
+          total_fee_usd: 1.3,
+          total_relayer_fee_usd: 0.84,
+        },
       ],
       period_type: 'hourly',
       limit: 2,
       offset: 0,
     });
-    const daily = await request(app).get('/stats/mainnet/fees').query({ period: 'daily', limit: '1', offset: '1' }).expect(200);
+    const daily = await request(app)
+      .get('/stats/mainnet/fees')
+      .query({ period: 'daily', limit: '1', offset: '1' })
+      .expect(200);
     expect(daily.body).toEqual({
-      fees: [{ bucket_start: '2026-11-20T00:00:00.000Z', total_fee_usd: 1.1, total_relayer_fee_usd: 0.4 }],
+      fees: [
+        {
+          bucket_start: '2026-11-20T00:00:00.000Z',
+          total_fee_usd: 1.1,
+          total_relayer_fee_usd: 0.4,
+        },
+      ],
       period_type: 'daily',
       limit: 1,
       offset: 1,
     });
     const defaults = await request(app).get('/stats/mainnet/fees').expect(200);
     expect(defaults.body.fees).toHaveLength(24);
-    const dailyDefault = await request(app).get('/stats/mainnet/fees').query({ period: 'daily' }).expect(200);
+    const dailyDefault = await request(app)
+      .get('/stats/mainnet/fees')
+      .query({ period: 'daily' })
+      .expect(200);
     expect(dailyDefault.body.fees).toHaveLength(30);
   });
 
   it('when asking counts, shares and wallets, then they equal the raw rows', async () => {
-    const [count] = await rows(db.knex, `select count(*)::text as n from transactions where network = 'mainnet'`);
+    const [count] = await rows(
+      db.knex,
+      `select count(*)::text as n from transactions where network = 'mainnet'`,
+    );
     const tx = await request(app).get('/stats/mainnet/transactions').expect(200);
     expect(tx.body).toEqual({ total_transactions: Number(count!.n) });
 
@@ -123,14 +205,30 @@ describe('statistics endpoints', () => {
       db.knex,
       `select source_domain::text as d, sum(deposit_amount)::text as a from transactions where network = 'mainnet' group by 1 order by sum(deposit_amount) desc, 1`,
     );
-    const [total] = await rows(db.knex, `select sum(deposit_amount)::text as t from transactions where network = 'mainnet'`);
+    const [total] = await rows(
+      db.knex,
+      `select sum(deposit_amount)::text as t from transactions where network = 'mainnet'`,
+    );
     const res = await request(app).get('/stats/mainnet/chain-shares').expect(200);
     expect(res.text).toBe(
-      JSON.stringify({ chain_shares: shares.map((s) => ({ domain: Number(s.d), amount: '@' + s.a, total_amount: '@' + total!.t })) }).replace(/"@([0-9]+)"/g, '$1'),
+      JSON.stringify({
+        chain_shares: shares.map((s) => ({
+          domain: Number(s.d),
+          amount: '@' + s.a,
+          total_amount: '@' + total!.t,
+        })),
+      }).replace(/"@([0-9]+)"/g, '$1'),
     );
 
-    for (const [path, network] of [['/stats/mainnet/wallets', 'mainnet'], ['/stats/wallets', 'testnet']] as const) {
-      const [distinct] = await rows(db.knex, `select count(distinct sender)::text as n from transactions where network = ?`, [network]);
+    for (const [path, network] of [
+      ['/stats/mainnet/wallets', 'mainnet'],
+      ['/stats/wallets', 'testnet'],
+    ] as const) {
+      const [distinct] = await rows(
+        db.knex,
+        `select count(distinct sender)::text as n from transactions where network = ?`,
+        [network],
+      );
       const wallets = await request(app).get(path).expect(200);
       expect(wallets.body).toEqual({ unique_senders_count: Number(distinct!.n) });
     }
@@ -143,8 +241,18 @@ describe('statistics endpoints', () => {
     ['fees unknown period', '/stats/mainnet/fees', { period: 'weekly' }],
     ['fees negative offset', '/stats/mainnet/fees', { offset: '-1' }],
     ['fees huge offset', '/stats/mainnet/fees', { offset: '99999999' }],
-    ['volumes 51 senders', '/stats/mainnet/volumes', { senders: Array.from({ length: 51 }, (_, i) => `0x${String(i).padStart(40, '0')}`).join(',') }],
-    ['volumes SQL in senders', '/stats/mainnet/volumes', { senders: "'; delete from transactions; --" }],
+    [
+      'volumes 51 senders',
+      '/stats/mainnet/volumes',
+      {
+        senders: Array.from({ length: 51 }, (_, i) => `0x${String(i).padStart(40, '0')}`).join(','),
+      },
+    ],
+    [
+      'volumes SQL in senders',
+      '/stats/mainnet/volumes',
+      { senders: "'; delete from transactions; --" },
+    ],
     ['volumes 10 kB senders', '/stats/mainnet/volumes', { senders: 'a'.repeat(10_000) }],
     ['transactions unknown parameter', '/stats/mainnet/transactions', { network: 'testnet' }],
     ['chain-shares unknown parameter', '/stats/mainnet/chain-shares', { limit: '1' }],
@@ -166,7 +274,11 @@ describe('statistics endpoints', () => {
         n: fc.integer({ min: 1, max: 6 }),
         hour: fc.integer({ min: 0, max: 30 }),
         domain: fc.constantFrom(0, 3, 5, 4_294_967_295),
-        sender: fc.constantFrom('0xAB00000000000000000000000000000000000001', '0xab00000000000000000000000000000000000002', 'SoLSender111'),
+        sender: fc.constantFrom(
+          '0xAB00000000000000000000000000000000000001',
+          '0xab00000000000000000000000000000000000002',
+          'SoLSender111',
+        ),
         amount: fc.bigInt({ min: 0n, max: 2n ** 62n }),
       }),
       fc.record({
@@ -201,10 +313,19 @@ describe('statistics endpoints', () => {
               domain: db.knex.raw(`(source_domain + 1) % 4294967296`),
               network: db.knex.raw(`case network when 'mainnet' then 'testnet' else 'mainnet' end`),
             };
-            if (o.field === 'amount') await db.knex.raw('update transactions set deposit_amount = deposit_amount + 17, receive_amount = receive_amount + 3 where id % ? = 0', [o.modulo]);
+            if (o.field === 'amount')
+              await db.knex.raw(
+                'update transactions set deposit_amount = deposit_amount + 17, receive_amount = receive_amount + 3 where id % ? = 0',
+                [o.modulo],
+              );
             else if (o.field === 'status') await scope.update({ destination_tx_status: 'failed' });
             else {
-              const column = { hour: 'created_at', sender: 'sender', domain: 'source_domain', network: 'network' }[o.field];
+              const column = {
+                hour: 'created_at',
+                sender: 'sender',
+                domain: 'source_domain',
+                network: 'network',
+              }[o.field];
               await scope.update({ [column]: set[o.field]! });
             }
           } else {
@@ -218,7 +339,10 @@ describe('statistics endpoints', () => {
   });
 
   it('when the statistics come from the rollups after all those changes, then they still equal raw SQL', async () => {
-    const [expected] = await rows(db.knex, `select coalesce(sum(deposit_amount), 0)::text as v, count(*)::text as n from transactions where network = 'mainnet'`);
+    const [expected] = await rows(
+      db.knex,
+      `select coalesce(sum(deposit_amount), 0)::text as v, count(*)::text as n from transactions where network = 'mainnet'`,
+    );
     const volume = await request(app).get('/stats/mainnet/volumes').expect(200);
     expect(volume.text).toBe(`{"total_volume":${expected!.v},"user_volume":null,"volumes":null}`);
     const tx = await request(app).get('/stats/mainnet/transactions').expect(200);
@@ -248,7 +372,9 @@ describe('statistics cache', () => {
     await insertAll(db.knex, [aTransaction({ deposit_amount: 5n })]);
     const second = await request(app).get('/stats/mainnet/transactions').expect(200);
     expect(second.body.total_transactions).toBe(1);
-    const keys = [...(await Promise.all(['stats:mainnet:transactions'].map((k) => deps.kv.get(k))))];
+    const keys = [
+      ...(await Promise.all(['stats:mainnet:transactions'].map((k) => deps.kv.get(k)))),
+    ];
     expect(keys[0]).toBe('{"total_transactions":1}');
     await deps.kv.del('stats:mainnet:transactions');
     const third = await request(app).get('/stats/mainnet/transactions').expect(200);
@@ -262,8 +388,12 @@ describe('statistics cache', () => {
     };
     db.knex.on('query', listener);
     try {
-      const responses = await Promise.all(Array.from({ length: 20 }, () => request(app).get('/stats/mainnet/volumes')));
-      expect(new Set(responses.map((r) => r.text))).toEqual(new Set(['{"total_volume":10,"user_volume":null,"volumes":null}']));
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => request(app).get('/stats/mainnet/volumes')),
+      );
+      expect(new Set(responses.map((r) => r.text))).toEqual(
+        new Set(['{"total_volume":10,"user_volume":null,"volumes":null}']),
+      );
       expect(queries).toHaveLength(1);
     } finally {
       db.knex.off('query', listener);

@@ -50,12 +50,18 @@ describe('GET /transactionsmainnet?addr_or_tx_hash=<name>.sol', () => {
   });
 
   it('when the name resolves, then the records sent or received by its owner are returned', async () => {
-    const res = await request(app).get('/transactionsmainnet').query({ addr_or_tx_hash: 'Alice.sol' }).expect(200);
+    const res = await request(app)
+      .get('/transactionsmainnet')
+      .query({ addr_or_tx_hash: 'Alice.sol' })
+      .expect(200);
     expect(res.body.transactions.map((t: { id: number }) => t.id)).toEqual([ids[1], ids[0]]);
   });
 
   it('when the name is not registered, then it is a 400 INVALID_NAME', async () => {
-    const res = await request(app).get('/transactionsmainnet').query({ addr_or_tx_hash: 'nobody.sol' }).expect(400);
+    const res = await request(app)
+      .get('/transactionsmainnet')
+      .query({ addr_or_tx_hash: 'nobody.sol' })
+      .expect(400);
     expect(res.body).toMatchObject({ status: 400, code: 'INVALID_NAME' });
   });
 });

@@ -27,10 +27,27 @@ describe('GET /transactionsmainnet and /transactions', () => {
     deps = buildTestDeps({ knex: db.knex });
     app = createApp(deps);
     ids = await insertAll(db.knex, [
-      aTransaction({ created_at: new Date('2026-11-20T00:00:00Z'), sender: upperSender, deposit_amount: BIG, receive_amount: BIG - 5n }),
-      aTransaction({ created_at: new Date('2026-11-20T00:00:00Z'), source_domain: 4_294_967_295, destination_domain: 500001 }),
-      aTransaction({ created_at: new Date('2026-11-20T06:00:00Z'), source_domain: 5, sender: SOLANA_SENDER, recipient: '0x' + 'e'.repeat(40) }),
-      aTransaction({ created_at: new Date('2026-11-21T00:00:00Z'), destination_tx_hash: destinationHash.toUpperCase().replace('0X', '0x') }),
+      aTransaction({
+        created_at: new Date('2026-11-20T00:00:00Z'),
+        sender: upperSender,
+        deposit_amount: BIG,
+        receive_amount: BIG - 5n,
+      }),
+      aTransaction({
+        created_at: new Date('2026-11-20T00:00:00Z'),
+        source_domain: 4_294_967_295,
+        destination_domain: 500001,
+      }),
+      aTransaction({
+        created_at: new Date('2026-11-20T06:00:00Z'),
+        source_domain: 5,
+        sender: SOLANA_SENDER,
+        recipient: '0x' + 'e'.repeat(40),
+      }),
+      aTransaction({
+        created_at: new Date('2026-11-21T00:00:00Z'),
+        destination_tx_hash: destinationHash.toUpperCase().replace('0X', '0x'),
+      }),
       aTransaction({
         created_at: new Date('2026-11-21T01:00:00Z'),
         destination_tx_status: 'pending',
@@ -39,7 +56,11 @@ describe('GET /transactionsmainnet and /transactions', () => {
         gas_drop_amount: 10n ** 30n,
         is_gas_drop_in_native: true,
       }),
-      aTransaction({ network: 'testnet', created_at: new Date('2026-11-21T02:00:00Z'), sender: upperSender }),
+      aTransaction({
+        network: 'testnet',
+        created_at: new Date('2026-11-21T02:00:00Z'),
+        sender: upperSender,
+      }),
     ]);
   });
 
@@ -53,10 +74,21 @@ describe('GET /transactionsmainnet and /transactions', () => {
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(res.body.has_more).toBe(false);
     expect(res.body.next_cursor).toBe('');
-    expect(res.body.transactions.map((t: { id: number }) => t.id)).toEqual([ids[4], ids[3], ids[2], ids[1], ids[0]]);
+    expect(res.body.transactions.map((t: { id: number }) => t.id)).toEqual([
+      ids[4],
+      ids[3],
+      ids[2],
+      ids[1],
+      ids[0],
+    ]);
     const first = res.body.transactions[0];
     expect(Object.keys(first).sort()).toEqual(Object.keys(TransactionRecord.shape).sort());
-    expect(first).toMatchObject({ destination_tx_status: 'pending', destination_tx_hash: null, has_attestation_error: true, is_gas_drop_in_native: true });
+    expect(first).toMatchObject({
+      destination_tx_status: 'pending',
+      destination_tx_hash: null,
+      has_attestation_error: true,
+      is_gas_drop_in_native: true,
+    });
     expect(res.text).toContain(`"deposit_amount":${BIG.toString()}`);
     expect(res.text).toContain(`"gas_drop_amount":${(10n ** 30n).toString()}`);
     expect(res.body.transactions[4].sender).toBe(upperSender.toLowerCase());
@@ -66,22 +98,31 @@ describe('GET /transactionsmainnet and /transactions', () => {
   it('when listing testnet, then only testnet records in the subset shape are returned', async () => {
     const res = await request(app).get('/transactions').expect(200);
     expect(res.body.transactions).toHaveLength(1);
-    expect(Object.keys(res.body.transactions[0]).sort()).toEqual(Object.keys(TestnetTransactionRecord.shape).sort());
+    expect(Object.keys(res.body.transactions[0]).sort()).toEqual(
+      Object.keys(TestnetTransactionRecord.shape).sort(),
+    );
     expect(res.body.transactions[0].id).toBe(ids[5]);
   });
 
   it('when filtering by senders in another letter case, then EVM addresses match case-insensitively', async () => {
-    const res = await request(app).get('/transactionsmainnet').query({ senders: `${upperSender.toLowerCase()},${SOLANA_SENDER}` }).expect(200);
+    const res = await request(app)
+      .get('/transactionsmainnet')
+      .query({ senders: `${upperSender.toLowerCase()},${SOLANA_SENDER}` })
+      .expect(200);
     expect(res.body.transactions.map((t: { id: number }) => t.id)).toEqual([ids[2], ids[0]]);
   });
 
   it('when a base58 sender differs in case, then it does not match (base58 is exact)', async () => {
-    const res = await request(app).get('/transactionsmainnet').query({ senders: SOLANA_SENDER.toLowerCase() }).expect(200);
+    const res = await request(app)
+      .get('/transactionsmainnet')
+      .query({ senders: SOLANA_SENDER.toLowerCase() })
+      .expect(200);
     expect(res.body.transactions).toEqual([]);
   });
 
   it('when addr_or_tx_hash is a sender, recipient, source or destination hash, then it matches that record', async () => {
-    const all = (await request(app).get('/transactionsmainnet')).body.transactions as TransactionRecord[];
+    const all = (await request(app).get('/transactionsmainnet')).body
+      .transactions as TransactionRecord[];
     const byId = (id: number) => all.find((t) => t.id === id)!;
     const cases: [string, number][] = [
       [SOLANA_SENDER, ids[2]!],
@@ -90,25 +131,40 @@ describe('GET /transactionsmainnet and /transactions', () => {
       [destinationHash, ids[3]!],
     ];
     for (const [value, id] of cases) {
-      const res = await request(app).get('/transactionsmainnet').query({ addr_or_tx_hash: value }).expect(200);
+      const res = await request(app)
+        .get('/transactionsmainnet')
+        .query({ addr_or_tx_hash: value })
+        .expect(200);
       expect(res.body.transactions.map((t: { id: number }) => t.id)).toEqual([id]);
     }
   });
 
   it('when filtering by domains (any uint32), then only matching records are returned', async () => {
-    const src = await request(app).get('/transactionsmainnet').query({ source_domain: '4294967295' }).expect(200);
+    const src = await request(app)
+      .get('/transactionsmainnet')
+      .query({ source_domain: '4294967295' })
+      .expect(200);
     expect(src.body.transactions.map((t: { id: number }) => t.id)).toEqual([ids[1]]);
     expect(src.body.transactions[0].destination_domain).toBe(500001);
-    const dst = await request(app).get('/transactionsmainnet').query({ destination_domain: '500001', source_domain: '4294967295' }).expect(200);
+    const dst = await request(app)
+      .get('/transactionsmainnet')
+      .query({ destination_domain: '500001', source_domain: '4294967295' })
+      .expect(200);
     expect(dst.body.transactions).toHaveLength(1);
-    const none = await request(app).get('/transactionsmainnet').query({ source_domain: '5', destination_domain: '500001' }).expect(200);
+    const none = await request(app)
+      .get('/transactionsmainnet')
+      .query({ source_domain: '5', destination_domain: '500001' })
+      .expect(200);
     expect(none.body.transactions).toEqual([]);
   });
 
   it('when filtering by time, then start_time is inclusive and end_time exclusive', async () => {
     const start = Date.parse('2026-11-20T06:00:00Z') / 1000;
     const end = Date.parse('2026-11-21T01:00:00Z') / 1000;
-    const res = await request(app).get('/transactionsmainnet').query({ start_time: String(start), end_time: String(end) }).expect(200);
+    const res = await request(app)
+      .get('/transactionsmainnet')
+      .query({ start_time: String(start), end_time: String(end) })
+      .expect(200);
     expect(res.body.transactions.map((t: { id: number }) => t.id)).toEqual([ids[3], ids[2]]);
   });
 
@@ -117,7 +173,10 @@ describe('GET /transactionsmainnet and /transactions', () => {
     let cursor = '';
     let pages = 0;
     do {
-      const res = await request(app).get('/transactionsmainnet').query({ limit: '2', ...(cursor ? { cursor } : {}) }).expect(200);
+      const res = await request(app)
+        .get('/transactionsmainnet')
+        .query({ limit: '2', ...(cursor ? { cursor } : {}) })
+        .expect(200);
       seen.push(...res.body.transactions.map((t: { id: number }) => t.id));
       cursor = res.body.next_cursor;
       expect(res.body.has_more).toBe(cursor !== '');
@@ -129,7 +188,10 @@ describe('GET /transactionsmainnet and /transactions', () => {
   });
 
   it('when limit is above 100, then it is clamped', async () => {
-    const res = await request(app).get('/transactionsmainnet').query({ limit: '100000000000000000000' }).expect(200);
+    const res = await request(app)
+      .get('/transactionsmainnet')
+      .query({ limit: '100000000000000000000' })
+      .expect(200);
     expect(res.body.transactions).toHaveLength(5);
   });
 
@@ -146,10 +208,18 @@ describe('GET /transactionsmainnet and /transactions', () => {
     ['cursor id above int8', { cursor: '1700000000_9999999999999999999' }, 'INVALID_CURSOR'],
     ['reversed time range', { start_time: '1700000100', end_time: '1700000000' }, 'INVALID_QUERY'],
     ['non-numeric time', { start_time: 'yesterday' }, 'INVALID_QUERY'],
-    ['51 senders', { senders: Array.from({ length: 51 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`).join(',') }, 'INVALID_QUERY'],
+    [
+      '51 senders',
+      {
+        senders: Array.from({ length: 51 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`).join(
+          ',',
+        ),
+      },
+      'INVALID_QUERY',
+    ],
     ['a 10 kB value', { addr_or_tx_hash: 'a'.repeat(10_000) }, 'INVALID_QUERY'],
     ['SQL metacharacters', { addr_or_tx_hash: "x' OR '1'='1" }, 'INVALID_QUERY'],
-    ['SQL in senders', { senders: "0xabc;drop table transactions" }, 'INVALID_QUERY'],
+    ['SQL in senders', { senders: '0xabc;drop table transactions' }, 'INVALID_QUERY'],
     ['unknown parameter', { sender: '0xabc' }, 'INVALID_QUERY'],
     ['repeated parameter', 'limit=1&limit=2', 'INVALID_QUERY'],
     ['a .eth name with no resolver configured', { addr_or_tx_hash: 'vitalik.eth' }, 'INVALID_NAME'],
@@ -162,6 +232,8 @@ describe('GET /transactionsmainnet and /transactions', () => {
       expect(res.body).toMatchObject({ status: 400, code });
       expect(typeof res.body.detail).toBe('string');
     }
-    expect(await db.knex('transactions').count<{ count: string }[]>('* as count')).toEqual([{ count: String(ids.length) }]);
+    expect(await db.knex('transactions').count<{ count: string }[]>('* as count')).toEqual([
+      { count: String(ids.length) },
+    ]);
   });
 });

@@ -24,8 +24,30 @@ if (process.env.STACK === 'kit') {
   app = express();
   app.disable('x-powered-by');
 }
-const row = { id: 123456789, source_tx_hash: `0x${'ab'.repeat(32)}`, destination_tx_hash: `0x${'cd'.repeat(32)}`, source_domain: 0, destination_domain: 3, sender: `0x${'12'.repeat(20)}`, recipient: `0x${'34'.repeat(20)}`, deposit_amount: 1234567890n, receive_amount: 1234000000n, relayer_fee: 200000n, gas_drop_amount: 0n, is_gas_drop_in_native: false, max_fee: 0n, version: 2, confirmed: true, destination_tx_status: 'success', created_at: 1790000000 };
-const page = { transactions: Array.from({ length: 10 }, () => ({ ...row })), next_cursor: '1790000000_123456789', has_more: true };
+const row = {
+  id: 123456789,
+  source_tx_hash: `0x${'ab'.repeat(32)}`,
+  destination_tx_hash: `0x${'cd'.repeat(32)}`,
+  source_domain: 0,
+  destination_domain: 3,
+  sender: `0x${'12'.repeat(20)}`,
+  recipient: `0x${'34'.repeat(20)}`,
+  deposit_amount: 1234567890n,
+  receive_amount: 1234000000n,
+  relayer_fee: 200000n,
+  gas_drop_amount: 0n,
+  is_gas_drop_in_native: false,
+  max_fee: 0n,
+  version: 2,
+  confirmed: true,
+  destination_tx_status: 'success',
+  created_at: 1790000000,
+};
+const page = {
+  transactions: Array.from({ length: 10 }, () => ({ ...row })),
+  next_cursor: '1790000000_123456789',
+  has_more: true,
+};
 app.get('/', (_req, res) => {
   if (process.env.BODY === 'feed') kit.sendJson(res, 200, page);
   else res.send('Hello World!');

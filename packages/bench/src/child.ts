@@ -40,11 +40,15 @@ export async function startNode(opts: StartNodeOptions): Promise<Child> {
   await mkdir(RUN_DIR, { recursive: true });
   const logFile = path.join(RUN_DIR, `${opts.name}.log`);
   const log = createWriteStream(logFile, { flags: 'w' });
-  const child: ChildProcess = spawn(process.execPath, [...(opts.nodeFlags ?? []), opts.script, ...(opts.args ?? [])], {
-    cwd: opts.cwd,
-    env: { ...process.env, NODE_OPTIONS: '', ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(opts.nodeFlags ?? []), opts.script, ...(opts.args ?? [])],
+    {
+      cwd: opts.cwd,
+      env: { ...process.env, NODE_OPTIONS: '', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
   const exited = new Promise<number | string>((resolve, reject) => {
@@ -54,7 +58,8 @@ export async function startNode(opts: StartNodeOptions): Promise<Child> {
       resolve(code ?? signal ?? 'unknown');
     });
   });
-  if (child.pid === undefined) throw new Error(`${opts.name}: could not start ${opts.script} (see ${logFile})`);
+  if (child.pid === undefined)
+    throw new Error(`${opts.name}: could not start ${opts.script} (see ${logFile})`);
   const pid = child.pid;
   return {
     name: opts.name,
@@ -103,7 +108,10 @@ export async function waitForHttp(child: Child, url: string, timeoutMs = 120_000
   let exitedWith: number | string | undefined;
   void child.exited.then((code) => (exitedWith = code));
   for (;;) {
-    if (exitedWith !== undefined) throw new Error(`${child.name} exited with ${exitedWith} before it was ready; see ${child.logFile}`);
+    if (exitedWith !== undefined)
+      throw new Error(
+        `${child.name} exited with ${exitedWith} before it was ready; see ${child.logFile}`,
+      );
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
       await res.arrayBuffer();
@@ -111,7 +119,10 @@ export async function waitForHttp(child: Child, url: string, timeoutMs = 120_000
     } catch {
       // Not listening yet.
     }
-    if (Date.now() > deadline) throw new Error(`${child.name} not ready at ${url} after ${timeoutMs} ms; see ${child.logFile}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${child.name} not ready at ${url} after ${timeoutMs} ms; see ${child.logFile}`,
+      );
     await sleep(250);
   }
 }

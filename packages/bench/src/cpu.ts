@@ -29,9 +29,18 @@ async function pidsNamed(pattern: RegExp): Promise<string[]> {
 
 async function machineSeconds(): Promise<{ busy: number; all: number }> {
   try {
-    const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line;
-    return { busy: (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND, all: (user + nice + system + idle + iowait + irq + softirq + steal) / TICKS_PER_SECOND };
+    const line = (await readFile('/proc/stat', 'utf8'))
+      .split('\n')[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] =
+      line;
+    return {
+      busy: (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND,
+      all: (user + nice + system + idle + iowait + irq + softirq + steal) / TICKS_PER_SECOND,
+    };
   } catch {
     return { busy: 0, all: 0 };
   }
@@ -59,7 +68,9 @@ export async function accountCpu(apiPid: number): Promise<CpuAccount> {
   // dropped (their last ticks are lost, never negative).
   const group = async (pattern: RegExp) => {
     const pids = await pidsNamed(pattern);
-    return new Map(await Promise.all(pids.map(async (pid) => [pid, await processSeconds(pid)] as const)));
+    return new Map(
+      await Promise.all(pids.map(async (pid) => [pid, await processSeconds(pid)] as const)),
+    );
   };
   const delta = (before: Map<string, number>, after: Map<string, number>) => {
     let total = 0;

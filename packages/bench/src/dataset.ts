@@ -30,7 +30,9 @@ export async function seedFingerprint(): Promise<string> {
   const dist = path.join(MONITORING_APP_DIR, 'dist');
   const hash = createHash('sha256');
   for (const dir of ['migrations', 'seed']) {
-    const files = (await readdir(path.join(dist, dir)).catch(() => [] as string[])).filter((f) => f.endsWith('.js')).sort();
+    const files = (await readdir(path.join(dist, dir)).catch(() => [] as string[]))
+      .filter((f) => f.endsWith('.js'))
+      .sort();
     for (const f of files) hash.update(f).update(await readFile(path.join(dist, dir, f)));
   }
   hash.update(await readFile(path.join(dist, 'seed.js')).catch(() => Buffer.alloc(0)));
@@ -62,7 +64,13 @@ async function loadedSize(url: string): Promise<DatasetSize | undefined> {
         `select transactions::text, users::text, to_jsonb(m) ->> 'fingerprint' as fingerprint from ${MARKER} m limit 1`,
       );
       const row = r.rows[0];
-      return row ? { transactions: Number(row.transactions), users: Number(row.users), fingerprint: row.fingerprint ?? undefined } : undefined;
+      return row
+        ? {
+            transactions: Number(row.transactions),
+            users: Number(row.users),
+            fingerprint: row.fingerprint ?? undefined,
+          }
+        : undefined;
     });
   } catch {
     return undefined;
@@ -86,20 +94,36 @@ export interface EnsureDatasetOptions {
  * returns its URL and the size actually loaded.
  * @throws Error when the server is unreachable or the seeder fails.
  */
-export async function ensureDataset(opts: EnsureDatasetOptions): Promise<{ url: string; size: DatasetSize; seededNow: boolean; seedSeconds?: number }> {
+export async function ensureDataset(
+  opts: EnsureDatasetOptions,
+): Promise<{ url: string; size: DatasetSize; seededNow: boolean; seedSeconds?: number }> {
   const url = databaseUrl(opts.adminUrl, opts.database);
   const current = await loadedSize(url);
   if (opts.skipSeed) {
-    if (!current) throw new Error(`--skip-seed: ${opts.database} has no ${MARKER} marker; run without --skip-seed once`);
+    if (!current)
+      throw new Error(
+        `--skip-seed: ${opts.database} has no ${MARKER} marker; run without --skip-seed once`,
+      );
     return { url, size: current, seededNow: false };
   }
   const fingerprint = await seedFingerprint();
-  if (!opts.reseed && current && current.transactions === opts.size.transactions && current.users === opts.size.users && current.fingerprint === fingerprint) {
-    opts.log(`dataset: ${opts.database} already holds ${current.transactions} transactions, ${current.users} users`);
+  if (
+    !opts.reseed &&
+    current &&
+    current.transactions === opts.size.transactions &&
+    current.users === opts.size.users &&
+    current.fingerprint === fingerprint
+  ) {
+    opts.log(
+      `dataset: ${opts.database} already holds ${current.transactions} transactions, ${current.users} users`,
+    );
     return { url, size: current, seededNow: false };
   }
-  if (current && current.fingerprint !== fingerprint) opts.log('dataset: the monitoring API migrations or seeder changed since the last load');
-  opts.log(`dataset: (re)creating ${opts.database} with ${opts.size.transactions} transactions, ${opts.size.users} users`);
+  if (current && current.fingerprint !== fingerprint)
+    opts.log('dataset: the monitoring API migrations or seeder changed since the last load');
+  opts.log(
+    `dataset: (re)creating ${opts.database} with ${opts.size.transactions} transactions, ${opts.size.users} users`,
+  );
   await withClient(opts.adminUrl, async (c) => {
     await c.query(`drop database if exists ${opts.database} with (force)`);
     await c.query(`create database ${opts.database}`);
@@ -115,8 +139,14 @@ export async function ensureDataset(opts: EnsureDatasetOptions): Promise<{ url: 
   const seedSeconds = (Date.now() - started) / 1000;
   await withClient(url, async (c) => {
     await c.query('vacuum analyze');
-    await c.query(`create table ${MARKER} (transactions bigint not null, users bigint not null, fingerprint text not null, seeded_at timestamptz not null default now())`);
-    await c.query(`insert into ${MARKER} (transactions, users, fingerprint) values ($1, $2, $3)`, [opts.size.transactions, opts.size.users, fingerprint]);
+    await c.query(
+      `create table ${MARKER} (transactions bigint not null, users bigint not null, fingerprint text not null, seeded_at timestamptz not null default now())`,
+    );
+    await c.query(`insert into ${MARKER} (transactions, users, fingerprint) values ($1, $2, $3)`, [
+      opts.size.transactions,
+      opts.size.users,
+      fingerprint,
+    ]);
   });
   opts.log(`dataset: loaded in ${seedSeconds.toFixed(0)} s`);
   return { url, size: { ...opts.size, fingerprint }, seededNow: true, seedSeconds };
@@ -169,7 +199,8 @@ export async function pickParams(url: string): Promise<BenchParams> {
         from transactions where network = 'mainnet'`);
     const lo = Number(range.rows[0]?.lo ?? NaN);
     const hi = Number(range.rows[0]?.hi ?? NaN);
-    if (!Number.isFinite(lo) || !Number.isFinite(hi)) throw new Error('the benchmark database has no mainnet transactions');
+    if (!Number.isFinite(lo) || !Number.isFinite(hi))
+      throw new Error('the benchmark database has no mainnet transactions');
     const mid = Math.floor((lo + hi) / 2);
 
     interface Row {
@@ -215,7 +246,12 @@ export async function pickParams(url: string): Promise<BenchParams> {
     const users = await c.query<{ username: string }>(`
       select username from users tablesample system (5) repeatable (7) order by random() limit 300`);
     let names = users.rows.map((u) => u.username);
-    if (names.length < 50) names = (await c.query<{ username: string }>('select username from users order by random() limit 300')).rows.map((u) => u.username);
+    if (names.length < 50)
+      names = (
+        await c.query<{ username: string }>(
+          'select username from users order by random() limit 300',
+        )
+      ).rows.map((u) => u.username);
     if (names.length === 0) throw new Error('the benchmark database has no users');
     const searches = shuffle(
       names.map((name) => {
@@ -223,6 +259,13 @@ export async function pickParams(url: string): Promise<BenchParams> {
         return base.length <= 5 ? base : base.slice(-5);
       }),
     );
-    return { deepCursors, senders, lookups, windows, searches, mainnetRows: Number(range.rows[0]?.n ?? 0) };
+    return {
+      deepCursors,
+      senders,
+      lookups,
+      windows,
+      searches,
+      mainnetRows: Number(range.rows[0]?.n ?? 0),
+    };
   });
 }

@@ -110,7 +110,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   await opts.beforeMeasure?.();
   const r = await once(opts, opts.durationSeconds);
   const statuses: Record<string, number> = {};
-  for (const [code, stat] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0;
+  for (const [code, stat] of Object.entries(r.statusCodeStats ?? {}))
+    statuses[code] = stat.count ?? 0;
   return {
     rps: r.requests.average,
     p50: r.latency.p50,

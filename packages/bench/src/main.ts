@@ -13,34 +13,72 @@ import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { REPO_ROOT, REPORT_FILE } from './paths.js';
 import { judge, judgeFanout, renderReport, runSection } from './report.js';
-import { loadAllRecords, loadRecord, saveRecord, type FanoutRecord, type RunRecord, type WorkloadRecord } from './results.js';
+import {
+  loadAllRecords,
+  loadRecord,
+  saveRecord,
+  type FanoutRecord,
+  type RunRecord,
+  type WorkloadRecord,
+} from './results.js';
 import { sampleRss } from './rss.js';
-import { GAS_CHANNEL, GAS_LATEST_TOKEN_PRICES, startGasQuoteApi, startHelloWorld, startMonitoringApi, type RunningService } from './services.js';
+import {
+  GAS_CHANNEL,
+  GAS_LATEST_TOKEN_PRICES,
+  startGasQuoteApi,
+  startHelloWorld,
+  startMonitoringApi,
+  type RunningService,
+} from './services.js';
 import { measureFanout } from './websocket.js';
 import { httpWorkloads, REFERENCE_TRANSACTIONS, type HttpWorkload } from './workloads.js';
 
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
-const toMb = (bytes: number | undefined) => (bytes === undefined ? undefined : Math.round(bytes / 2 ** 20));
+const toMb = (bytes: number | undefined) =>
+  bytes === undefined ? undefined : Math.round(bytes / 2 ** 20);
 const WARMUP_SECONDS = 1;
 const FANOUT_ROUNDS = 5;
 
 async function buildApps(): Promise<void> {
   log('building the apps (turbo)');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@ctss/gas-quote-api', '--filter=@ctss/monitoring-api', '--output-logs=errors-only'], {
-      cwd: REPO_ROOT,
-      stdio: 'inherit',
-    });
+    const child = spawn(
+      'pnpm',
+      [
+        'exec',
+        'turbo',
+        'run',
+        'build',
+        '--filter=@ctss/gas-quote-api',
+        '--filter=@ctss/monitoring-api',
+        '--output-logs=errors-only',
+      ],
+      {
+        cwd: REPO_ROOT,
+        stdio: 'inherit',
+      },
+    );
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build failed with exit code ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`build failed with exit code ${code}`)),
+    );
   });
 }
 
-async function measure(w: HttpWorkload, service: RunningService, opts: BenchOptions, helloRps: number): Promise<WorkloadRecord> {
+async function measure(
+  w: HttpWorkload,
+  service: RunningService,
+  opts: BenchOptions,
+  helloRps: number,
+): Promise<WorkloadRecord> {
   const rss = await sampleRss([service.child.pid]);
   let account: CpuAccount | undefined;
   const r = await runLoad({
-    baseUrl: service.baseUrl, plan: w.plan, connections: w.connections, durationSeconds: opts.duration, warmupSeconds: WARMUP_SECONDS,
+    baseUrl: service.baseUrl,
+    plan: w.plan,
+    connections: w.connections,
+    durationSeconds: opts.duration,
+    warmupSeconds: WARMUP_SECONDS,
     beforeMeasure: async () => {
       account = await accountCpu(service.child.pid);
     },
@@ -69,24 +107,35 @@ async function measure(w: HttpWorkload, service: RunningService, opts: BenchOpti
     measuredAt: new Date().toISOString(),
   };
   const v = judge(record);
-  log(`${w.name}: ${Math.round(r.rps)} req/s (${record.ratio.toFixed(2)}x), p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${peakRssMb ?? 'n/a'} MB${w.group === 'baseline' ? '' : v.pass ? ' PASS' : ` FAIL: ${v.misses.join('; ')}`}`);
+  log(
+    `${w.name}: ${Math.round(r.rps)} req/s (${record.ratio.toFixed(2)}x), p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${peakRssMb ?? 'n/a'} MB${w.group === 'baseline' ? '' : v.pass ? ' PASS' : ` FAIL: ${v.misses.join('; ')}`}`,
+  );
   return record;
 }
 
-async function helloWorld(opts: BenchOptions, workload: HttpWorkload): Promise<LoadResult & { peakRssMb: number | undefined; cpu: CpuPerRequest | undefined }> {
+async function helloWorld(
+  opts: BenchOptions,
+  workload: HttpWorkload,
+): Promise<LoadResult & { peakRssMb: number | undefined; cpu: CpuPerRequest | undefined }> {
   const hello = await startHelloWorld();
   try {
     const rss = await sampleRss([hello.child.pid]);
     let account: CpuAccount | undefined;
     const r = await runLoad({
-      baseUrl: hello.baseUrl, plan: workload.plan, connections: workload.connections, durationSeconds: opts.duration, warmupSeconds: WARMUP_SECONDS,
+      baseUrl: hello.baseUrl,
+      plan: workload.plan,
+      connections: workload.connections,
+      durationSeconds: opts.duration,
+      warmupSeconds: WARMUP_SECONDS,
       beforeMeasure: async () => {
         account = await accountCpu(hello.child.pid);
       },
     });
     const cpu = await account?.stop(r.total);
     const peakRssMb = toMb(await rss.stop());
-    log(`hello-world: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${peakRssMb ?? 'n/a'} MB, ${cpu?.apiUs ?? 'n/a'} us CPU/request`);
+    log(
+      `hello-world: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${peakRssMb ?? 'n/a'} MB, ${cpu?.apiUs ?? 'n/a'} us CPU/request`,
+    );
     return { ...r, peakRssMb, cpu };
   } finally {
     await hello.child.stop();
@@ -95,13 +144,29 @@ async function helloWorld(opts: BenchOptions, workload: HttpWorkload): Promise<L
 
 async function run(opts: BenchOptions): Promise<void> {
   const machine = await describeMachine();
-  log(`machine: ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load ${machine.loadAtStart}, open files ${machine.openFilesLimit ?? 'n/a'}`);
-  const selected = (name: string) => opts.only === undefined || name === 'hello-world' || opts.only.test(name);
-  const placeholder: BenchParams = { deepCursors: [''], senders: [''], lookups: [''], windows: [[0, 1]], searches: [''], mainnetRows: 0 };
-  const wanted = httpWorkloads(placeholder).filter((w) => selected(w.name)).map((w) => w.name);
+  log(
+    `machine: ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load ${machine.loadAtStart}, open files ${machine.openFilesLimit ?? 'n/a'}`,
+  );
+  const selected = (name: string) =>
+    opts.only === undefined || name === 'hello-world' || opts.only.test(name);
+  const placeholder: BenchParams = {
+    deepCursors: [''],
+    senders: [''],
+    lookups: [''],
+    windows: [[0, 1]],
+    searches: [''],
+    mainnetRows: 0,
+  };
+  const wanted = httpWorkloads(placeholder)
+    .filter((w) => selected(w.name))
+    .map((w) => w.name);
   const wantFanout = selected('ws-fanout');
-  const needMonitoring = httpWorkloads(placeholder).some((w) => w.service === 'monitoring' && wanted.includes(w.name));
-  const needGas = wantFanout || httpWorkloads(placeholder).some((w) => w.service === 'gas' && wanted.includes(w.name));
+  const needMonitoring = httpWorkloads(placeholder).some(
+    (w) => w.service === 'monitoring' && wanted.includes(w.name),
+  );
+  const needGas =
+    wantFanout ||
+    httpWorkloads(placeholder).some((w) => w.service === 'gas' && wanted.includes(w.name));
 
   if (!opts.skipBuild) await buildApps();
 
@@ -117,13 +182,20 @@ async function run(opts: BenchOptions): Promise<void> {
       log,
     });
     params = await pickParams(dataset.url);
-    log(`params: ${params.deepCursors.length} deep cursors, ${params.senders.length} senders, ${params.lookups.length} lookups, ${params.windows.length} windows, ${params.searches.length} searches`);
+    log(
+      `params: ${params.deepCursors.length} deep cursors, ${params.senders.length} senders, ${params.lookups.length} lookups, ${params.windows.length} windows, ${params.searches.length} searches`,
+    );
   }
   const workloads = httpWorkloads(params).filter((w) => wanted.includes(w.name));
   const helloWorkload = workloads.find((w) => w.name === 'hello-world')!;
   const date = new Date().toISOString();
   const redisPrefix = `ctss-bench-${process.pid}-${Date.now()}:`;
-  const serviceOpts = { redisUrl: opts.redisUrl, redisPrefix, cpuProf: opts.cpuProf, extraEnv: opts.env };
+  const serviceOpts = {
+    redisUrl: opts.redisUrl,
+    redisPrefix,
+    cpuProf: opts.cpuProf,
+    extraEnv: opts.env,
+  };
 
   const helloFirst = await helloWorld(opts, helloWorkload);
   const helloRps = [helloFirst.rps];
@@ -134,7 +206,8 @@ async function run(opts: BenchOptions): Promise<void> {
   if (needGas) {
     const gas = await startGasQuoteApi(serviceOpts);
     try {
-      for (const w of workloads.filter((x) => x.service === 'gas')) records.push(await measure(w, gas, opts, baseline()));
+      for (const w of workloads.filter((x) => x.service === 'gas'))
+        records.push(await measure(w, gas, opts, baseline()));
       if (wantFanout) fanout = await runFanout(gas, opts, redisPrefix, machine.openFilesLimit);
     } finally {
       await gas.child.stop();
@@ -143,7 +216,8 @@ async function run(opts: BenchOptions): Promise<void> {
   if (needMonitoring && dataset) {
     const monitoring = await startMonitoringApi({ ...serviceOpts, databaseUrl: dataset.url });
     try {
-      for (const w of workloads.filter((x) => x.service === 'monitoring')) records.push(await measure(w, monitoring, opts, baseline()));
+      for (const w of workloads.filter((x) => x.service === 'monitoring'))
+        records.push(await measure(w, monitoring, opts, baseline()));
     } finally {
       await monitoring.child.stop();
     }
@@ -157,10 +231,25 @@ async function run(opts: BenchOptions): Promise<void> {
     }
   }
   const helloRecord: WorkloadRecord = {
-    name: 'hello-world', description: helloWorkload.description, service: 'hello', group: 'baseline', connections: helloWorkload.connections,
-    durationSeconds: opts.duration, rps: baseline(), ratio: 1, helloRps: baseline(), p50: helloFirst.p50, p99: helloFirst.p99,
-    averageMs: helloFirst.average, peakRssMb: helloFirst.peakRssMb, non2xx: helloFirst.non2xx, errors: helloFirst.errors,
-    timeouts: helloFirst.timeouts, statuses: helloFirst.statuses, cpu: helloFirst.cpu, measuredAt: date,
+    name: 'hello-world',
+    description: helloWorkload.description,
+    service: 'hello',
+    group: 'baseline',
+    connections: helloWorkload.connections,
+    durationSeconds: opts.duration,
+    rps: baseline(),
+    ratio: 1,
+    helloRps: baseline(),
+    p50: helloFirst.p50,
+    p99: helloFirst.p99,
+    averageMs: helloFirst.average,
+    peakRssMb: helloFirst.peakRssMb,
+    non2xx: helloFirst.non2xx,
+    errors: helloFirst.errors,
+    timeouts: helloFirst.timeouts,
+    statuses: helloFirst.statuses,
+    cpu: helloFirst.cpu,
+    measuredAt: date,
   };
 
   const runRecord: RunRecord = {
@@ -170,29 +259,48 @@ async function run(opts: BenchOptions): Promise<void> {
     seedSeconds: dataset?.seedSeconds,
     machine,
     date,
-    note: [opts.note, Object.keys(opts.env).length > 0 ? `extra service environment: ${Object.entries(opts.env).map(([k, v]) => `${k}=${v}`).join(' ')}` : undefined]
-      .filter(Boolean)
-      .join('; ') || undefined,
+    note:
+      [
+        opts.note,
+        Object.keys(opts.env).length > 0
+          ? `extra service environment: ${Object.entries(opts.env)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')}`
+          : undefined,
+      ]
+        .filter(Boolean)
+        .join('; ') || undefined,
     helloRps,
     workloads: [helloRecord, ...records],
     fanout,
   };
   const reference = await loadRecord(REFERENCE_TRANSACTIONS);
   if (opts.noWrite) {
-    process.stdout.write(`\n${runSection(runRecord, runRecord.transactions === REFERENCE_TRANSACTIONS ? undefined : reference).join('\n')}\n`);
+    process.stdout.write(
+      `\n${runSection(runRecord, runRecord.transactions === REFERENCE_TRANSACTIONS ? undefined : reference).join('\n')}\n`,
+    );
     return;
   }
   const merged = await saveRecord(runRecord);
   await writeFile(REPORT_FILE, await renderReport(await loadAllRecords()));
-  process.stdout.write(`\n${runSection(merged, merged.transactions === REFERENCE_TRANSACTIONS ? undefined : reference).join('\n')}\n`);
+  process.stdout.write(
+    `\n${runSection(merged, merged.transactions === REFERENCE_TRANSACTIONS ? undefined : reference).join('\n')}\n`,
+  );
   log(`wrote ${REPORT_FILE}`);
 }
 
-async function runFanout(gas: RunningService, opts: BenchOptions, redisPrefix: string, openFiles: number | undefined): Promise<FanoutRecord> {
+async function runFanout(
+  gas: RunningService,
+  opts: BenchOptions,
+  redisPrefix: string,
+  openFiles: number | undefined,
+): Promise<FanoutRecord> {
   let clients = opts.wsClients;
   if (openFiles !== undefined && openFiles < clients + 1000) {
     clients = Math.max(1, openFiles - 1000);
-    log(`ws: open-files limit ${openFiles} is too low for ${opts.wsClients} clients; using ${clients}`);
+    log(
+      `ws: open-files limit ${openFiles} is too low for ${opts.wsClients} clients; using ${clients}`,
+    );
   }
   const redis = new Redis(opts.redisUrl, { lazyConnect: true });
   await redis.connect();
@@ -200,7 +308,10 @@ async function runFanout(gas: RunningService, opts: BenchOptions, redisPrefix: s
   try {
     const prefix = `${redisPrefix}gas:`;
     const message = await redis.get(`${prefix}${GAS_LATEST_TOKEN_PRICES}`);
-    if (!message) throw new Error(`no ${prefix}${GAS_LATEST_TOKEN_PRICES} in Redis: the feeder has not published`);
+    if (!message)
+      throw new Error(
+        `no ${prefix}${GAS_LATEST_TOKEN_PRICES} in Redis: the feeder has not published`,
+      );
     rss = await sampleRss([gas.child.pid]);
     const result = await measureFanout({
       url: `${gas.baseUrl.replace(/^http/, 'ws')}/subscribe`,
@@ -211,10 +322,16 @@ async function runFanout(gas: RunningService, opts: BenchOptions, redisPrefix: s
         await redis.publish(`${prefix}${GAS_CHANNEL}`, message);
       },
     });
-    const record: FanoutRecord = { ...result, peakRssMb: toMb(await rss.stop()), measuredAt: new Date().toISOString() };
+    const record: FanoutRecord = {
+      ...result,
+      peakRssMb: toMb(await rss.stop()),
+      measuredAt: new Date().toISOString(),
+    };
     rss = undefined;
     const v = judgeFanout(record);
-    log(`ws-fanout: median ${record.medianLastMs.toFixed(1)} ms, worst ${record.maxLastMs.toFixed(1)} ms, RSS ${record.peakRssMb ?? 'n/a'} MB ${v.pass ? 'PASS' : `FAIL: ${v.misses.join('; ')}`}`);
+    log(
+      `ws-fanout: median ${record.medianLastMs.toFixed(1)} ms, worst ${record.maxLastMs.toFixed(1)} ms, RSS ${record.peakRssMb ?? 'n/a'} MB ${v.pass ? 'PASS' : `FAIL: ${v.misses.join('; ')}`}`,
+    );
     return record;
   } finally {
     await rss?.stop();
@@ -243,6 +360,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `[bench] failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exit(1);
 });

@@ -39,7 +39,11 @@ const OptionsSchema = z.object({
   env: z
     .array(z.string().regex(/^[A-Z_][A-Z0-9_]*=/, '--env must be NAME=value'))
     .default([])
-    .transform((pairs) => Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]))),
+    .transform((pairs) =>
+      Object.fromEntries(
+        pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
+      ),
+    ),
   databaseUrl: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
@@ -80,7 +84,10 @@ Environment: DATABASE_URL (admin connection to the PostgreSQL server; the benchm
  * Parses `argv` (without node and script) and `env` into {@link BenchOptions}.
  * @throws Error with a readable message when a flag or variable is invalid or unknown.
  */
-export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions | 'help' {
+export function parseOptions(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): BenchOptions | 'help' {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -121,7 +128,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): B
     benchDatabase: env.BENCH_DATABASE || undefined,
     redisUrl: env.REDIS_URL || undefined,
   });
-  if (parsed.success && parsed.data.reseed && parsed.data.skipSeed) throw new Error('--reseed and --skip-seed exclude each other');
+  if (parsed.success && parsed.data.reseed && parsed.data.skipSeed)
+    throw new Error('--reseed and --skip-seed exclude each other');
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('\n'));
   return parsed.data;
 }

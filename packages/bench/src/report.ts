@@ -6,7 +6,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PACKAGE_DIR } from './paths.js';
 import type { FanoutRecord, RunRecord, WorkloadRecord } from './results.js';
-import { REFERENCE_TRANSACTIONS, SCALING_FACTOR_TARGET, TARGETS, WORKLOAD_ORDER, WS_FANOUT_TARGET_MS } from './workloads.js';
+import {
+  REFERENCE_TRANSACTIONS,
+  SCALING_FACTOR_TARGET,
+  TARGETS,
+  WORKLOAD_ORDER,
+  WS_FANOUT_TARGET_MS,
+} from './workloads.js';
 
 /** Verdict of one workload against its targets. */
 export interface Verdict {
@@ -19,19 +25,25 @@ export interface Verdict {
 export function judge(w: WorkloadRecord): Verdict {
   const t = TARGETS[w.group];
   const misses: string[] = [];
-  if (w.non2xx > 0 || w.errors > 0) misses.push(`invalid: ${w.non2xx} non-2xx (${JSON.stringify(w.statuses)}), ${w.errors} errors`);
-  if (t.minRatio !== undefined && w.ratio < t.minRatio) misses.push(`ratio ${w.ratio.toFixed(2)} < ${t.minRatio}`);
+  if (w.non2xx > 0 || w.errors > 0)
+    misses.push(`invalid: ${w.non2xx} non-2xx (${JSON.stringify(w.statuses)}), ${w.errors} errors`);
+  if (t.minRatio !== undefined && w.ratio < t.minRatio)
+    misses.push(`ratio ${w.ratio.toFixed(2)} < ${t.minRatio}`);
   if (t.maxP99 !== undefined && !(w.p99 < t.maxP99)) misses.push(`p99 ${w.p99} ms >= ${t.maxP99}`);
-  if (t.maxRssMb !== undefined && w.peakRssMb !== undefined && !(w.peakRssMb < t.maxRssMb)) misses.push(`RSS ${w.peakRssMb} MB >= ${t.maxRssMb}`);
+  if (t.maxRssMb !== undefined && w.peakRssMb !== undefined && !(w.peakRssMb < t.maxRssMb))
+    misses.push(`RSS ${w.peakRssMb} MB >= ${t.maxRssMb}`);
   return { pass: misses.length === 0, misses };
 }
 
 /** Verdict of the fan-out. */
 export function judgeFanout(f: FanoutRecord): Verdict {
   const misses: string[] = [];
-  if (f.connected < f.requested) misses.push(`only ${f.connected}/${f.requested} clients connected`);
-  if (!(f.medianLastMs < WS_FANOUT_TARGET_MS)) misses.push(`median last-client ${f.medianLastMs.toFixed(0)} ms >= ${WS_FANOUT_TARGET_MS}`);
-  if (f.peakRssMb !== undefined && !(f.peakRssMb < 300)) misses.push(`RSS ${f.peakRssMb} MB >= 300`);
+  if (f.connected < f.requested)
+    misses.push(`only ${f.connected}/${f.requested} clients connected`);
+  if (!(f.medianLastMs < WS_FANOUT_TARGET_MS))
+    misses.push(`median last-client ${f.medianLastMs.toFixed(0)} ms >= ${WS_FANOUT_TARGET_MS}`);
+  if (f.peakRssMb !== undefined && !(f.peakRssMb < 300))
+    misses.push(`RSS ${f.peakRssMb} MB >= 300`);
   return { pass: misses.length === 0, misses };
 }
 
@@ -56,19 +68,36 @@ const mb = (n: number | undefined) => (n === undefined ? 'n/a' : `${n} MB`);
  * reads "within 1.5x"; p99 gets 1 ms of rounding allowance), and for information the throughput
  * factor relative to each run's hello-world, which tells a busier machine apart from a slower query.
  */
-function scaling(w: WorkloadRecord, ref: WorkloadRecord | undefined): { text: string; pass: boolean } | undefined {
+function scaling(
+  w: WorkloadRecord,
+  ref: WorkloadRecord | undefined,
+): { text: string; pass: boolean } | undefined {
   if (!ref || (w.group !== 'feed' && w.group !== 'stats')) return undefined;
   const rpsFactor = ref.rps / w.rps;
   const p99Factor = w.p99 / Math.max(ref.p99, 1);
   const normalized = ref.ratio / w.ratio;
   const pass = rpsFactor <= SCALING_FACTOR_TARGET && w.p99 <= ref.p99 * SCALING_FACTOR_TARGET + 1;
-  return { text: `req/s ${rpsFactor.toFixed(2)}x lower, p99 ${p99Factor.toFixed(2)}x (vs hello: ${normalized.toFixed(2)}x)`, pass };
+  return {
+    text: `req/s ${rpsFactor.toFixed(2)}x lower, p99 ${p99Factor.toFixed(2)}x (vs hello: ${normalized.toFixed(2)}x)`,
+    pass,
+  };
 }
 
 function workloadTable(run: RunRecord, reference: RunRecord | undefined): string[] {
   const withScaling = reference !== undefined && reference !== run;
-  const head = ['Workload', 'Conn', 'req/s', 'vs hello', 'p50', 'p99', 'peak RSS', 'target', 'result'];
-  if (withScaling) head.push(`vs ${num(reference.transactions)} rows (<= ${SCALING_FACTOR_TARGET}x)`);
+  const head = [
+    'Workload',
+    'Conn',
+    'req/s',
+    'vs hello',
+    'p50',
+    'p99',
+    'peak RSS',
+    'target',
+    'result',
+  ];
+  if (withScaling)
+    head.push(`vs ${num(reference.transactions)} rows (<= ${SCALING_FACTOR_TARGET}x)`);
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const w of [...run.workloads].sort((a, b) => order(a) - order(b))) {
     const v = judge(w);
@@ -84,7 +113,10 @@ function workloadTable(run: RunRecord, reference: RunRecord | undefined): string
       w.group === 'baseline' ? '' : v.pass ? 'PASS' : `**FAIL** (${v.misses.join('; ')})`,
     ];
     if (withScaling) {
-      const s = scaling(w, reference.workloads.find((r) => r.name === w.name));
+      const s = scaling(
+        w,
+        reference.workloads.find((r) => r.name === w.name),
+      );
       cells.push(s ? `${s.text} ${s.pass ? 'PASS' : '**FAIL**'}` : '');
     }
     lines.push(`| ${cells.join(' | ')} |`);
@@ -93,7 +125,9 @@ function workloadTable(run: RunRecord, reference: RunRecord | undefined): string
 }
 
 function cpuTable(run: RunRecord): string[] {
-  const rows = [...run.workloads].sort((a, b) => order(a) - order(b)).filter((w) => w.cpu !== undefined);
+  const rows = [...run.workloads]
+    .sort((a, b) => order(a) - order(b))
+    .filter((w) => w.cpu !== undefined);
   if (rows.length === 0) return [];
   return [
     '',
@@ -116,7 +150,10 @@ function fanoutSection(f: FanoutRecord): string[] {
     '',
     '| round | received | first | median client | last client |',
     '|---|---|---|---|---|',
-    ...f.rounds.map((r, i) => `| ${i + 1} | ${num(r.received)} | ${r.firstMs.toFixed(1)} ms | ${r.p50Ms.toFixed(1)} ms | ${r.lastMs.toFixed(1)} ms |`),
+    ...f.rounds.map(
+      (r, i) =>
+        `| ${i + 1} | ${num(r.received)} | ${r.firstMs.toFixed(1)} ms | ${r.p50Ms.toFixed(1)} ms | ${r.lastMs.toFixed(1)} ms |`,
+    ),
     '',
     `Publish -> last client: median ${f.medianLastMs.toFixed(1)} ms, worst ${f.maxLastMs.toFixed(1)} ms (target < ${WS_FANOUT_TARGET_MS} ms); API peak RSS with all clients connected ${mb(f.peakRssMb)} (target < 300 MB): ${v.pass ? 'PASS' : `**FAIL** (${v.misses.join('; ')})`}.`,
   ];
@@ -156,7 +193,7 @@ export async function renderReport(records: RunRecord[]): Promise<string> {
     '',
     'Generated by `pnpm bench` (packages/bench; figures kept in `packages/bench/results/`, findings in',
     '`packages/bench/FINDINGS.md`). Each run builds the apps, loads the benchmark dataset into PostgreSQL',
-    '(database `ctss_bench`, reloaded only when the size or the monitoring API\'s built migrations/seeder change), starts the',
+    "(database `ctss_bench`, reloaded only when the size or the monitoring API's built migrations/seeder change), starts the",
     'Express 5 hello-world and each API as',
     'separate `node` processes against the real PostgreSQL and Redis, and drives them with autocannon from the',
     'same machine (the load generator shares the cores). Every HTTP workload gets a 1 s warm-up, then the measured',

@@ -57,7 +57,8 @@ export interface RunRecord {
   readonly fanout: FanoutRecord | undefined;
 }
 
-const fileOf = (transactions: number) => path.join(RESULTS_DIR, `transactions-${transactions}.json`);
+const fileOf = (transactions: number) =>
+  path.join(RESULTS_DIR, `transactions-${transactions}.json`);
 
 /** The stored record of `transactions`, if any. */
 export async function loadRecord(transactions: number): Promise<RunRecord | undefined> {
@@ -88,7 +89,11 @@ export async function saveRecord(run: RunRecord): Promise<RunRecord> {
   const previous = await loadRecord(run.transactions);
   const byName = new Map((previous?.workloads ?? []).map((w) => [w.name, w]));
   for (const w of run.workloads) byName.set(w.name, w);
-  const merged: RunRecord = { ...run, workloads: [...byName.values()], fanout: run.fanout ?? previous?.fanout };
+  const merged: RunRecord = {
+    ...run,
+    workloads: [...byName.values()],
+    fanout: run.fanout ?? previous?.fanout,
+  };
   await mkdir(RESULTS_DIR, { recursive: true });
   await writeFile(fileOf(run.transactions), `${JSON.stringify(merged, null, 2)}\n`);
   return merged;

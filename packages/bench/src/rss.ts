@@ -28,7 +28,9 @@ export interface RssSampler {
 /** Starts sampling the RSS of `pids` (their sum is reported; one pid per API process). */
 export async function sampleRss(pids: readonly number[], intervalMs = 100): Promise<RssSampler> {
   // "5" resets the peak RSS counter (VmHWM) to the current RSS (proc(5), clear_refs).
-  await Promise.all(pids.map((pid) => writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => undefined)));
+  await Promise.all(
+    pids.map((pid) => writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => undefined)),
+  );
   let peak: number | undefined;
   let sampling = Promise.resolve();
   const sample = async (): Promise<void> => {

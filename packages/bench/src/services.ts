@@ -7,7 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { freePort, startNode, waitForHttp, type Child } from './child.js';
-import { GAS_APP_DIR, HELLO_WORLD_ENTRY, MONITORING_APP_DIR, PACKAGE_DIR, RUN_DIR } from './paths.js';
+import {
+  GAS_APP_DIR,
+  HELLO_WORLD_ENTRY,
+  MONITORING_APP_DIR,
+  PACKAGE_DIR,
+  RUN_DIR,
+} from './paths.js';
 
 /** A started service: its process and base URL. */
 export interface RunningService {
@@ -27,12 +33,23 @@ export interface ServiceOptions {
 }
 
 const profFlags = (cpuProf: boolean, name: string): string[] =>
-  cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RUN_DIR, 'profiles')}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
+  cpuProf
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${path.join(RUN_DIR, 'profiles')}`,
+        `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`,
+      ]
+    : [];
 
 /** Starts the Express 5 hello-world. */
 export async function startHelloWorld(): Promise<RunningService> {
   const port = await freePort();
-  const child = await startNode({ name: 'hello-world', script: HELLO_WORLD_ENTRY, cwd: PACKAGE_DIR, env: { PORT: String(port), NODE_ENV: 'production' } });
+  const child = await startNode({
+    name: 'hello-world',
+    script: HELLO_WORLD_ENTRY,
+    cwd: PACKAGE_DIR,
+    env: { PORT: String(port), NODE_ENV: 'production' },
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(child, `${baseUrl}/`);
   return { child, baseUrl, port };
@@ -72,7 +89,9 @@ export async function startGasQuoteApi(opts: ServiceOptions): Promise<RunningSer
 }
 
 /** Starts apps/monitoring-api (dist/main.js) on the benchmark database with caching off. */
-export async function startMonitoringApi(opts: ServiceOptions & { databaseUrl: string }): Promise<RunningService> {
+export async function startMonitoringApi(
+  opts: ServiceOptions & { databaseUrl: string },
+): Promise<RunningService> {
   const port = await freePort();
   const child = await startNode({
     name: 'monitoring-api',

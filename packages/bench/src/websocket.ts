@@ -49,9 +49,16 @@ interface Client {
 const CONNECT_BATCH = 200;
 const ROUND_TIMEOUT_MS = 15_000;
 
-function connect(url: string, onMessage: (client: Client, data: WebSocket.RawData) => void): Promise<Client> {
+function connect(
+  url: string,
+  onMessage: (client: Client, data: WebSocket.RawData) => void,
+): Promise<Client> {
   return new Promise((resolve, reject) => {
-    const client: Client = { ws: new WebSocket(url, { perMessageDeflate: false }), snapshot: new Set(), receivedAt: undefined };
+    const client: Client = {
+      ws: new WebSocket(url, { perMessageDeflate: false }),
+      snapshot: new Set(),
+      receivedAt: undefined,
+    };
     const timer = setTimeout(() => reject(new Error('snapshot not received within 30 s')), 30_000);
     client.ws.on('message', (data) => {
       onMessage(client, data);
@@ -75,7 +82,9 @@ export async function measureFanout(opts: FanoutOptions): Promise<FanoutResult> 
   let expected = 0;
   const onMessage = (client: Client, data: WebSocket.RawData): void => {
     if (client.snapshot.size < 2) {
-      const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      const text = Buffer.isBuffer(data)
+        ? data.toString('utf8')
+        : Buffer.from(data as ArrayBuffer).toString('utf8');
       const type = (JSON.parse(text) as { type?: unknown }).type;
       if (type === 'fees' || type === 'tokenPrices') client.snapshot.add(type);
       return;
@@ -92,7 +101,9 @@ export async function measureFanout(opts: FanoutOptions): Promise<FanoutResult> 
   let firstError: unknown;
   for (let i = 0; i < opts.clients; i += CONNECT_BATCH) {
     const batch = await Promise.allSettled(
-      Array.from({ length: Math.min(CONNECT_BATCH, opts.clients - i) }, () => connect(opts.url, onMessage)),
+      Array.from({ length: Math.min(CONNECT_BATCH, opts.clients - i) }, () =>
+        connect(opts.url, onMessage),
+      ),
     );
     for (const r of batch) {
       if (r.status === 'fulfilled') clients.push(r.value);
@@ -103,8 +114,11 @@ export async function measureFanout(opts: FanoutOptions): Promise<FanoutResult> 
     }
   }
   const connectSeconds = (performance.now() - started) / 1000;
-  opts.log(`ws: ${clients.length}/${opts.clients} clients connected with snapshot in ${connectSeconds.toFixed(1)} s${failures ? ` (${failures} failed: ${String(firstError)})` : ''}`);
-  if (clients.length === 0) throw new Error(`no WebSocket client could connect: ${String(firstError)}`);
+  opts.log(
+    `ws: ${clients.length}/${opts.clients} clients connected with snapshot in ${connectSeconds.toFixed(1)} s${failures ? ` (${failures} failed: ${String(firstError)})` : ''}`,
+  );
+  if (clients.length === 0)
+    throw new Error(`no WebSocket client could connect: ${String(firstError)}`);
   await opts.onConnected?.();
 
   const rounds: FanoutRound[] = [];
@@ -131,7 +145,9 @@ export async function measureFanout(opts: FanoutOptions): Promise<FanoutResult> 
         p50Ms: times[Math.floor(times.length / 2)] ?? NaN,
         lastMs: times.length === clients.length ? times[times.length - 1]! : Infinity,
       });
-      opts.log(`ws: round ${r + 1}: ${times.length}/${clients.length} received, last after ${rounds[rounds.length - 1]!.lastMs.toFixed(1)} ms`);
+      opts.log(
+        `ws: round ${r + 1}: ${times.length}/${clients.length} received, last after ${rounds[rounds.length - 1]!.lastMs.toFixed(1)} ms`,
+      );
     }
   } finally {
     for (const c of clients) c.ws.terminate();

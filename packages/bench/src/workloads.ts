@@ -43,7 +43,14 @@ const q = (path: string, params: Record<string, string | number | boolean>): str
 
 /** EVM routes of CCTP v2 (DESIGN.md "Chains"): origin -> destination. */
 const EVM_ROUTES: ReadonlyArray<readonly [number, number]> = [
-  [0, 3], [3, 0], [6, 2], [2, 6], [0, 6], [7, 3], [1, 6], [10, 0],
+  [0, 3],
+  [3, 0],
+  [6, 2],
+  [2, 6],
+  [0, 6],
+  [7, 3],
+  [1, 6],
+  [10, 0],
 ];
 
 /** An aggregator's walk: a one-hour window, 100 records a page, following next_cursor to the end. */
@@ -68,11 +75,26 @@ function timeWindowWalk(windows: BenchParams['windows']): Walk {
 
 /** Workload names in report order (the WebSocket fan-out is `ws-fanout`). */
 export const WORKLOAD_ORDER: readonly string[] = [
-  'hello-world', 'quote-ecdsa', 'quote-ed25519', 'token-prices',
-  'feed-first-page', 'feed-deep-cursor', 'feed-sender', 'feed-lookup', 'feed-time-window',
-  'leaderboard', 'leaderboard-search',
-  'stats-volumes', 'stats-volumes-hourly', 'stats-volumes-daily', 'stats-fees-hourly', 'stats-fees-daily',
-  'stats-transactions', 'stats-chain-shares', 'stats-mainnet-wallets', 'stats-wallets',
+  'hello-world',
+  'quote-ecdsa',
+  'quote-ed25519',
+  'token-prices',
+  'feed-first-page',
+  'feed-deep-cursor',
+  'feed-sender',
+  'feed-lookup',
+  'feed-time-window',
+  'leaderboard',
+  'leaderboard-search',
+  'stats-volumes',
+  'stats-volumes-hourly',
+  'stats-volumes-daily',
+  'stats-fees-hourly',
+  'stats-fees-daily',
+  'stats-transactions',
+  'stats-chain-shares',
+  'stats-mainnet-wallets',
+  'stats-wallets',
 ];
 
 /** Builds every HTTP workload from the picked parameters. */
@@ -99,17 +121,102 @@ export function httpWorkloads(p: BenchParams): HttpWorkload[] {
     ['stats-wallets', '/stats/wallets'],
   ];
   return [
-    { name: 'hello-world', description: 'Express 5 `GET /` -> "Hello World!"', service: 'hello', group: 'baseline', connections: 100, plan: paths(['/']) },
-    { name: 'quote-ecdsa', description: `ECDSA quote, ${ecdsa.length} EVM v2 routes x isNative`, service: 'gas', group: 'quote', connections: 100, plan: paths(ecdsa) },
-    { name: 'quote-ed25519', description: `Ed25519 quote, Solana -> 3 EVM chains x isNative, version=2`, service: 'gas', group: 'quote', connections: 100, plan: paths(ed25519) },
-    { name: 'token-prices', description: '`GET /tokenPrices`', service: 'gas', group: 'quote', connections: 100, plan: paths(['/tokenPrices']) },
-    { name: 'feed-first-page', description: '`/transactionsmainnet` first page (limit 10)', service: 'monitoring', group: 'feed', connections: 32, plan: paths(['/transactionsmainnet']) },
-    { name: 'feed-deep-cursor', description: `cursor pages in the older half of the feed (${p.deepCursors.length} cursors)`, service: 'monitoring', group: 'feed', connections: 32, plan: paths(p.deepCursors.map((cursor) => q('/transactionsmainnet', { cursor, limit: 10 }))) },
-    { name: 'feed-sender', description: `senders filter, one sender (${p.senders.length} senders)`, service: 'monitoring', group: 'feed', connections: 32, plan: paths(p.senders.map((senders) => q('/transactionsmainnet', { senders }))) },
-    { name: 'feed-lookup', description: `addr_or_tx_hash: senders, recipients, source and destination hashes (${p.lookups.length})`, service: 'monitoring', group: 'feed', connections: 32, plan: paths(p.lookups.map((v) => q('/transactionsmainnet', { addr_or_tx_hash: v }))) },
-    { name: 'feed-time-window', description: 'aggregator walk: one-hour start_time/end_time window, limit 100, following next_cursor', service: 'monitoring', group: 'feed', connections: 32, plan: timeWindowWalk(p.windows) },
-    ...stats.map(([name, path]): HttpWorkload => ({ name, description: `\`${path}\`, caching off`, service: 'monitoring', group: 'stats', connections: 32, plan: paths([path]) })),
-    { name: 'leaderboard', description: '`/users/leaderboard` first page (limit 50)', service: 'monitoring', group: 'feed', connections: 32, plan: paths(['/users/leaderboard']) },
-    { name: 'leaderboard-search', description: `\`/users/leaderboard?search=\` substrings of usernames (${p.searches.length})`, service: 'monitoring', group: 'feed', connections: 32, plan: paths(p.searches.map((search) => q('/users/leaderboard', { search }))) },
+    {
+      name: 'hello-world',
+      description: 'Express 5 `GET /` -> "Hello World!"',
+      service: 'hello',
+      group: 'baseline',
+      connections: 100,
+      plan: paths(['/']),
+    },
+    {
+      name: 'quote-ecdsa',
+      description: `ECDSA quote, ${ecdsa.length} EVM v2 routes x isNative`,
+      service: 'gas',
+      group: 'quote',
+      connections: 100,
+      plan: paths(ecdsa),
+    },
+    {
+      name: 'quote-ed25519',
+      description: `Ed25519 quote, Solana -> 3 EVM chains x isNative, version=2`,
+      service: 'gas',
+      group: 'quote',
+      connections: 100,
+      plan: paths(ed25519),
+    },
+    {
+      name: 'token-prices',
+      description: '`GET /tokenPrices`',
+      service: 'gas',
+      group: 'quote',
+      connections: 100,
+      plan: paths(['/tokenPrices']),
+    },
+    {
+      name: 'feed-first-page',
+      description: '`/transactionsmainnet` first page (limit 10)',
+      service: 'monitoring',
+      group: 'feed',
+      connections: 32,
+      plan: paths(['/transactionsmainnet']),
+    },
+    {
+      name: 'feed-deep-cursor',
+      description: `cursor pages in the older half of the feed (${p.deepCursors.length} cursors)`,
+      service: 'monitoring',
+      group: 'feed',
+      connections: 32,
+      plan: paths(p.deepCursors.map((cursor) => q('/transactionsmainnet', { cursor, limit: 10 }))),
+    },
+    {
+      name: 'feed-sender',
+      description: `senders filter, one sender (${p.senders.length} senders)`,
+      service: 'monitoring',
+      group: 'feed',
+      connections: 32,
+      plan: paths(p.senders.map((senders) => q('/transactionsmainnet', { senders }))),
+    },
+    {
+      name: 'feed-lookup',
+      description: `addr_or_tx_hash: senders, recipients, source and destination hashes (${p.lookups.length})`,
+      service: 'monitoring',
+      group: 'feed',
+      connections: 32,
+      plan: paths(p.lookups.map((v) => q('/transactionsmainnet', { addr_or_tx_hash: v }))),
+    },
+    {
+      name: 'feed-time-window',
+      description:
+        'aggregator walk: one-hour start_time/end_time window, limit 100, following next_cursor',
+      service: 'monitoring',
+      group: 'feed',
+      connections: 32,
+      plan: timeWindowWalk(p.windows),
+    },
+    ...stats.map(([name, path]): HttpWorkload => ({
+      name,
+      description: `\`${path}\`, caching off`,
+      service: 'monitoring',
+      group: 'stats',
+      connections: 32,
+      plan: paths([path]),
+    })),
+    {
+      name: 'leaderboard',
+      description: '`/users/leaderboard` first page (limit 50)',
+      service: 'monitoring',
+      group: 'feed',
+      connections: 32,
+      plan: paths(['/users/leaderboard']),
+    },
+    {
+      name: 'leaderboard-search',
+      description: `\`/users/leaderboard?search=\` substrings of usernames (${p.searches.length})`,
+      service: 'monitoring',
+      group: 'feed',
+      connections: 32,
+      plan: paths(p.searches.map((search) => q('/users/leaderboard', { search }))),
+    },
   ];
 }

@@ -113,9 +113,7 @@ export const DEFAULT_CHAINS: readonly ChainInfo[] = [
 ];
 
 /** Per-domain overrides of registry fields, e.g. from configuration. */
-export type ChainOverrides = Readonly<
-  Record<number, Partial<Omit<ChainInfo, 'domain'>>>
->;
+export type ChainOverrides = Readonly<Record<number, Partial<Omit<ChainInfo, 'domain'>>>>;
 
 /** Raised when a domain is not in the registry. */
 export class UnknownDomainError extends Error {

@@ -5,16 +5,30 @@ const chains = createChainRegistry();
 
 describe('chain registry (DESIGN.md "Chains")', () => {
   it('serves exactly the designed CCTP domains, ordered, with their native decimals', () => {
-    expect(chains.all().map((c) => c.domain)).toEqual([0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 19]);
+    expect(chains.all().map((c) => c.domain)).toEqual([
+      0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 19,
+    ]);
     expect(chains.require(5).nativeDecimals).toBe(9);
     expect(chains.require(8).nativeDecimals).toBe(9);
     expect(chains.require(9).nativeDecimals).toBe(8);
-    expect(chains.all().filter((c) => c.vm === 'evm').every((c) => c.nativeDecimals === 18)).toBe(true);
+    expect(
+      chains
+        .all()
+        .filter((c) => c.vm === 'evm')
+        .every((c) => c.nativeDecimals === 18),
+    ).toBe(true);
   });
 
   it('carries the minimum relayer fees of SPEC.md "Limits"', () => {
     const fee = (d: number) => chains.require(d).minRelayerFee;
-    expect([fee(0), fee(5), fee(11), fee(19), fee(3), fee(6)]).toEqual([200_000n, 590_000n, 100_000n, 100_000n, 80_000n, 80_000n]);
+    expect([fee(0), fee(5), fee(11), fee(19), fee(3), fee(6)]).toEqual([
+      200_000n,
+      590_000n,
+      100_000n,
+      100_000n,
+      80_000n,
+      80_000n,
+    ]);
   });
 
   it.each([
@@ -39,7 +53,12 @@ describe('chain registry (DESIGN.md "Chains")', () => {
 
   it('applies configuration overrides to existing domains only', () => {
     const custom = createChainRegistry({ 3: { redeemGas: 1n, minRelayerFee: 5n } });
-    expect(custom.require(3)).toMatchObject({ domain: 3, key: 'arbitrum', redeemGas: 1n, minRelayerFee: 5n });
+    expect(custom.require(3)).toMatchObject({
+      domain: 3,
+      key: 'arbitrum',
+      redeemGas: 1n,
+      minRelayerFee: 5n,
+    });
     expect(DEFAULT_CHAINS.find((c) => c.domain === 3)?.redeemGas).not.toBe(1n);
     expect(() => createChainRegistry({ 4: { redeemGas: 1n } })).toThrow(UnknownDomainError);
     expect(() => chains.require(4)).toThrow('CCTP domain 4 is not served');

@@ -44,8 +44,22 @@ describe('resource schemas', () => {
 
   it('keep exactly the spec subset for the testnet record', () => {
     expect(Object.keys(TestnetTransactionRecord.shape).sort()).toEqual(
-      ['id', 'source_tx_hash', 'source_domain', 'destination_domain', 'sender', 'recipient', 'deposit_amount',
-        'receive_amount', 'max_fee', 'relayer_fee', 'gas_drop_amount', 'is_gas_drop_in_native', 'confirmed', 'created_at'].sort(),
+      [
+        'id',
+        'source_tx_hash',
+        'source_domain',
+        'destination_domain',
+        'sender',
+        'recipient',
+        'deposit_amount',
+        'receive_amount',
+        'max_fee',
+        'relayer_fee',
+        'gas_drop_amount',
+        'is_gas_drop_in_native',
+        'confirmed',
+        'created_at',
+      ].sort(),
     );
   });
 
@@ -63,7 +77,14 @@ describe('resource schemas', () => {
   });
 
   it('parse quote queries strictly: booleans as true/false, canonical uint32 domains', () => {
-    expect(EcdsaQuoteQuery.parse({ localDomain: '0', destinationDomain: '3', isV2: 'true', isNative: 'false' })).toEqual({
+    expect(
+      EcdsaQuoteQuery.parse({
+        localDomain: '0',
+        destinationDomain: '3',
+        isV2: 'true',
+        isNative: 'false',
+      }),
+    ).toEqual({
       localDomain: 0,
       destinationDomain: 3,
       isV2: true,
@@ -79,8 +100,22 @@ describe('resource schemas', () => {
     ]) {
       expect(EcdsaQuoteQuery.safeParse(bad).success).toBe(false);
     }
-    expect(Ed25519QuoteQuery.parse({ localDomain: '5', destinationDomain: '0', isNative: 'true', version: '2' }).version).toBe(2);
-    expect(Ed25519QuoteQuery.safeParse({ localDomain: '5', destinationDomain: '0', isNative: 'true', version: '3' }).success).toBe(false);
+    expect(
+      Ed25519QuoteQuery.parse({
+        localDomain: '5',
+        destinationDomain: '0',
+        isNative: 'true',
+        version: '2',
+      }).version,
+    ).toBe(2);
+    expect(
+      Ed25519QuoteQuery.safeParse({
+        localDomain: '5',
+        destinationDomain: '0',
+        isNative: 'true',
+        version: '3',
+      }).success,
+    ).toBe(false);
   });
 
   it('build RFC 9457 problem bodies with a stable code', () => {
@@ -101,7 +136,10 @@ describe('resource schemas', () => {
       openapi: '3.1.0',
       info: { title: 't', version: '1' },
     });
-    const schemas = doc.components?.schemas as Record<string, { properties: Record<string, { type?: string }> }>;
+    const schemas = doc.components?.schemas as Record<
+      string,
+      { properties: Record<string, { type?: string }> }
+    >;
     expect(schemas.TransactionRecord?.properties.deposit_amount?.type).toBe('integer');
     expect(schemas.TransactionRecord?.properties.destination_tx_hash).toBeDefined();
   });

@@ -13,7 +13,11 @@ export interface Codec<T> {
 }
 
 /** A read-through loader: `(key, loader, codec) => value`. */
-export type CachedLoader = <T>(key: string, loader: () => Promise<T>, codec: Codec<T>) => Promise<T>;
+export type CachedLoader = <T>(
+  key: string,
+  loader: () => Promise<T>,
+  codec: Codec<T>,
+) => Promise<T>;
 
 /**
  * Creates a cached loader over `kv`. `ttlSeconds` 0 disables caching (every call loads; calls

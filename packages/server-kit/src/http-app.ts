@@ -40,7 +40,13 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       origin: anyOrigin ? '*' : [...opts.corsOrigins],
       methods: ['GET', 'POST', 'OPTIONS'],
       allowedHeaders: ['Content-Type', 'X-API-Key'],
-      exposedHeaders: ['RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After'],
+      exposedHeaders: [
+        'RateLimit',
+        'RateLimit-Policy',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'Retry-After',
+      ],
       maxAge: 600,
     }),
   );

@@ -50,11 +50,17 @@ const EXPIRE_IF_EQUALS = `if redis.call('get', KEYS[1]) == ARGV[1] then return r
 
 /** Creates the Redis-backed store when `redisUrl` is given, else the in-process one. */
 export function createKvStore(opts: KvStoreOptions): KvStore {
-  return opts.redisUrl ? createRedisKvStore(opts.redisUrl, opts.prefix) : createMemoryKvStore(opts.prefix);
+  return opts.redisUrl
+    ? createRedisKvStore(opts.redisUrl, opts.prefix)
+    : createMemoryKvStore(opts.prefix);
 }
 
 function createRedisKvStore(url: string, prefix: string): KvStore {
-  const client = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+  const client = new Redis(url, {
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+    lazyConnect: false,
+  });
   let subscriber: Redis | undefined;
   const handlers = new Map<string, Set<MessageHandler>>();
   const k = (key: string) => prefix + key;

@@ -3,7 +3,12 @@
  * problem details body (`application/problem+json`) with a stable `code` (DESIGN.md "Errors").
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { PROBLEM_CONTENT_TYPE, problem, type ErrorCode, type ProblemDetails } from '@ctss/domain-types';
+import {
+  PROBLEM_CONTENT_TYPE,
+  problem,
+  type ErrorCode,
+  type ProblemDetails,
+} from '@ctss/domain-types';
 import { ZodError } from 'zod';
 import type { Logger } from './logger.js';
 

@@ -40,10 +40,14 @@ export function clientKey(ip: string | undefined): string {
 }
 
 /** express-rate-limit stores its result on the request as `rateLimit` (its default property name). */
-const infoOf = (req: Request): RateLimitInfo | undefined => (req as Request & { rateLimit?: RateLimitInfo }).rateLimit;
+const infoOf = (req: Request): RateLimitInfo | undefined =>
+  (req as Request & { rateLimit?: RateLimitInfo }).rateLimit;
 
 /** Writes the legacy `X-RateLimit-*` headers DESIGN.md asks for, from express-rate-limit's info. */
-function setLegacyHeaders(res: Response, info: { limit: number; remaining: number } | undefined): void {
+function setLegacyHeaders(
+  res: Response,
+  info: { limit: number; remaining: number } | undefined,
+): void {
   if (!info) return;
   res.setHeader('X-RateLimit-Limit', String(info.limit));
   res.setHeader('X-RateLimit-Remaining', String(info.remaining));
@@ -60,7 +64,8 @@ export function createRateLimiter(opts: RateLimitOptions): RequestHandler {
 
   const limiter = rateLimit({
     windowMs,
-    limit: (req) => (apiKeyOf(req.headers['x-api-key']) ? (opts.apiKeyLimit ?? opts.limit * 10) : opts.limit),
+    limit: (req) =>
+      apiKeyOf(req.headers['x-api-key']) ? (opts.apiKeyLimit ?? opts.limit * 10) : opts.limit,
     standardHeaders: 'draft-7',
     // Set by hand below: the library's legacy set also writes X-RateLimit-Reset per request.
     legacyHeaders: false,
@@ -81,9 +86,14 @@ export function createRateLimiter(opts: RateLimitOptions): RequestHandler {
     handler: (req, res, _next, options) => {
       setLegacyHeaders(res, infoOf(req));
       const retryAfter = String(Math.ceil(options.windowMs / 1000));
-      const limitError = new HttpProblem(429, 'RATE_LIMITED', 'too many requests; retry after the window resets', {
-        'Retry-After': res.getHeader('Retry-After')?.toString() ?? retryAfter,
-      });
+      const limitError = new HttpProblem(
+        429,
+        'RATE_LIMITED',
+        'too many requests; retry after the window resets',
+        {
+          'Retry-After': res.getHeader('Retry-After')?.toString() ?? retryAfter,
+        },
+      );
       sendProblem(res, limitError);
     },
   });

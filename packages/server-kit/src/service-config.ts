@@ -52,7 +52,10 @@ export type ServiceConfig = z.output<z.ZodObject<typeof serviceConfigShape>>;
 
 /** Rate-limit options from the shared variables; `redis` shares counters across replicas. */
 export function rateLimitFromConfig(
-  config: Pick<ServiceConfig, 'RATE_LIMIT_PER_MINUTE' | 'API_KEY_RATE_LIMIT_PER_MINUTE' | 'API_KEYS'>,
+  config: Pick<
+    ServiceConfig,
+    'RATE_LIMIT_PER_MINUTE' | 'API_KEY_RATE_LIMIT_PER_MINUTE' | 'API_KEYS'
+  >,
   redis: Redis | undefined,
   prefix: string,
 ): RateLimitOptions {

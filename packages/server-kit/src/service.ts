@@ -28,7 +28,9 @@ export interface RunServiceOptions {
  *
  * @throws whatever `start` throws (the caller logs it and exits 1).
  */
-export async function runService(opts: RunServiceOptions): Promise<{ shutdown: (reason: string) => Promise<void> }> {
+export async function runService(
+  opts: RunServiceOptions,
+): Promise<{ shutdown: (reason: string) => Promise<void> }> {
   const running = await opts.start();
   let stopping: Promise<void> | undefined;
 
@@ -37,7 +39,10 @@ export async function runService(opts: RunServiceOptions): Promise<{ shutdown: (
       opts.logger.info({ reason }, `${opts.name} shutting down`);
       const drained = new Promise<void>((resolve) => running.server.close(() => resolve()));
       running.server.closeIdleConnections();
-      const timer = setTimeout(() => running.server.closeAllConnections(), opts.drainTimeoutMs ?? 10_000);
+      const timer = setTimeout(
+        () => running.server.closeAllConnections(),
+        opts.drainTimeoutMs ?? 10_000,
+      );
       timer.unref();
       await drained;
       clearTimeout(timer);

@@ -11,7 +11,9 @@ describe('createCachedLoader', () => {
       await new Promise((r) => setTimeout(r, 20));
       return `value-${runs}`;
     };
-    const results = await Promise.all(Array.from({ length: 10 }, () => load('k', loader, textCodec)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => load('k', loader, textCodec)),
+    );
     expect(new Set(results)).toEqual(new Set(['value-1']));
     expect(await load('k', loader, textCodec)).toBe('value-1');
     expect(runs).toBe(1);
@@ -28,7 +30,9 @@ describe('createCachedLoader', () => {
 
   it('does not cache a failed load', async () => {
     const load = createCachedLoader(createMemoryKvStore(), { ttlSeconds: 30 });
-    await expect(load('k', () => Promise.reject(new Error('db down')), textCodec)).rejects.toThrow('db down');
+    await expect(load('k', () => Promise.reject(new Error('db down')), textCodec)).rejects.toThrow(
+      'db down',
+    );
     expect(await load('k', () => Promise.resolve('ok'), textCodec)).toBe('ok');
   });
 });

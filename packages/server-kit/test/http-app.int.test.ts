@@ -20,7 +20,12 @@ import {
 
 const logger = createLogger({ name: 'test', level: 'silent' });
 
-function buildApp(rateLimit: { limit: number; redis?: import('ioredis').Redis; prefix?: string; apiKeys?: Set<string> }) {
+function buildApp(rateLimit: {
+  limit: number;
+  redis?: import('ioredis').Redis;
+  prefix?: string;
+  apiKeys?: Set<string>;
+}) {
   const app = createHttpApp({
     logger,
     metrics: createMetrics({ prefix: 'test_' }),
@@ -68,7 +73,13 @@ describe('createHttpApp: one path from error to response', () => {
   ])('GET %s -> %i %s problem', async (path, status, code) => {
     const res = await request(app).get(path).expect(status);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+    expect(res.body).toMatchObject({
+      status,
+      code,
+      type: expect.any(String),
+      title: expect.any(String),
+      detail: expect.any(String),
+    });
   });
 
   it('answers unknown failures with a 500 INTERNAL that leaks nothing, sync or async', async () => {
@@ -80,11 +91,23 @@ describe('createHttpApp: one path from error to response', () => {
   });
 
   it('rejects malformed, oversized and non-object JSON bodies with 4xx problems', async () => {
-    const bad = await request(app).post('/body').set('Content-Type', 'application/json').send('{"name":').expect(400);
+    const bad = await request(app)
+      .post('/body')
+      .set('Content-Type', 'application/json')
+      .send('{"name":')
+      .expect(400);
     expect(bad.body.code).toBe('INVALID_BODY');
-    const big = await request(app).post('/body').set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(20_000) })).expect(413);
+    const big = await request(app)
+      .post('/body')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ name: 'x'.repeat(20_000) }))
+      .expect(413);
     expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');
-    const missing = await request(app).post('/body').set('Content-Type', 'text/plain').send('name=x').expect(400);
+    const missing = await request(app)
+      .post('/body')
+      .set('Content-Type', 'text/plain')
+      .send('name=x')
+      .expect(400);
     expect(missing.body.code).toBe('INVALID_BODY');
     const wrong = await request(app).post('/body').send({ name: 5 }).expect(400);
     expect(wrong.body.detail).toContain('name');
@@ -103,7 +126,9 @@ describe('createHttpApp: one path from error to response', () => {
     const docs = await request(app).get('/docs/').expect(200);
     expect(docs.text).toContain('swagger-ui');
     const metrics = await request(app).get('/metrics').expect(200);
-    expect(metrics.text).toMatch(/test_http_requests_total\{method="GET",route="\/amount",status="200"\} \d+/);
+    expect(metrics.text).toMatch(
+      /test_http_requests_total\{method="GET",route="\/amount",status="200"\} \d+/,
+    );
   });
 });
 
@@ -151,7 +176,8 @@ describe('runService', () => {
     const { shutdown } = await runService({
       name: 'test',
       logger,
-      start: () => Promise.resolve({ server, close: () => Promise.resolve(void events.push('closed')) }),
+      start: () =>
+        Promise.resolve({ server, close: () => Promise.resolve(void events.push('closed')) }),
     });
     const pending = fetch(`http://127.0.0.1:${port}/`).then((r) => r.text());
     while (!events.includes('request started')) await new Promise((r) => setTimeout(r, 5));

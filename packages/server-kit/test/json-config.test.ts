@@ -57,11 +57,24 @@ describe('serviceConfigShape', () => {
       TRUST_PROXY: '2',
       REDIS_URL: 'redis://127.0.0.1:6379',
     });
-    expect(set).toMatchObject({ CORS_ORIGINS: ['https://a.example', 'https://b.example'], API_KEYS: ['k1', 'k2'], TRUST_PROXY: 2 });
-    expect(rateLimitFromConfig(set, undefined, 'rl:')).toMatchObject({ limit: 120, apiKeyLimit: 1200, prefix: 'rl:' });
-    expect(() => parseConfig(schema, { RATE_LIMIT_PER_MINUTE: '0', REDIS_URL: 'http://x' })).toThrow(
+    expect(set).toMatchObject({
+      CORS_ORIGINS: ['https://a.example', 'https://b.example'],
+      API_KEYS: ['k1', 'k2'],
+      TRUST_PROXY: 2,
+    });
+    expect(rateLimitFromConfig(set, undefined, 'rl:')).toMatchObject({
+      limit: 120,
+      apiKeyLimit: 1200,
+      prefix: 'rl:',
+    });
+    expect(() =>
+      parseConfig(schema, { RATE_LIMIT_PER_MINUTE: '0', REDIS_URL: 'http://x' }),
+    ).toThrow(
       expect.objectContaining({
-        issues: expect.arrayContaining([expect.stringMatching(/^RATE_LIMIT_PER_MINUTE: /), expect.stringMatching(/^REDIS_URL: /)]),
+        issues: expect.arrayContaining([
+          expect.stringMatching(/^RATE_LIMIT_PER_MINUTE: /),
+          expect.stringMatching(/^REDIS_URL: /),
+        ]),
       }),
     );
   });
@@ -74,6 +87,8 @@ describe('exactInteger', () => {
     expect(exactInteger(9007199254740991n)).toBe(9007199254740991);
     expect(exactInteger(9007199254740992n)).toBe(9007199254740992n);
     expect(exactInteger(-9007199254740993n)).toBe(-9007199254740993n);
-    expect(stringifyJson({ a: exactInteger(5n), b: exactInteger(2n ** 64n) })).toBe('{"a":5,"b":18446744073709551616}');
+    expect(stringifyJson({ a: exactInteger(5n), b: exactInteger(2n ** 64n) })).toBe(
+      '{"a":5,"b":18446744073709551616}',
+    );
   });
 });

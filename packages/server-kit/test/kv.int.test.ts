@@ -5,7 +5,10 @@ import { createKvStore, type KvStore } from '../src/kv.js';
 const redisUrl = process.env.REDIS_URL;
 const backends: Array<[string, string | undefined]> = [['memory', undefined]];
 if (redisUrl) backends.push(['redis', redisUrl]);
-else console.warn('REDIS_URL is not set: the Redis-backed KvStore cases are skipped (memory store still tested).');
+else
+  console.warn(
+    'REDIS_URL is not set: the Redis-backed KvStore cases are skipped (memory store still tested).',
+  );
 
 describe.each(backends)('KvStore (%s)', (_kind, url) => {
   const kv: KvStore = createKvStore({ redisUrl: url, prefix: `test:${randomUUID()}:` });

@@ -31,7 +31,13 @@ describe('requestLogMiddleware', () => {
     await request(app).get('/bad');
     await request(app).get('/fail');
     await new Promise((r) => setImmediate(r));
-    expect(lines.map((l) => [l.level, (l.req as { url: string }).url, (l.res as { statusCode: number }).statusCode])).toEqual([
+    expect(
+      lines.map((l) => [
+        l.level,
+        (l.req as { url: string }).url,
+        (l.res as { statusCode: number }).statusCode,
+      ]),
+    ).toEqual([
       [30, '/ok?x=1', 200],
       [40, '/bad', 400],
       [50, '/fail', 503],

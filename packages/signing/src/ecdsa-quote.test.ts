@@ -1,7 +1,12 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { type Hex, hexToBytes, recoverAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { type EcdsaQuoteFields, quoteDigest, recoverQuoteSigner, signQuote } from './ecdsa-quote.js';
+import {
+  type EcdsaQuoteFields,
+  quoteDigest,
+  recoverQuoteSigner,
+  signQuote,
+} from './ecdsa-quote.js';
 import { QuoteFieldError } from './errors.js';
 import { loadSecp256k1Signer } from './keys.js';
 
@@ -9,7 +14,15 @@ const KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318'
 const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
 function aQuote(overrides: Partial<EcdsaQuoteFields> = {}): EcdsaQuoteFields {
-  return { localDomain: 0, destinationDomain: 3, fee: 200_000n, deadline: 1_700_000_100n, isNative: false, cctpVersion: 2, ...overrides };
+  return {
+    localDomain: 0,
+    destinationDomain: 3,
+    fee: 200_000n,
+    deadline: 1_700_000_100n,
+    isNative: false,
+    cctpVersion: 2,
+    ...overrides,
+  };
 }
 
 /** Independent big-endian packing with Buffer, to check viem's encodePacked use. */
@@ -18,7 +31,10 @@ function packByHand(f: EcdsaQuoteFields, feeBytes: number, deadlineBytes: number
   buf.writeUInt32BE(f.localDomain, 0);
   buf.writeUInt32BE(f.destinationDomain, 4);
   Buffer.from(f.fee.toString(16).padStart(feeBytes * 2, '0'), 'hex').copy(buf, 8);
-  Buffer.from(f.deadline.toString(16).padStart(deadlineBytes * 2, '0'), 'hex').copy(buf, 8 + feeBytes);
+  Buffer.from(f.deadline.toString(16).padStart(deadlineBytes * 2, '0'), 'hex').copy(
+    buf,
+    8 + feeBytes,
+  );
   buf.writeUInt8(f.isNative ? 1 : 0, 8 + feeBytes + deadlineBytes);
   buf.writeUInt8(f.cctpVersion, 9 + feeBytes + deadlineBytes);
   return buf;
@@ -41,8 +57,12 @@ describe('quoteDigest', () => {
 
   it('matches the known-answer vectors', () => {
     // Pinned from viem keccak256(encodePacked(...)) run separately; a drift here breaks deployed contracts.
-    expect(quoteDigest(aQuote(), 'spec')).toBe('0xda48e04179afa87cdb4885983ead4e139bfef34a3a510bdaabb96a7aa5807873');
-    expect(quoteDigest(aQuote(), 'compact')).toBe('0xbe7c2de7fae66c76add30fd62d3da3cc9005b02e8555386faee6dfa675979f7d');
+    expect(quoteDigest(aQuote(), 'spec')).toBe(
+      '0xda48e04179afa87cdb4885983ead4e139bfef34a3a510bdaabb96a7aa5807873',
+    );
+    expect(quoteDigest(aQuote(), 'compact')).toBe(
+      '0xbe7c2de7fae66c76add30fd62d3da3cc9005b02e8555386faee6dfa675979f7d',
+    );
   });
 
   it('changes with every field', () => {
@@ -61,8 +81,12 @@ describe('quoteDigest', () => {
   it('accepts the largest values each packing can hold', () => {
     const max128 = (1n << 128n) - 1n;
     const max64 = (1n << 64n) - 1n;
-    expect(quoteDigest(aQuote({ fee: max128, deadline: max64, localDomain: 0xffffffff }), 'compact')).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(quoteDigest(aQuote({ fee: (1n << 256n) - 1n, deadline: (1n << 256n) - 1n }), 'spec')).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(
+      quoteDigest(aQuote({ fee: max128, deadline: max64, localDomain: 0xffffffff }), 'compact'),
+    ).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(
+      quoteDigest(aQuote({ fee: (1n << 256n) - 1n, deadline: (1n << 256n) - 1n }), 'spec'),
+    ).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
   it.each<[string, Partial<EcdsaQuoteFields>, 'spec' | 'compact', string]>([
@@ -91,18 +115,23 @@ describe('signQuote', () => {
   const signer = loadSecp256k1Signer(KEY);
   const viemAccount = privateKeyToAccount(KEY);
 
-  it.each(['spec', 'compact'] as const)('produces the same signature as viem account.sign over the raw digest (%s)', async (packing) => {
-    const f = aQuote();
-    const ours = signQuote(f, packing, signer);
-    const theirs = await viemAccount.sign({ hash: quoteDigest(f, packing) });
-    expect(ours).toBe(theirs);
-  });
+  it.each(['spec', 'compact'] as const)(
+    'produces the same signature as viem account.sign over the raw digest (%s)',
+    async (packing) => {
+      const f = aQuote();
+      const ours = signQuote(f, packing, signer);
+      const theirs = await viemAccount.sign({ hash: quoteDigest(f, packing) });
+      expect(ours).toBe(theirs);
+    },
+  );
 
   it('is recovered by viem recoverAddress to the signer address', async () => {
     for (const isNative of [false, true]) {
       const f = aQuote({ isNative });
       const sig = signQuote(f, 'spec', signer);
-      await expect(recoverAddress({ hash: quoteDigest(f, 'spec'), signature: sig })).resolves.toBe(viemAccount.address);
+      await expect(recoverAddress({ hash: quoteDigest(f, 'spec'), signature: sig })).resolves.toBe(
+        viemAccount.address,
+      );
     }
   });
 
@@ -114,7 +143,9 @@ describe('signQuote', () => {
       const bytes = hexToBytes(sig);
       expect(bytes.length).toBe(65);
       vs.add(bytes[64]!);
-      expect(BigInt(`0x${Buffer.from(bytes.subarray(32, 64)).toString('hex')}`) <= SECP256K1_HALF_N).toBe(true);
+      expect(
+        BigInt(`0x${Buffer.from(bytes.subarray(32, 64)).toString('hex')}`) <= SECP256K1_HALF_N,
+      ).toBe(true);
       expect(signQuote(f, 'spec', signer)).toBe(sig);
     }
     expect([...vs].every((v) => v === 27 || v === 28)).toBe(true);
@@ -148,14 +179,17 @@ describe('recoverQuoteSigner', () => {
     const sig = signQuote(f, 'spec', signer);
     expect(recoverQuoteSigner({ ...f, cctpVersion: 1 }, 'spec', sig)).not.toBe(signer.address);
     expect(recoverQuoteSigner({ ...f, isNative: true }, 'spec', sig)).not.toBe(signer.address);
-    expect(recoverQuoteSigner({ ...f, localDomain: 3, destinationDomain: 0 }, 'spec', sig)).not.toBe(signer.address);
+    expect(
+      recoverQuoteSigner({ ...f, localDomain: 3, destinationDomain: 0 }, 'spec', sig),
+    ).not.toBe(signer.address);
     expect(recoverQuoteSigner(f, 'compact', sig)).not.toBe(signer.address);
   });
 
   it('accepts v as 0/1 and rejects malformed signatures with TypeError', () => {
     const f = aQuote();
     const sig = signQuote(f, 'spec', signer);
-    const v01 = `${sig.slice(0, 130)}${(parseInt(sig.slice(130), 16) - 27).toString(16).padStart(2, '0')}` as Hex;
+    const v01 =
+      `${sig.slice(0, 130)}${(parseInt(sig.slice(130), 16) - 27).toString(16).padStart(2, '0')}` as Hex;
     expect(recoverQuoteSigner(f, 'spec', v01)).toBe(signer.address);
     expect(() => recoverQuoteSigner(f, 'spec', sig.slice(0, 128) as Hex)).toThrow(TypeError);
     expect(() => recoverQuoteSigner(f, 'spec', `${sig.slice(0, 130)}1d` as Hex)).toThrow(TypeError);

@@ -42,7 +42,10 @@ const FIELD_BITS: Record<QuotePacking, { fee: 256 | 128; deadline: 256 | 64 }> =
 /** Checks that `value` is an integer domain id within uint32. */
 export function assertDomain(field: string, value: number): void {
   if (!Number.isInteger(value) || value < 0 || value > UINT32_MAX) {
-    throw new QuoteFieldError(field, `must be an integer in [0, ${UINT32_MAX}], got ${String(value)}`);
+    throw new QuoteFieldError(
+      field,
+      `must be an integer in [0, ${UINT32_MAX}], got ${String(value)}`,
+    );
   }
 }
 
@@ -56,12 +59,14 @@ export function assertUint(field: string, value: bigint, bits: number): void {
 
 function assertFields(fields: EcdsaQuoteFields, packing: QuotePacking): void {
   const bits = FIELD_BITS[packing];
-  if (!bits) throw new QuoteFieldError('packing', `must be 'spec' or 'compact', got ${String(packing)}`);
+  if (!bits)
+    throw new QuoteFieldError('packing', `must be 'spec' or 'compact', got ${String(packing)}`);
   assertDomain('localDomain', fields.localDomain);
   assertDomain('destinationDomain', fields.destinationDomain);
   assertUint('fee', fields.fee, bits.fee);
   assertUint('deadline', fields.deadline, bits.deadline);
-  if (typeof fields.isNative !== 'boolean') throw new QuoteFieldError('isNative', 'must be a boolean');
+  if (typeof fields.isNative !== 'boolean')
+    throw new QuoteFieldError('isNative', 'must be a boolean');
   if (fields.cctpVersion !== 1 && fields.cctpVersion !== 2) {
     throw new QuoteFieldError('cctpVersion', `must be 1 or 2, got ${String(fields.cctpVersion)}`);
   }
@@ -111,7 +116,11 @@ export function quoteDigest(fields: EcdsaQuoteFields, packing: QuotePacking): He
  *   returns `signer.address`.
  * @throws {QuoteFieldError} as {@link quoteDigest}.
  */
-export function signQuote(fields: EcdsaQuoteFields, packing: QuotePacking, signer: Secp256k1Signer): Hex {
+export function signQuote(
+  fields: EcdsaQuoteFields,
+  packing: QuotePacking,
+  signer: Secp256k1Signer,
+): Hex {
   return signer.signDigest(quoteDigest(fields, packing));
 }
 
@@ -126,7 +135,11 @@ export function signQuote(fields: EcdsaQuoteFields, packing: QuotePacking, signe
  * @throws {TypeError} when the signature is not 65 bytes of hex, v is not 27/28/0/1, or r/s do not
  *   describe a recoverable point.
  */
-export function recoverQuoteSigner(fields: EcdsaQuoteFields, packing: QuotePacking, signature: Hex): Address {
+export function recoverQuoteSigner(
+  fields: EcdsaQuoteFields,
+  packing: QuotePacking,
+  signature: Hex,
+): Address {
   const digest = quoteDigest(fields, packing);
   return recoverDigestSigner(digest, signature);
 }
@@ -138,16 +151,26 @@ export function recoverQuoteSigner(fields: EcdsaQuoteFields, packing: QuotePacki
  * @throws {TypeError} as {@link recoverQuoteSigner}.
  */
 export function recoverDigestSigner(digest: Hex, signature: Hex): Address {
-  const sig = typeof signature === 'string' && /^0x[0-9a-fA-F]{130}$/.test(signature) ? decodeHex(signature) : undefined;
-  const hash = typeof digest === 'string' && /^0x[0-9a-fA-F]{64}$/.test(digest) ? decodeHex(digest) : undefined;
+  const sig =
+    typeof signature === 'string' && /^0x[0-9a-fA-F]{130}$/.test(signature)
+      ? decodeHex(signature)
+      : undefined;
+  const hash =
+    typeof digest === 'string' && /^0x[0-9a-fA-F]{64}$/.test(digest)
+      ? decodeHex(digest)
+      : undefined;
   if (!sig) throw new TypeError('signature must be 65 bytes of 0x-prefixed hex (r || s || v)');
   if (!hash) throw new TypeError('digest must be 32 bytes of 0x-prefixed hex');
   const v = sig[64]!;
   const recovery = v >= 27 ? v - 27 : v;
-  if (recovery !== 0 && recovery !== 1) throw new TypeError(`signature v must be 27 or 28, got ${v}`);
+  if (recovery !== 0 && recovery !== 1)
+    throw new TypeError(`signature v must be 27 or 28, got ${v}`);
   let publicKey: Uint8Array;
   try {
-    const parsed = secp256k1.Signature.fromBytes(Uint8Array.of(recovery, ...sig.subarray(0, 64)), 'recovered');
+    const parsed = secp256k1.Signature.fromBytes(
+      Uint8Array.of(recovery, ...sig.subarray(0, 64)),
+      'recovered',
+    );
     publicKey = parsed.recoverPublicKey(hash).toBytes(false);
   } catch (cause) {
     throw new TypeError('signature is not recoverable (r or s out of range)', { cause });

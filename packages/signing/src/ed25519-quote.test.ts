@@ -1,7 +1,13 @@
 import { bcs } from '@mysten/bcs';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import nacl from 'tweetnacl';
-import { type Ed25519QuoteFields, decodeQuoteMessage, encodeQuoteMessage, signEd25519, verifyEd25519 } from './ed25519-quote.js';
+import {
+  type Ed25519QuoteFields,
+  decodeQuoteMessage,
+  encodeQuoteMessage,
+  signEd25519,
+  verifyEd25519,
+} from './ed25519-quote.js';
 import { QuoteFieldError } from './errors.js';
 import { loadEd25519Signer } from './keys.js';
 
@@ -11,7 +17,14 @@ const naclPair = nacl.sign.keyPair.fromSeed(SEED);
 const ED25519_L = 2n ** 252n + 27742317777372353535851937790883648493n;
 
 function aQuote(overrides: Partial<Ed25519QuoteFields> = {}): Ed25519QuoteFields {
-  return { localDomain: 5, destinationDomain: 0, fee: 590_000n, deadline: 1_700_000_100n, isNative: false, ...overrides };
+  return {
+    localDomain: 5,
+    destinationDomain: 0,
+    fee: 590_000n,
+    deadline: 1_700_000_100n,
+    isNative: false,
+    ...overrides,
+  };
 }
 
 /** Independent little-endian layout with Buffer. */
@@ -43,8 +56,21 @@ describe('encodeQuoteMessage', () => {
   });
 
   it('decodes with an independent @mysten/bcs struct definition', () => {
-    const Versioned = bcs.struct('Q', { v: bcs.u8(), l: bcs.u32(), d: bcs.u32(), f: bcs.u64(), t: bcs.u64(), n: bcs.bool() });
-    const Plain = bcs.struct('P', { l: bcs.u32(), d: bcs.u32(), f: bcs.u64(), t: bcs.u64(), n: bcs.bool() });
+    const Versioned = bcs.struct('Q', {
+      v: bcs.u8(),
+      l: bcs.u32(),
+      d: bcs.u32(),
+      f: bcs.u64(),
+      t: bcs.u64(),
+      n: bcs.bool(),
+    });
+    const Plain = bcs.struct('P', {
+      l: bcs.u32(),
+      d: bcs.u32(),
+      f: bcs.u64(),
+      t: bcs.u64(),
+      n: bcs.bool(),
+    });
     const v = Versioned.parse(encodeQuoteMessage(aQuote({ version: 1, isNative: true })));
     expect(v).toEqual({ v: 1, l: 5, d: 0, f: '590000', t: '1700000100', n: true });
     const p = Plain.parse(encodeQuoteMessage(aQuote({ destinationDomain: 0xffffffff })));
@@ -57,7 +83,9 @@ describe('encodeQuoteMessage', () => {
     ['domain above u32', { destinationDomain: 2 ** 32 }, 'destinationDomain'],
     ['version 3', { version: 3 as 2 }, 'version'],
   ])('throws QuoteFieldError for %s', (_name, override, field) => {
-    expect(() => encodeQuoteMessage(aQuote(override))).toThrow(expect.objectContaining({ field }) as Error);
+    expect(() => encodeQuoteMessage(aQuote(override))).toThrow(
+      expect.objectContaining({ field }) as Error,
+    );
     expect(() => encodeQuoteMessage(aQuote(override))).toThrow(QuoteFieldError);
   });
 });
@@ -73,7 +101,9 @@ describe('decodeQuoteMessage', () => {
   it('throws on the wrong length, a bad version byte or a bad bool byte', () => {
     const versioned = encodeQuoteMessage(aQuote({ version: 2 }));
     expect(() => decodeQuoteMessage(versioned, { hasVersion: false })).toThrow(RangeError);
-    expect(() => decodeQuoteMessage(versioned.subarray(1), { hasVersion: true })).toThrow(RangeError);
+    expect(() => decodeQuoteMessage(versioned.subarray(1), { hasVersion: true })).toThrow(
+      RangeError,
+    );
     expect(() => decodeQuoteMessage(new Uint8Array(0), { hasVersion: false })).toThrow(RangeError);
     const badVersion = Uint8Array.from(versioned);
     badVersion[0] = 7;
@@ -91,11 +121,15 @@ describe('signEd25519 / verifyEd25519', () => {
     const sig = signEd25519(message, signer);
     expect(sig).toHaveLength(64);
     expect(nacl.sign.detached.verify(message, sig, naclPair.publicKey)).toBe(true);
-    expect(Buffer.from(sig).equals(Buffer.from(nacl.sign.detached(message, naclPair.secretKey)))).toBe(true);
+    expect(
+      Buffer.from(sig).equals(Buffer.from(nacl.sign.detached(message, naclPair.secretKey))),
+    ).toBe(true);
   });
 
   it('accepts tweetnacl signatures', () => {
-    expect(verifyEd25519(nacl.sign.detached(message, naclPair.secretKey), message, naclPair.publicKey)).toBe(true);
+    expect(
+      verifyEd25519(nacl.sign.detached(message, naclPair.secretKey), message, naclPair.publicKey),
+    ).toBe(true);
   });
 
   it('rejects a wrong message, a wrong key and a flipped bit', () => {

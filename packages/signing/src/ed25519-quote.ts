@@ -51,7 +51,8 @@ export function encodeQuoteMessage(fields: Ed25519QuoteFields): Uint8Array {
   assertDomain('destinationDomain', fields.destinationDomain);
   assertUint('fee', fields.fee, 64);
   assertUint('deadline', fields.deadline, 64);
-  if (typeof fields.isNative !== 'boolean') throw new QuoteFieldError('isNative', 'must be a boolean');
+  if (typeof fields.isNative !== 'boolean')
+    throw new QuoteFieldError('isNative', 'must be a boolean');
   const body = {
     localDomain: fields.localDomain,
     destinationDomain: fields.destinationDomain,
@@ -61,7 +62,10 @@ export function encodeQuoteMessage(fields: Ed25519QuoteFields): Uint8Array {
   };
   if (fields.version === undefined) return QuoteMessage.serialize(body).toBytes();
   if (fields.version !== 1 && fields.version !== 2) {
-    throw new QuoteFieldError('version', `must be 1 or 2 when present, got ${String(fields.version)}`);
+    throw new QuoteFieldError(
+      'version',
+      `must be 1 or 2 when present, got ${String(fields.version)}`,
+    );
   }
   return VersionedQuoteMessage.serialize({ version: fields.version, ...body }).toBytes();
 }
@@ -73,16 +77,23 @@ export function encodeQuoteMessage(fields: Ed25519QuoteFields): Uint8Array {
  * @throws {RangeError} when the length is not 26 (with version) / 25 (without), the version byte
  *   is not 1 or 2, or the bool byte is not 0 or 1.
  */
-export function decodeQuoteMessage(bytes: Uint8Array, options: { hasVersion: boolean }): Ed25519QuoteFields {
+export function decodeQuoteMessage(
+  bytes: Uint8Array,
+  options: { hasVersion: boolean },
+): Ed25519QuoteFields {
   const expected = options.hasVersion ? QUOTE_MESSAGE_LENGTH_WITH_VERSION : QUOTE_MESSAGE_LENGTH;
   if (!(bytes instanceof Uint8Array) || bytes.length !== expected) {
-    throw new RangeError(`quote message must be ${expected} bytes, got ${bytes instanceof Uint8Array ? bytes.length : typeof bytes}`);
+    throw new RangeError(
+      `quote message must be ${expected} bytes, got ${bytes instanceof Uint8Array ? bytes.length : typeof bytes}`,
+    );
   }
   const boolByte = bytes[expected - 1]!;
-  if (boolByte > 1) throw new RangeError(`quote message isNative byte must be 0 or 1, got ${boolByte}`);
+  if (boolByte > 1)
+    throw new RangeError(`quote message isNative byte must be 0 or 1, got ${boolByte}`);
   if (options.hasVersion) {
     const m = VersionedQuoteMessage.parse(bytes);
-    if (m.version !== 1 && m.version !== 2) throw new RangeError(`quote message version must be 1 or 2, got ${m.version}`);
+    if (m.version !== 1 && m.version !== 2)
+      throw new RangeError(`quote message version must be 1 or 2, got ${m.version}`);
     return {
       version: m.version,
       localDomain: m.localDomain,
@@ -120,8 +131,16 @@ export function signEd25519(message: Uint8Array, signer: Ed25519Signer): Uint8Ar
  * @returns false for a wrong signature and for any malformed input (wrong lengths, non-canonical
  *   or off-curve points, non-Uint8Array values); never throws.
  */
-export function verifyEd25519(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
-  if (!(signature instanceof Uint8Array) || !(message instanceof Uint8Array) || !(publicKey instanceof Uint8Array)) {
+export function verifyEd25519(
+  signature: Uint8Array,
+  message: Uint8Array,
+  publicKey: Uint8Array,
+): boolean {
+  if (
+    !(signature instanceof Uint8Array) ||
+    !(message instanceof Uint8Array) ||
+    !(publicKey instanceof Uint8Array)
+  ) {
     return false;
   }
   if (signature.length !== 64 || publicKey.length !== 32) return false;

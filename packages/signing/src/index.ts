@@ -2,7 +2,12 @@
  * `@ctss/signing`: relayer-fee quote digests and signatures (ECDSA for EVM origins, Ed25519 over
  * BCS for Solana/Aptos/Sui origins), signing-key loading, and wallet-binding signature checks.
  */
-export { KeyFormatError, QuoteFieldError, WalletSignatureError, type WalletSignatureErrorCode } from './errors.js';
+export {
+  KeyFormatError,
+  QuoteFieldError,
+  WalletSignatureError,
+  type WalletSignatureErrorCode,
+} from './errors.js';
 export {
   type Ed25519Signer,
   type Secp256k1Signer,
@@ -35,5 +40,15 @@ export {
   type WalletSignatureResult,
 } from './wallet/types.js';
 export { verifyWalletSignature } from './wallet/verify.js';
-export { type AptosFullMessage, aptosAddressOf, buildAptosFullMessage, parseAptosFullMessage } from './wallet/aptos.js';
-export { SUI_SIGNATURE_FLAGS, normalizeHexAddress, suiAddressOf, suiPersonalMessageDigest } from './wallet/sui.js';
+export {
+  type AptosFullMessage,
+  aptosAddressOf,
+  buildAptosFullMessage,
+  parseAptosFullMessage,
+} from './wallet/aptos.js';
+export {
+  SUI_SIGNATURE_FLAGS,
+  normalizeHexAddress,
+  suiAddressOf,
+  suiPersonalMessageDigest,
+} from './wallet/sui.js';

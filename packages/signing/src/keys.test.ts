@@ -36,11 +36,19 @@ describe('loadSecp256k1Signer', () => {
 
   it('never exposes the private key through JSON, inspect, String or own properties', () => {
     const signer = loadSecp256k1Signer(SECP_KEY_HEX);
-    const views = [JSON.stringify(signer), inspect(signer, { showHidden: true, depth: 5 }), (signer as unknown as { toString(): string }).toString(), JSON.stringify(Object.getOwnPropertyNames(signer))];
+    const views = [
+      JSON.stringify(signer),
+      inspect(signer, { showHidden: true, depth: 5 }),
+      (signer as unknown as { toString(): string }).toString(),
+      JSON.stringify(Object.getOwnPropertyNames(signer)),
+    ];
     for (const view of views) {
       expect(view.toLowerCase()).not.toContain(SECP_KEY_HEX);
     }
-    expect(JSON.parse(JSON.stringify(signer))).toEqual({ address: signer.address, keyId: signer.keyId });
+    expect(JSON.parse(JSON.stringify(signer))).toEqual({
+      address: signer.address,
+      keyId: signer.keyId,
+    });
     expect(Object.isFrozen(signer)).toBe(true);
   });
 
@@ -102,18 +110,28 @@ describe('loadEd25519Signer', () => {
 
   it('never exposes the seed through JSON, inspect or String', () => {
     const signer = loadEd25519Signer(base58.encode(keypair64));
-    for (const view of [JSON.stringify(signer), inspect(signer, { showHidden: true, depth: 5 }), (signer as unknown as { toString(): string }).toString()]) {
+    for (const view of [
+      JSON.stringify(signer),
+      inspect(signer, { showHidden: true, depth: 5 }),
+      (signer as unknown as { toString(): string }).toString(),
+    ]) {
       expect(view).not.toContain(hex(SEED));
       expect(view).not.toContain(base58.encode(keypair64));
     }
-    expect(JSON.parse(JSON.stringify(signer))).toEqual({ publicKey: `0x${hex(naclPair.publicKey)}`, keyId: signer.keyId });
+    expect(JSON.parse(JSON.stringify(signer))).toEqual({
+      publicKey: `0x${hex(naclPair.publicKey)}`,
+      keyId: signer.keyId,
+    });
   });
 
   it('rejects a 64-byte keypair whose public half does not match its seed', () => {
     const bad = Uint8Array.from(keypair64);
     bad[40] = bad[40]! ^ 1;
     expectKeyFormatErrorWithout(() => loadEd25519Signer(hex(bad)), hex(bad));
-    expectKeyFormatErrorWithout(() => loadEd25519Signer(JSON.stringify(Array.from(bad))), JSON.stringify(Array.from(bad)));
+    expectKeyFormatErrorWithout(
+      () => loadEd25519Signer(JSON.stringify(Array.from(bad))),
+      JSON.stringify(Array.from(bad)),
+    );
   });
 
   it.each([

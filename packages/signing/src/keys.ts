@@ -47,7 +47,11 @@ export function keyIdOf(publicKey: Uint8Array): string {
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 /** Adds `toJSON`, `toString` and Node's inspect hook that show only public fields, then freezes. */
-function sealSigner<T extends object>(signer: T, label: string, publicView: Record<string, string>): T {
+function sealSigner<T extends object>(
+  signer: T,
+  label: string,
+  publicView: Record<string, string>,
+): T {
   const describe = (): string => `${label} ${JSON.stringify(publicView)}`;
   Object.defineProperties(signer, {
     toJSON: { value: () => ({ ...publicView }), enumerable: false },
@@ -72,9 +76,12 @@ const DIGEST_RE = /^0x[0-9a-fA-F]{64}$/;
 export function loadSecp256k1Signer(value: string): Secp256k1Signer {
   const trimmed = value.trim();
   const secret = /^(?:0x)?[0-9a-fA-F]{64}$/.test(trimmed) ? decodeHex(trimmed) : undefined;
-  if (!secret) throw new KeyFormatError('secp256k1 key must be 32 bytes of hex (64 hex digits, optional 0x)');
+  if (!secret)
+    throw new KeyFormatError('secp256k1 key must be 32 bytes of hex (64 hex digits, optional 0x)');
   if (!secp256k1.utils.isValidSecretKey(secret)) {
-    throw new KeyFormatError('secp256k1 key is not a valid scalar (zero or not below the curve order)');
+    throw new KeyFormatError(
+      'secp256k1 key is not a valid scalar (zero or not below the curve order)',
+    );
   }
   const uncompressed = secp256k1.getPublicKey(secret, false);
   const address = publicKeyToAddress(`0x${toHex(uncompressed)}`);
@@ -116,18 +123,28 @@ function parseEd25519Secret(value: string): Uint8Array {
   let bytes: Uint8Array | undefined;
   if (text.startsWith('[')) {
     bytes = parseJsonByteArray(text);
-    if (!bytes) throw new KeyFormatError('ed25519 key JSON must be an array of 32 or 64 integers 0..255');
-  } else if (/^(?:0x)?[0-9a-fA-F]+$/.test(text) && (text.replace(/^0x/, '').length === 64 || text.replace(/^0x/, '').length === 128)) {
+    if (!bytes)
+      throw new KeyFormatError('ed25519 key JSON must be an array of 32 or 64 integers 0..255');
+  } else if (
+    /^(?:0x)?[0-9a-fA-F]+$/.test(text) &&
+    (text.replace(/^0x/, '').length === 64 || text.replace(/^0x/, '').length === 128)
+  ) {
     bytes = decodeHex(text);
   } else {
     // Unpadded base64 can also be valid base58: prefer the decoding that is a consistent keypair.
-    const candidates = [decodeBase58(text), decodeBase64(text)].filter((b) => b?.length === 32 || b?.length === 64);
+    const candidates = [decodeBase58(text), decodeBase64(text)].filter(
+      (b) => b?.length === 32 || b?.length === 64,
+    );
     bytes =
-      candidates.find((b) => b?.length === 64 && bytesEqual(ed25519.getPublicKey(b.subarray(0, 32)), b.subarray(32))) ??
-      candidates[0];
+      candidates.find(
+        (b) =>
+          b?.length === 64 && bytesEqual(ed25519.getPublicKey(b.subarray(0, 32)), b.subarray(32)),
+      ) ?? candidates[0];
   }
   if (bytes?.length !== 32 && bytes?.length !== 64) {
-    throw new KeyFormatError('ed25519 key must be a 32-byte seed or 64-byte seed||publicKey in hex, base58, base64 or a JSON byte array');
+    throw new KeyFormatError(
+      'ed25519 key must be a 32-byte seed or 64-byte seed||publicKey in hex, base58, base64 or a JSON byte array',
+    );
   }
   const seed = bytes.slice(0, 32);
   if (bytes.length === 64) {
@@ -147,7 +164,11 @@ function parseJsonByteArray(text: string): Uint8Array | undefined {
     return undefined;
   }
   if (!Array.isArray(parsed)) return undefined;
-  if (!parsed.every((n): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 255)) {
+  if (
+    !parsed.every(
+      (n): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 255,
+    )
+  ) {
     return undefined;
   }
   return Uint8Array.from(parsed);

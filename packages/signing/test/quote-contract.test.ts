@@ -7,7 +7,14 @@ import { readFileSync } from 'node:fs';
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import type { Address as EvmAddress } from '@ethereumjs/util';
 import solc from 'solc';
-import { type Abi, type Hex, decodeFunctionResult, encodeFunctionData, hexToBytes, toHex } from 'viem';
+import {
+  type Abi,
+  type Hex,
+  decodeFunctionResult,
+  encodeFunctionData,
+  hexToBytes,
+  toHex,
+} from 'viem';
 import {
   type EcdsaQuoteFields,
   type QuotePacking,
@@ -26,7 +33,10 @@ function compile(): { abi: Abi; bytecode: Hex } {
   const input = {
     language: 'Solidity',
     sources: { 'QuoteVerifier.sol': { content: source } },
-    settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input)) as string) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
@@ -35,26 +45,56 @@ function compile(): { abi: Abi; bytecode: Hex } {
   return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
 }
 
-const signer = loadSecp256k1Signer('0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63');
-const otherSigner = loadSecp256k1Signer('0xc87509a1c067bbde78beb793e6fa76530b6382a4c0241e5e4a9ec0a0f44dc0d3');
+const signer = loadSecp256k1Signer(
+  '0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63',
+);
+const otherSigner = loadSecp256k1Signer(
+  '0xc87509a1c067bbde78beb793e6fa76530b6382a4c0241e5e4a9ec0a0f44dc0d3',
+);
 
 function aQuote(overrides: Partial<EcdsaQuoteFields> = {}): EcdsaQuoteFields {
-  return { localDomain: 6, destinationDomain: 3, fee: 80_000n, deadline: 1_763_000_100n, isNative: false, cctpVersion: 2, ...overrides };
+  return {
+    localDomain: 6,
+    destinationDomain: 3,
+    fee: 80_000n,
+    deadline: 1_763_000_100n,
+    isNative: false,
+    cctpVersion: 2,
+    ...overrides,
+  };
 }
 
 let evm: EVM;
 let contract: EvmAddress;
 let abi: Abi;
 
-async function call(functionName: string, args: readonly unknown[]): Promise<{ returnValue: Hex; reverted: boolean }> {
+async function call(
+  functionName: string,
+  args: readonly unknown[],
+): Promise<{ returnValue: Hex; reverted: boolean }> {
   const data = encodeFunctionData({ abi, functionName, args });
   const result = await evm.runCall({ to: contract, data: hexToBytes(data), gasLimit: 1_000_000n });
-  return { returnValue: toHex(result.execResult.returnValue), reverted: result.execResult.exceptionError !== undefined };
+  return {
+    returnValue: toHex(result.execResult.returnValue),
+    reverted: result.execResult.exceptionError !== undefined,
+  };
 }
 
-async function contractRecover(f: EcdsaQuoteFields, packing: QuotePacking, signature: Hex): Promise<string> {
+async function contractRecover(
+  f: EcdsaQuoteFields,
+  packing: QuotePacking,
+  signature: Hex,
+): Promise<string> {
   const functionName = packing === 'spec' ? 'recoverSpec' : 'recoverCompact';
-  const { returnValue, reverted } = await call(functionName, [f.localDomain, f.destinationDomain, f.fee, f.deadline, f.isNative, f.cctpVersion, signature]);
+  const { returnValue, reverted } = await call(functionName, [
+    f.localDomain,
+    f.destinationDomain,
+    f.fee,
+    f.deadline,
+    f.isNative,
+    f.cctpVersion,
+    signature,
+  ]);
   expect(reverted).toBe(false);
   return decodeFunctionResult({ abi, functionName, data: returnValue }) as string;
 }
@@ -70,9 +110,20 @@ beforeAll(async () => {
 
 describe.each(['spec', 'compact'] as const)('QuoteVerifier.sol with the %s packing', (packing) => {
   it('rebuilds the same digest as quoteDigest', async () => {
-    for (const f of [aQuote(), aQuote({ isNative: true, fee: 123_456_789_000_000_000n, cctpVersion: 1 }), aQuote({ localDomain: 0xffffffff, deadline: (1n << 64n) - 1n })]) {
+    for (const f of [
+      aQuote(),
+      aQuote({ isNative: true, fee: 123_456_789_000_000_000n, cctpVersion: 1 }),
+      aQuote({ localDomain: 0xffffffff, deadline: (1n << 64n) - 1n }),
+    ]) {
       const functionName = packing === 'spec' ? 'digestSpec' : 'digestCompact';
-      const { returnValue } = await call(functionName, [f.localDomain, f.destinationDomain, f.fee, f.deadline, f.isNative, f.cctpVersion]);
+      const { returnValue } = await call(functionName, [
+        f.localDomain,
+        f.destinationDomain,
+        f.fee,
+        f.deadline,
+        f.isNative,
+        f.cctpVersion,
+      ]);
       expect(returnValue).toBe(quoteDigest(f, packing));
     }
   });
@@ -81,14 +132,19 @@ describe.each(['spec', 'compact'] as const)('QuoteVerifier.sol with the %s packi
     for (const cctpVersion of [1, 2] as const) {
       for (const isNative of [false, true]) {
         const f = aQuote({ cctpVersion, isNative });
-        await expect(contractRecover(f, packing, signQuote(f, packing, signer))).resolves.toBe(signer.address);
+        await expect(contractRecover(f, packing, signQuote(f, packing, signer))).resolves.toBe(
+          signer.address,
+        );
       }
     }
   });
 
   it.each<[string, (f: EcdsaQuoteFields) => EcdsaQuoteFields]>([
     ['the wrong cctpVersion', (f) => ({ ...f, cctpVersion: f.cctpVersion === 2 ? 1 : 2 })],
-    ['swapped domains', (f) => ({ ...f, localDomain: f.destinationDomain, destinationDomain: f.localDomain })],
+    [
+      'swapped domains',
+      (f) => ({ ...f, localDomain: f.destinationDomain, destinationDomain: f.localDomain }),
+    ],
     ['flipped isNative', (f) => ({ ...f, isNative: !f.isNative })],
     ['another fee', (f) => ({ ...f, fee: f.fee + 1n })],
     ['another deadline', (f) => ({ ...f, deadline: f.deadline + 1n })],
@@ -102,21 +158,38 @@ describe.each(['spec', 'compact'] as const)('QuoteVerifier.sol with the %s packi
   it("does not recover the signer from the other packing's signature", async () => {
     const f = aQuote();
     const other = packing === 'spec' ? 'compact' : 'spec';
-    await expect(contractRecover(f, packing, signQuote(f, other, signer))).resolves.not.toBe(signer.address);
+    await expect(contractRecover(f, packing, signQuote(f, other, signer))).resolves.not.toBe(
+      signer.address,
+    );
   });
 });
 
 describe('QuoteVerifier.requireSignerSpec (revert like a transfer contract)', () => {
   const args = (f: EcdsaQuoteFields, signature: Hex, expected: string): unknown[] => [
-    f.localDomain, f.destinationDomain, f.fee, f.deadline, f.isNative, f.cctpVersion, signature, expected,
+    f.localDomain,
+    f.destinationDomain,
+    f.fee,
+    f.deadline,
+    f.isNative,
+    f.cctpVersion,
+    signature,
+    expected,
   ];
 
   it('passes for the right signer and reverts for another signer or a tampered quote', async () => {
     const f = aQuote();
     const signature = signQuote(f, 'spec', signer);
-    await expect(call('requireSignerSpec', args(f, signature, signer.address))).resolves.toMatchObject({ reverted: false });
-    await expect(call('requireSignerSpec', args(f, signQuote(f, 'spec', otherSigner), signer.address))).resolves.toMatchObject({ reverted: true });
-    await expect(call('requireSignerSpec', args({ ...f, isNative: true }, signature, signer.address))).resolves.toMatchObject({ reverted: true });
-    await expect(call('requireSignerSpec', args(f, signature.slice(0, 130) as Hex, signer.address))).resolves.toMatchObject({ reverted: true });
+    await expect(
+      call('requireSignerSpec', args(f, signature, signer.address)),
+    ).resolves.toMatchObject({ reverted: false });
+    await expect(
+      call('requireSignerSpec', args(f, signQuote(f, 'spec', otherSigner), signer.address)),
+    ).resolves.toMatchObject({ reverted: true });
+    await expect(
+      call('requireSignerSpec', args({ ...f, isNative: true }, signature, signer.address)),
+    ).resolves.toMatchObject({ reverted: true });
+    await expect(
+      call('requireSignerSpec', args(f, signature.slice(0, 130) as Hex, signer.address)),
+    ).resolves.toMatchObject({ reverted: true });
   });
 });

@@ -19,7 +19,11 @@ import type { GasSource, UsdSource } from './sources/types.js';
 export const FEEDER_LOCK_KEY = 'feeder:lock';
 
 /** The gas sources for every chain with an RPC URL. */
-export function buildGasSources(config: GasQuoteConfig, registry: ChainRegistry, params: PricingParams): GasSource[] {
+export function buildGasSources(
+  config: GasQuoteConfig,
+  registry: ChainRegistry,
+  params: PricingParams,
+): GasSource[] {
   const timeoutMs = config.UPSTREAM_TIMEOUT_MS;
   const multiplierBps = config.GAS_PRICE_MULTIPLIER_BPS;
   const sources: GasSource[] = [];
@@ -28,7 +32,14 @@ export function buildGasSources(config: GasQuoteConfig, registry: ChainRegistry,
     switch (chain.vm) {
       case 'evm':
         sources.push(
-          createEvmGasSource({ domain, rpcUrl, multiplierBps, timeoutMs, priorityPercentile: config.EVM_PRIORITY_FEE_PERCENTILE, blockCount: 10 }),
+          createEvmGasSource({
+            domain,
+            rpcUrl,
+            multiplierBps,
+            timeoutMs,
+            priorityPercentile: config.EVM_PRIORITY_FEE_PERCENTILE,
+            blockCount: 10,
+          }),
         );
         break;
       case 'solana':
@@ -97,9 +108,15 @@ export function buildFeeder(deps: {
     logger: deps.logger,
     clock,
     ...(deps.onCycle ? { onCycle: deps.onCycle } : {}),
-    gasSources: snapshot ? snapshotGasSources(snapshot) : buildGasSources(config, deps.registry, deps.params),
+    gasSources: snapshot
+      ? snapshotGasSources(snapshot)
+      : buildGasSources(config, deps.registry, deps.params),
     usdSources: snapshot ? [snapshotUsdSource(snapshot, clock)] : buildUsdSources(config, clock),
     // The lease outlives two intervals, so a live owner always renews in time.
-    lock: createFeederLock(deps.kv, FEEDER_LOCK_KEY, Math.max(10, config.FEEDER_INTERVAL_SECONDS * 3)),
+    lock: createFeederLock(
+      deps.kv,
+      FEEDER_LOCK_KEY,
+      Math.max(10, config.FEEDER_INTERVAL_SECONDS * 3),
+    ),
   });
 }

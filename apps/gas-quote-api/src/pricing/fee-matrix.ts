@@ -4,7 +4,13 @@
  */
 import type { ChainRegistry, FeesMessage, TokenPricesMessage } from '@ctss/domain-types';
 import { computeRouteFee, gasCostNative } from './fee.js';
-import { BRIDGE_ASSET_DECIMALS, USD_DECIMALS, fixedToNumber, formatFixed, pow10 } from './fixed-point.js';
+import {
+  BRIDGE_ASSET_DECIMALS,
+  USD_DECIMALS,
+  fixedToNumber,
+  formatFixed,
+  pow10,
+} from './fixed-point.js';
 import { MissingPriceDataError, type GasReading, type PriceStore } from './price-store.js';
 import type { PricingParams } from './route-pricer.js';
 
@@ -18,10 +24,17 @@ async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
 }
 
 /** Fresh USD prices (10^8 scale) per domain; domains whose price is missing or stale are left out. */
-export async function freshDomainPrices(registry: ChainRegistry, store: PriceStore): Promise<Map<number, bigint>> {
+export async function freshDomainPrices(
+  registry: ChainRegistry,
+  store: PriceStore,
+): Promise<Map<number, bigint>> {
   const symbols = [...new Set(registry.all().map((c) => c.nativeSymbol))];
-  const readings = await Promise.all(symbols.map(async (s) => [s, await orUndefined(store.usd(s))] as const));
-  const bySymbol = new Map(readings.filter(([, r]) => r !== undefined).map(([s, r]) => [s, r!.price]));
+  const readings = await Promise.all(
+    symbols.map(async (s) => [s, await orUndefined(store.usd(s))] as const),
+  );
+  const bySymbol = new Map(
+    readings.filter(([, r]) => r !== undefined).map(([s, r]) => [s, r!.price]),
+  );
   const out = new Map<number, bigint>();
   for (const c of registry.all()) {
     const p = bySymbol.get(c.nativeSymbol);
@@ -34,7 +47,9 @@ export async function freshDomainPrices(registry: ChainRegistry, store: PriceSto
 export function tokenPricesMessage(prices: Map<number, bigint>): TokenPricesMessage {
   return {
     type: 'tokenPrices',
-    data: Object.fromEntries([...prices].map(([d, p]) => [String(d), formatFixed(p, USD_DECIMALS)])),
+    data: Object.fromEntries(
+      [...prices].map(([d, p]) => [String(d), formatFixed(p, USD_DECIMALS)]),
+    ),
   };
 }
 
@@ -50,7 +65,9 @@ export async function buildFeesMessage(
   prices: Map<number, bigint>,
 ): Promise<FeesMessage> {
   const chains = registry.all();
-  const gasEntries = await Promise.all(chains.map(async (c) => [c.domain, await orUndefined(store.gas(c.domain))] as const));
+  const gasEntries = await Promise.all(
+    chains.map(async (c) => [c.domain, await orUndefined(store.gas(c.domain))] as const),
+  );
   const gas = new Map<number, GasReading>();
   for (const [d, g] of gasEntries) if (g) gas.set(d, g);
   const data: FeesMessage['data'] = {};
@@ -63,7 +80,11 @@ export async function buildFeesMessage(
       const dstGas = gas.get(dst.domain);
       const dstPrice = prices.get(dst.domain);
       if (!dstGas || dstPrice === undefined) continue;
-      if (!registry.isRouteSupported(src.domain, dst.domain, 1) && !registry.isRouteSupported(src.domain, dst.domain, 2)) continue;
+      if (
+        !registry.isRouteSupported(src.domain, dst.domain, 1) &&
+        !registry.isRouteSupported(src.domain, dst.domain, 2)
+      )
+        continue;
       const f = computeRouteFee({
         destGasPrice: dstGas,
         destRedeemGas: params.redeemGas(dst.domain),
@@ -73,7 +94,10 @@ export async function buildFeesMessage(
         originPriceUsd: srcPrice,
         originDecimals: src.nativeDecimals,
       });
-      fee[String(dst.domain)] = { native: f.feeNative.toString(), usd: fixedToNumber(f.feeBase, BRIDGE_ASSET_DECIMALS) };
+      fee[String(dst.domain)] = {
+        native: f.feeNative.toString(),
+        usd: fixedToNumber(f.feeBase, BRIDGE_ASSET_DECIMALS),
+      };
     }
     const gasNative = gasCostNative(srcGas, params.redeemGas(src.domain), src.nativeDecimals);
     const gasUsd = (gasNative * srcPrice) / pow10(src.nativeDecimals); // 10^8-scale USD, floored

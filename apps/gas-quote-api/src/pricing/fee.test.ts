@@ -14,7 +14,11 @@ const base = {
 
 describe('computeRouteFee', () => {
   it('prices the redeem gas in USD with the adjustment (1 gwei x 200000 gas at 3000 USD, x1.2 = 0.72 USD)', () => {
-    expect(computeRouteFee(base)).toEqual({ feeBase: 720_000n, feeBaseRaw: 720_000n, feeNative: 240_000_000_000_000n });
+    expect(computeRouteFee(base)).toEqual({
+      feeBase: 720_000n,
+      feeBaseRaw: 720_000n,
+      feeNative: 240_000_000_000_000n,
+    });
   });
 
   it('applies the destination minimum when the gas cost is lower', () => {
@@ -26,7 +30,13 @@ describe('computeRouteFee', () => {
 
   it('rounds every division up, so the relayer is never under-paid', () => {
     // 1 wei x 1 gas at 0.00000001 USD: a vanishing cost still costs one base unit before the minimum.
-    const tiny = computeRouteFee({ ...base, destGasPrice: { price: 1n, decimals: 18 }, destRedeemGas: 1n, destPriceUsd: 1n, minFee: 0n });
+    const tiny = computeRouteFee({
+      ...base,
+      destGasPrice: { price: 1n, decimals: 18 },
+      destRedeemGas: 1n,
+      destPriceUsd: 1n,
+      minFee: 0n,
+    });
     expect(tiny.feeBaseRaw).toBe(1n);
     // 80000 base units = 0.08 USD at 3000 USD/ETH = 26666666666666.67 wei -> 26666666666667.
     expect(toNative(80_000n, ETH, 18)).toBe(26_666_666_666_667n);
@@ -49,7 +59,12 @@ describe('computeRouteFee', () => {
         originDecimals: Number(rand(18n)),
       };
       const fee = computeRouteFee(input);
-      const num = input.destGasPrice.price * input.destRedeemGas * input.destPriceUsd * input.adjustmentBps * 10n ** 6n;
+      const num =
+        input.destGasPrice.price *
+        input.destRedeemGas *
+        input.destPriceUsd *
+        input.adjustmentBps *
+        10n ** 6n;
       const den = 10n ** BigInt(input.destGasPrice.decimals) * USD_SCALE * 10_000n;
       expect(fee.feeBaseRaw * den >= num && (fee.feeBaseRaw - 1n) * den < num).toBe(true);
       expect(fee.feeBase).toBe(fee.feeBaseRaw > input.minFee ? fee.feeBaseRaw : input.minFee);
@@ -69,7 +84,9 @@ describe('computeRouteFee', () => {
 
 describe('gasCostNative', () => {
   it('returns wei for EVM and converts Solana micro-lamports per CU to lamports, rounding up', () => {
-    expect(gasCostNative({ price: 3_000_000_000n, decimals: 18 }, 200_000n, 18)).toBe(600_000_000_000_000n);
+    expect(gasCostNative({ price: 3_000_000_000n, decimals: 18 }, 200_000n, 18)).toBe(
+      600_000_000_000_000n,
+    );
     // 22500 micro-lamports/CU x 400000 CU = 9e9 micro-lamports = 9000 lamports.
     expect(gasCostNative({ price: 22_500n, decimals: 15 }, 400_000n, 9)).toBe(9_000n);
     expect(gasCostNative({ price: 1n, decimals: 15 }, 1n, 9)).toBe(1n);

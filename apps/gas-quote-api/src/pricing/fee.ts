@@ -64,12 +64,22 @@ export interface RouteFee {
  * // gas cost 0.0002 ETH = 0.60 USD, x1.2 = 0.72 USD -> feeBase 720000
  */
 export function computeRouteFee(input: RouteFeeInput): RouteFee {
-  if (input.destPriceUsd <= 0n || input.originPriceUsd <= 0n) throw new RangeError('prices must be positive');
-  if (input.destGasPrice.price < 0n || input.destRedeemGas < 0n || input.adjustmentBps < 0n || input.minFee < 0n) {
+  if (input.destPriceUsd <= 0n || input.originPriceUsd <= 0n)
+    throw new RangeError('prices must be positive');
+  if (
+    input.destGasPrice.price < 0n ||
+    input.destRedeemGas < 0n ||
+    input.adjustmentBps < 0n ||
+    input.minFee < 0n
+  ) {
     throw new RangeError('fee inputs must be non-negative');
   }
   const numerator =
-    input.destGasPrice.price * input.destRedeemGas * input.destPriceUsd * input.adjustmentBps * pow10(BRIDGE_ASSET_DECIMALS);
+    input.destGasPrice.price *
+    input.destRedeemGas *
+    input.destPriceUsd *
+    input.adjustmentBps *
+    pow10(BRIDGE_ASSET_DECIMALS);
   const denominator = pow10(input.destGasPrice.decimals) * USD_SCALE * BPS_SCALE;
   const feeBaseRaw = ceilDiv(numerator, denominator);
   const feeBase = feeBaseRaw > input.minFee ? feeBaseRaw : input.minFee;
@@ -84,7 +94,10 @@ export function computeRouteFee(input: RouteFeeInput): RouteFee {
  */
 export function toNative(baseUnits: bigint, priceUsd: bigint, nativeDecimals: number): bigint {
   if (priceUsd <= 0n) throw new RangeError('price must be positive');
-  return ceilDiv(baseUnits * USD_SCALE * pow10(nativeDecimals), pow10(BRIDGE_ASSET_DECIMALS) * priceUsd);
+  return ceilDiv(
+    baseUnits * USD_SCALE * pow10(nativeDecimals),
+    pow10(BRIDGE_ASSET_DECIMALS) * priceUsd,
+  );
 }
 
 /**

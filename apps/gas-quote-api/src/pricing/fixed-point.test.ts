@@ -1,4 +1,11 @@
-import { ceilDiv, fixedToNumber, formatFixed, numberToFixed, parseDecimal, scaleExpo } from './fixed-point.js';
+import {
+  ceilDiv,
+  fixedToNumber,
+  formatFixed,
+  numberToFixed,
+  parseDecimal,
+  scaleExpo,
+} from './fixed-point.js';
 
 describe('fixed-point helpers', () => {
   it('parses decimals, rounding half up past the kept places', () => {
@@ -6,7 +13,8 @@ describe('fixed-point helpers', () => {
     expect(parseDecimal('0.123456789', 8)).toBe(12_345_679n);
     expect(parseDecimal('0.123456784', 8)).toBe(12_345_678n);
     expect(parseDecimal('7', 0)).toBe(7n);
-    for (const bad of ['', '-1', '1e3', '1.', '.5', 'abc']) expect(() => parseDecimal(bad, 8)).toThrow(RangeError);
+    for (const bad of ['', '-1', '1e3', '1.', '.5', 'abc'])
+      expect(() => parseDecimal(bad, 8)).toThrow(RangeError);
   });
 
   it('formats without trailing zeros and back', () => {

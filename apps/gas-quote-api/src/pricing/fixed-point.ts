@@ -14,7 +14,8 @@ export const BRIDGE_ASSET_DECIMALS = 6;
 
 /** 10^n as bigint. @throws RangeError when n is negative. */
 export function pow10(n: number): bigint {
-  if (n < 0 || !Number.isInteger(n)) throw new RangeError(`pow10: ${n} is not a non-negative integer`);
+  if (n < 0 || !Number.isInteger(n))
+    throw new RangeError(`pow10: ${n} is not a non-negative integer`);
   return 10n ** BigInt(n);
 }
 
@@ -51,7 +52,8 @@ export function parseDecimal(value: string, decimals: number): bigint {
  * @throws RangeError for negative, non-finite values.
  */
 export function numberToFixed(value: number, decimals: number): bigint {
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`not a non-negative finite number: ${value}`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new RangeError(`not a non-negative finite number: ${value}`);
   const text = value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
   return parseDecimal(text, decimals);
 }

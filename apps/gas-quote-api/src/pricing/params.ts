@@ -9,10 +9,15 @@ import type { PricingParams } from './route-pricer.js';
  */
 export function createPricingParams(
   registry: ChainRegistry,
-  overrides: { redeemGas: ReadonlyMap<number, bigint>; adjustmentBps: ReadonlyMap<number, bigint>; defaultAdjustmentBps: bigint },
+  overrides: {
+    redeemGas: ReadonlyMap<number, bigint>;
+    adjustmentBps: ReadonlyMap<number, bigint>;
+    defaultAdjustmentBps: bigint;
+  },
 ): PricingParams {
   return {
     redeemGas: (domain) => overrides.redeemGas.get(domain) ?? registry.require(domain).redeemGas,
-    adjustmentBps: (domain) => overrides.adjustmentBps.get(domain) ?? overrides.defaultAdjustmentBps,
+    adjustmentBps: (domain) =>
+      overrides.adjustmentBps.get(domain) ?? overrides.defaultAdjustmentBps,
   };
 }

@@ -44,7 +44,9 @@ export function requireFresh<T extends { readonly observedAt: number }>(
   if (entry === undefined) throw new MissingPriceDataError(`no ${label} data`);
   const age = now - entry.observedAt;
   if (age > maxAgeSeconds * 1000) {
-    throw new MissingPriceDataError(`${label} data is ${Math.round(age / 1000)} s old (max ${maxAgeSeconds} s)`);
+    throw new MissingPriceDataError(
+      `${label} data is ${Math.round(age / 1000)} s old (max ${maxAgeSeconds} s)`,
+    );
   }
   return entry;
 }
@@ -72,12 +74,22 @@ export class PriceSnapshot {
 
   /** The fresh gas price of `domain`. @throws MissingPriceDataError when missing, malformed or stale. */
   gas(domain: number): GasReading {
-    return requireFresh(`gas price of domain ${domain}`, this.#data.gas.get(domain), this.#opts.clock(), this.#opts.maxAgeSeconds);
+    return requireFresh(
+      `gas price of domain ${domain}`,
+      this.#data.gas.get(domain),
+      this.#opts.clock(),
+      this.#opts.maxAgeSeconds,
+    );
   }
 
   /** The fresh USD price (10^8 scale) of `symbol`. @throws MissingPriceDataError when missing, malformed or stale. */
   usd(symbol: string): UsdReading {
-    return requireFresh(`${symbol} USD price`, this.#data.usd.get(symbol), this.#opts.clock(), this.#opts.maxAgeSeconds);
+    return requireFresh(
+      `${symbol} USD price`,
+      this.#data.usd.get(symbol),
+      this.#opts.clock(),
+      this.#opts.maxAgeSeconds,
+    );
   }
 
   /**
@@ -97,7 +109,12 @@ export class PriceSnapshot {
     const maxAgeMs = this.#opts.maxAgeSeconds * 1000;
     for (const chain of this.#opts.registry.all()) {
       const entry = this.#data.usd.get(chain.nativeSymbol);
-      if (entry === undefined || entry instanceof MissingPriceDataError || now - entry.observedAt > maxAgeMs) continue;
+      if (
+        entry === undefined ||
+        entry instanceof MissingPriceDataError ||
+        now - entry.observedAt > maxAgeMs
+      )
+        continue;
       body[String(chain.domain)] = fixedToNumber(entry.price, USD_DECIMALS);
       validUntil = Math.min(validUntil, entry.observedAt + maxAgeMs);
       count += 1;

@@ -6,7 +6,11 @@ describe('the price store', () => {
   const T = 1_763_000_000_000;
   let now = T;
   const kv = createMemoryKvStore('test:');
-  const store = createPriceStore(kv, { maxAgeSeconds: 120, clock: () => now, registry: createChainRegistry() });
+  const store = createPriceStore(kv, {
+    maxAgeSeconds: 120,
+    clock: () => now,
+    registry: createChainRegistry(),
+  });
 
   beforeEach(() => {
     now = T;
@@ -16,7 +20,12 @@ describe('the price store', () => {
     await store.putGas(0, { price: 3_000_000_000n, decimals: 18 }, T, 'test');
     await store.putUsd('ETH', 300_000_000_000n, T, 'test');
     now = T + 120_000;
-    await expect(store.gas(0)).resolves.toEqual({ price: 3_000_000_000n, decimals: 18, observedAt: T, source: 'test' });
+    await expect(store.gas(0)).resolves.toEqual({
+      price: 3_000_000_000n,
+      decimals: 18,
+      observedAt: T,
+      source: 'test',
+    });
     await expect(store.usd('ETH')).resolves.toMatchObject({ price: 300_000_000_000n });
     now = T + 120_001;
     await expect(store.gas(0)).rejects.toThrow(MissingPriceDataError);
@@ -51,7 +60,12 @@ describe('the in-process snapshot of the price store', () => {
 
   it('refuses an entry older than the maximum age even when the copy itself is never re-read', async () => {
     const kv = createMemoryKvStore('snap1:');
-    const store = createPriceStore(kv, { maxAgeSeconds: 120, clock, registry, refreshMs: 3_600_000 });
+    const store = createPriceStore(kv, {
+      maxAgeSeconds: 120,
+      clock,
+      registry,
+      refreshMs: 3_600_000,
+    });
     await store.putGas(0, gwei(3n), T, 'test');
     await store.putUsd('ETH', 300_000_000_000n, T, 'test');
     const loaded = await snap(store);
@@ -72,13 +86,20 @@ describe('the in-process snapshot of the price store', () => {
     await store.putUsd('ETH', 300_000_000_000n, T, 'test');
     const first = await snap(store);
     // Another replica's feeder writes to the shared store directly.
-    await kv.set('usd:ETH', JSON.stringify({ price: '310000000000', observedAt: T + 500, source: 'other' }));
+    await kv.set(
+      'usd:ETH',
+      JSON.stringify({ price: '310000000000', observedAt: T + 500, source: 'other' }),
+    );
     now = T + 1000;
     expect((await snap(store)).usd('ETH').price).toBe(300_000_000_000n);
     now = T + 1001;
     const second = await snap(store);
     expect(second).not.toBe(first);
-    expect(second.usd('ETH')).toEqual({ price: 310_000_000_000n, observedAt: T + 500, source: 'other' });
+    expect(second.usd('ETH')).toEqual({
+      price: 310_000_000_000n,
+      observedAt: T + 500,
+      source: 'other',
+    });
     await store.putUsd('ETH', 320_000_000_000n, T + 1001, 'test');
     expect((await snap(store)).usd('ETH').price).toBe(320_000_000_000n);
   });
@@ -91,7 +112,10 @@ describe('the in-process snapshot of the price store', () => {
     try {
       await store.putUsd('SOL', 150n * 10n ** 8n, T, 'test');
       expect((await snap(store)).usd('SOL').price).toBe(150n * 10n ** 8n);
-      await kv.set('usd:SOL', JSON.stringify({ price: '16000000000', observedAt: T, source: 'other' }));
+      await kv.set(
+        'usd:SOL',
+        JSON.stringify({ price: '16000000000', observedAt: T, source: 'other' }),
+      );
       await kv.publish('updates', '{"type":"tokenPrices","data":{}}');
       for (let i = 0; i < 100 && (await snap(store)).usd('SOL').price !== 160n * 10n ** 8n; i++) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -119,6 +143,14 @@ describe('the in-process snapshot of the price store', () => {
 });
 
 /** Domain id to `price` for every served chain whose native token is ETH. */
-function evmEth(registry: ReturnType<typeof createChainRegistry>, price: number): Record<string, number> {
-  return Object.fromEntries(registry.all().filter((c) => c.nativeSymbol === 'ETH').map((c) => [String(c.domain), price]));
+function evmEth(
+  registry: ReturnType<typeof createChainRegistry>,
+  price: number,
+): Record<string, number> {
+  return Object.fromEntries(
+    registry
+      .all()
+      .filter((c) => c.nativeSymbol === 'ETH')
+      .map((c) => [String(c.domain), price]),
+  );
 }

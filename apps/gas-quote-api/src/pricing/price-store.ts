@@ -122,7 +122,8 @@ function decodeEntry<T>(key: string, raw: string | null, schema: z.ZodType<T>): 
 
 const gasReading = (e: GasEntry | undefined): GasReading | undefined =>
   e && { price: BigInt(e.price), decimals: e.decimals, observedAt: e.observedAt, source: e.source };
-const usdReading = (e: UsdEntry | undefined): UsdReading | undefined => e && { price: BigInt(e.price), observedAt: e.observedAt, source: e.source };
+const usdReading = (e: UsdEntry | undefined): UsdReading | undefined =>
+  e && { price: BigInt(e.price), observedAt: e.observedAt, source: e.source };
 
 /** A decoded entry, or the MissingPriceDataError a malformed one gives (kept for the reader to throw). */
 function loaded<T>(decode: () => T | undefined): Loaded<T> {
@@ -154,7 +155,8 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
   /** Bumped by every write and invalidation; a read started before a bump is not installed as current. */
   let generation = 0;
   /** The read in flight and the generation it started in. */
-  let loading: { readonly generation: number; readonly promise: Promise<PriceSnapshot> } | undefined;
+  let loading:
+    { readonly generation: number; readonly promise: Promise<PriceSnapshot> } | undefined;
 
   async function load(): Promise<PriceSnapshot> {
     const startedGeneration = generation;
@@ -163,8 +165,18 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
       Promise.all(domains.map((d) => kv.get(`gas:${d}`))),
       Promise.all(symbols.map((s) => kv.get(`usd:${s}`))),
     ]);
-    const gas = new Map(domains.map((d, i) => [d, loaded(() => gasReading(decodeEntry(`gas:${d}`, gasRows[i] ?? null, GasEntry)))]));
-    const usd = new Map(symbols.map((s, i) => [s, loaded(() => usdReading(decodeEntry(`usd:${s}`, usdRows[i] ?? null, UsdEntry)))]));
+    const gas = new Map(
+      domains.map((d, i) => [
+        d,
+        loaded(() => gasReading(decodeEntry(`gas:${d}`, gasRows[i] ?? null, GasEntry))),
+      ]),
+    );
+    const usd = new Map(
+      symbols.map((s, i) => [
+        s,
+        loaded(() => usdReading(decodeEntry(`usd:${s}`, usdRows[i] ?? null, UsdEntry))),
+      ]),
+    );
     const snapshot = new PriceSnapshot({ gas, usd, loadedAt }, { registry, maxAgeSeconds, clock });
     if (generation === startedGeneration) current = snapshot;
     return snapshot;
@@ -190,7 +202,12 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
   return {
     maxAgeSeconds,
     async putGas(domain, gas, observedAt, source) {
-      const entry: GasEntry = { price: gas.price.toString(), decimals: gas.decimals, observedAt, source };
+      const entry: GasEntry = {
+        price: gas.price.toString(),
+        decimals: gas.decimals,
+        observedAt,
+        source,
+      };
       await kv.set(`gas:${domain}`, JSON.stringify(entry), ENTRY_TTL_SECONDS);
       invalidate();
     },
@@ -202,7 +219,12 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
     gasRaw,
     usdRaw,
     async gas(domain) {
-      return requireFresh(`gas price of domain ${domain}`, await gasRaw(domain), clock(), maxAgeSeconds);
+      return requireFresh(
+        `gas price of domain ${domain}`,
+        await gasRaw(domain),
+        clock(),
+        maxAgeSeconds,
+      );
     },
     async usd(symbol) {
       return requireFresh(`${symbol} USD price`, await usdRaw(symbol), clock(), maxAgeSeconds);

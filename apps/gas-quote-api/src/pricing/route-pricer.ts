@@ -32,7 +32,11 @@ export interface RoutePricer {
 }
 
 /** Builds a {@link RoutePricer} reading `store`. */
-export function createRoutePricer(registry: ChainRegistry, store: PriceStore, params: PricingParams): RoutePricer {
+export function createRoutePricer(
+  registry: ChainRegistry,
+  store: PriceStore,
+  params: PricingParams,
+): RoutePricer {
   return {
     async price(local, dest) {
       const origin = registry.require(local);
@@ -51,7 +55,10 @@ export function createRoutePricer(registry: ChainRegistry, store: PriceStore, pa
         originPriceUsd: originUsd.price,
         originDecimals: origin.nativeDecimals,
       });
-      return { ...fee, oldestObservation: Math.min(gas.observedAt, destUsd.observedAt, originUsd.observedAt) };
+      return {
+        ...fee,
+        oldestObservation: Math.min(gas.observedAt, destUsd.observedAt, originUsd.observedAt),
+      };
     },
   };
 }

@@ -31,7 +31,12 @@ async function fresh(p: Promise<unknown>): Promise<boolean> {
  * token price are within the maximum age; `/ready` answers 503 when the cache does not answer or
  * no chain is fresh (one chain's RPC outage must not take every replica out of service).
  */
-export function healthRouter(info: HealthInfo, registry: ChainRegistry, kv: KvStore, store: PriceStore): Router {
+export function healthRouter(
+  info: HealthInfo,
+  registry: ChainRegistry,
+  kv: KvStore,
+  store: PriceStore,
+): Router {
   const router = Router();
   router.get('/health', (_req, res) => {
     sendJson(res, 200, { status: 'ok', snapshot: info.priceSource === 'snapshot', ...info });
@@ -40,16 +45,34 @@ export function healthRouter(info: HealthInfo, registry: ChainRegistry, kv: KvSt
     try {
       await kv.ping();
     } catch {
-      sendJson(res, 503, { status: 'not_ready', cache: 'unreachable', freshDomains: [], staleDomains: [] });
+      sendJson(res, 503, {
+        status: 'not_ready',
+        cache: 'unreachable',
+        freshDomains: [],
+        staleDomains: [],
+      });
       return;
     }
     const checks = await Promise.all(
-      registry.all().map(async (c) => [c.domain, (await fresh(store.gas(c.domain))) && (await fresh(store.usd(c.nativeSymbol)))] as const),
+      registry
+        .all()
+        .map(
+          async (c) =>
+            [
+              c.domain,
+              (await fresh(store.gas(c.domain))) && (await fresh(store.usd(c.nativeSymbol))),
+            ] as const,
+        ),
     );
     const freshDomains = checks.filter(([, ok]) => ok).map(([d]) => d);
     const staleDomains = checks.filter(([, ok]) => !ok).map(([d]) => d);
     const ready = freshDomains.length > 0;
-    sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', cache: 'ok', freshDomains, staleDomains });
+    sendJson(res, ready ? 200 : 503, {
+      status: ready ? 'ready' : 'not_ready',
+      cache: 'ok',
+      freshDomains,
+      staleDomains,
+    });
   });
   return router;
 }

@@ -17,9 +17,16 @@ import {
 
 const problemContent = { 'application/problem+json': { schema: ProblemDetails } };
 const errors = {
-  400: { description: 'Missing or invalid query parameter (INVALID_QUERY) or unsupported route (UNSUPPORTED_ROUTE)', content: problemContent },
+  400: {
+    description:
+      'Missing or invalid query parameter (INVALID_QUERY) or unsupported route (UNSUPPORTED_ROUTE)',
+    content: problemContent,
+  },
   429: { description: 'Rate limited (RATE_LIMITED); see Retry-After', content: problemContent },
-  500: { description: 'Price or gas data missing or stale (MISSING_PRICE_DATA), or internal error', content: problemContent },
+  500: {
+    description: 'Price or gas data missing or stale (MISSING_PRICE_DATA), or internal error',
+    content: problemContent,
+  },
 };
 
 /** Builds the OpenAPI 3.1 document of the Gas Quote API. */
@@ -34,7 +41,10 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     description:
       'Signature over keccak256(abi.encodePacked(uint32 localDomain, uint32 destinationDomain, uint256 fee, uint256 deadline, bool isNative, uint8 cctpVersion)) ("spec" packing; "compact" uses uint128 fee, uint64 deadline, per origin chain). Deadline = now + 100 s.',
     request: { query: EcdsaQuoteQuery },
-    responses: { 200: { description: 'Signed quote', content: { 'application/json': { schema: EcdsaQuote } } }, ...errors },
+    responses: {
+      200: { description: 'Signed quote', content: { 'application/json': { schema: EcdsaQuote } } },
+      ...errors,
+    },
   });
   registry.registerPath({
     method: 'get',
@@ -43,13 +53,25 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
     description:
       'Signature over the BCS message [u8 version when given] u32 localDomain, u32 destinationDomain, u64 fee, u64 deadline, bool isNative (little-endian).',
     request: { query: Ed25519QuoteQuery },
-    responses: { 200: { description: 'Signed quote', content: { 'application/json': { schema: Ed25519Quote } } }, ...errors },
+    responses: {
+      200: {
+        description: 'Signed quote',
+        content: { 'application/json': { schema: Ed25519Quote } },
+      },
+      ...errors,
+    },
   });
   registry.registerPath({
     method: 'get',
     path: '/tokenPrices',
     summary: 'Native token USD price per domain (latest fresh cached prices)',
-    responses: { 200: { description: 'Domain id to USD price', content: { 'application/json': { schema: TokenPrices } } }, ...errors },
+    responses: {
+      200: {
+        description: 'Domain id to USD price',
+        content: { 'application/json': { schema: TokenPrices } },
+      },
+      ...errors,
+    },
   });
   registry.registerPath({
     method: 'get',
@@ -60,7 +82,13 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
         description: 'Alive',
         content: {
           'application/json': {
-            schema: z.object({ status: z.literal('ok'), snapshot: z.boolean(), priceSource: z.enum(['live', 'snapshot']) }).loose(),
+            schema: z
+              .object({
+                status: z.literal('ok'),
+                snapshot: z.boolean(),
+                priceSource: z.enum(['live', 'snapshot']),
+              })
+              .loose(),
           },
         },
       },
@@ -78,12 +106,18 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
   registry.registerPath({
     method: 'get',
     path: '/subscribe',
-    summary: 'WebSocket (GET upgrade): the latest `fees` and `tokenPrices` messages on connect, then every update',
-    description: 'Messages are FeesMessage and TokenPricesMessage (components). The client sends nothing; the server pings.',
+    summary:
+      'WebSocket (GET upgrade): the latest `fees` and `tokenPrices` messages on connect, then every update',
+    description:
+      'Messages are FeesMessage and TokenPricesMessage (components). The client sends nothing; the server pings.',
     responses: { 101: { description: 'Switching protocols' } },
   });
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Gas Quote API', version: '1.0.0', description: 'Relayer fee quotes with signatures, token prices and a live fee feed.' },
+    info: {
+      title: 'Gas Quote API',
+      version: '1.0.0',
+      description: 'Relayer fee quotes with signatures, token prices and a live fee feed.',
+    },
   });
 }

@@ -18,7 +18,10 @@ const MAX_CACHED_QUERY_LENGTH = 256;
  * seen recently (`capacity` strings, least recently used evicted).
  * @throws HttpProblem 400 INVALID_QUERY (from server-kit parseQuery) naming the bad fields.
  */
-export function cachedQueryParser<S extends z.ZodType>(schema: S, capacity = 512): (req: Request) => Readonly<z.output<S>> {
+export function cachedQueryParser<S extends z.ZodType>(
+  schema: S,
+  capacity = 512,
+): (req: Request) => Readonly<z.output<S>> {
   const cache = new LruCache<string, Readonly<z.output<S>>>(capacity);
   return (req) => {
     const url = req.url;

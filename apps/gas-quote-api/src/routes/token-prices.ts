@@ -15,7 +15,8 @@ export const TOKEN_PRICES_PATH = '/tokenPrices';
  */
 export function tokenPricesHandler(store: PriceStore): RequestHandler {
   return async (req, res) => {
-    if (Object.keys(req.query).length > 0) throw new HttpProblem(400, 'INVALID_QUERY', '/tokenPrices takes no query parameters');
+    if (Object.keys(req.query).length > 0)
+      throw new HttpProblem(400, 'INVALID_QUERY', '/tokenPrices takes no query parameters');
     const pending = store.snapshot();
     const snapshot = pending instanceof PriceSnapshot ? pending : await pending;
     res.status(200).type('application/json').send(snapshot.tokenPricesJson());

@@ -3,7 +3,14 @@
  * origins, Ed25519 over BCS for Solana/Aptos/Sui origins) and reuses a signature made for the
  * same inputs in the same second (signatures are deterministic: RFC 6979 / RFC 8032).
  */
-import type { ChainRegistry, CctpVersion, EcdsaQuote, EcdsaQuoteQuery, Ed25519Quote, Ed25519QuoteQuery } from '@ctss/domain-types';
+import type {
+  ChainRegistry,
+  CctpVersion,
+  EcdsaQuote,
+  EcdsaQuoteQuery,
+  Ed25519Quote,
+  Ed25519QuoteQuery,
+} from '@ctss/domain-types';
 import { HttpProblem } from '@ctss/server-kit';
 import {
   encodeQuoteMessage,
@@ -50,20 +57,52 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
   const cache = new LruCache<string, string>(deps.cacheSize ?? 1024);
   const publicKey = hex(deps.ed25519Signer.publicKey);
 
-  function checkRoute(local: number, dest: number, version: CctpVersion, scheme: 'ecdsa' | 'ed25519'): void {
+  function checkRoute(
+    local: number,
+    dest: number,
+    version: CctpVersion,
+    scheme: 'ecdsa' | 'ed25519',
+  ): void {
     const origin = deps.registry.get(local);
     const target = deps.registry.get(dest);
-    if (!origin) throw new HttpProblem(400, 'UNSUPPORTED_ROUTE', `localDomain ${local} is not a served domain`);
-    if (!target) throw new HttpProblem(400, 'UNSUPPORTED_ROUTE', `destinationDomain ${dest} is not a served domain`);
-    if (local === dest) throw new HttpProblem(400, 'UNSUPPORTED_ROUTE', 'localDomain and destinationDomain must differ');
+    if (!origin)
+      throw new HttpProblem(
+        400,
+        'UNSUPPORTED_ROUTE',
+        `localDomain ${local} is not a served domain`,
+      );
+    if (!target)
+      throw new HttpProblem(
+        400,
+        'UNSUPPORTED_ROUTE',
+        `destinationDomain ${dest} is not a served domain`,
+      );
+    if (local === dest)
+      throw new HttpProblem(
+        400,
+        'UNSUPPORTED_ROUTE',
+        'localDomain and destinationDomain must differ',
+      );
     if (scheme === 'ecdsa' && origin.vm !== 'evm') {
-      throw new HttpProblem(400, 'UNSUPPORTED_ROUTE', `ECDSA quotes are for EVM origins; ${origin.name} uses /getEd25519Sig_native`);
+      throw new HttpProblem(
+        400,
+        'UNSUPPORTED_ROUTE',
+        `ECDSA quotes are for EVM origins; ${origin.name} uses /getEd25519Sig_native`,
+      );
     }
     if (scheme === 'ed25519' && origin.vm === 'evm') {
-      throw new HttpProblem(400, 'UNSUPPORTED_ROUTE', `Ed25519 quotes are for Solana, Aptos and Sui origins; ${origin.name} uses /getEcdsaSig_native`);
+      throw new HttpProblem(
+        400,
+        'UNSUPPORTED_ROUTE',
+        `Ed25519 quotes are for Solana, Aptos and Sui origins; ${origin.name} uses /getEcdsaSig_native`,
+      );
     }
     if (!deps.registry.isRouteSupported(local, dest, version)) {
-      throw new HttpProblem(400, 'UNSUPPORTED_ROUTE', `no CCTP v${version} route from ${origin.name} to ${target.name}`);
+      throw new HttpProblem(
+        400,
+        'UNSUPPORTED_ROUTE',
+        `no CCTP v${version} route from ${origin.name} to ${target.name}`,
+      );
     }
   }
 
@@ -86,10 +125,23 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       const fee = q.isNative ? priced.feeNative : priced.feeBase;
       const deadline = deadlineNow();
       const packing = deps.packingFor(q.localDomain);
-      const fields = { localDomain: q.localDomain, destinationDomain: q.destinationDomain, fee, deadline, isNative: q.isNative, cctpVersion };
+      const fields = {
+        localDomain: q.localDomain,
+        destinationDomain: q.destinationDomain,
+        fee,
+        deadline,
+        isNative: q.isNative,
+        cctpVersion,
+      };
       const key = `ecdsa|${packing}|${q.localDomain}|${q.destinationDomain}|${fee}|${deadline}|${q.isNative}|${cctpVersion}`;
       const signature = cached(key, 'ecdsa', () => signQuote(fields, packing, deps.ecdsaSigner));
-      return { fee: fee.toString(), deadline: deadline.toString(), signature, isNative: q.isNative, cctpVersion };
+      return {
+        fee: fee.toString(),
+        deadline: deadline.toString(),
+        signature,
+        isNative: q.isNative,
+        cctpVersion,
+      };
     },
 
     async ed25519(q) {
@@ -108,7 +160,9 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
         isNative: q.isNative,
       });
       const messageHex = hex(message);
-      const signature = cached(`ed25519|${messageHex}`, 'ed25519', () => hex(signEd25519(message, deps.ed25519Signer)));
+      const signature = cached(`ed25519|${messageHex}`, 'ed25519', () =>
+        hex(signEd25519(message, deps.ed25519Signer)),
+      );
       return {
         signature,
         message: messageHex,

@@ -4,7 +4,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '@ctss/server-kit';
-import { loadEd25519Signer, loadSecp256k1Signer, type Ed25519Signer, type Secp256k1Signer } from '@ctss/signing';
+import {
+  loadEd25519Signer,
+  loadSecp256k1Signer,
+  type Ed25519Signer,
+  type Secp256k1Signer,
+} from '@ctss/signing';
 import type { GasQuoteConfig } from '../config.js';
 
 /** Both quote signers. */
@@ -25,10 +30,16 @@ export function loadSigners(config: GasQuoteConfig, logger: Logger): QuoteSigner
     ? loadEd25519Signer(config.SIGNER_ED25519_PRIVATE_KEY)
     : loadEd25519Signer(randomBytes(32).toString('hex'));
   if (!config.SIGNER_ECDSA_PRIVATE_KEY) {
-    logger.warn({ keyId: ecdsa.keyId, address: ecdsa.address }, 'SIGNER_ECDSA_PRIVATE_KEY not set: using an ephemeral ECDSA key');
+    logger.warn(
+      { keyId: ecdsa.keyId, address: ecdsa.address },
+      'SIGNER_ECDSA_PRIVATE_KEY not set: using an ephemeral ECDSA key',
+    );
   }
   if (!config.SIGNER_ED25519_PRIVATE_KEY) {
-    logger.warn({ keyId: ed25519.keyId }, 'SIGNER_ED25519_PRIVATE_KEY not set: using an ephemeral Ed25519 key');
+    logger.warn(
+      { keyId: ed25519.keyId },
+      'SIGNER_ED25519_PRIVATE_KEY not set: using an ephemeral Ed25519 key',
+    );
   }
   return { ecdsa, ed25519 };
 }

@@ -95,7 +95,9 @@ export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
     });
     ws.on('error', (err) => logger.debug({ err }, 'WebSocket client error'));
     ws.on('close', updateGauge);
-    sendLatest(ws).catch((err: unknown) => logger.warn({ err }, 'could not send the latest snapshot'));
+    sendLatest(ws).catch((err: unknown) =>
+      logger.warn({ err }, 'could not send the latest snapshot'),
+    );
   });
 
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -153,4 +155,3 @@ export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
     },
   };
 }
-

@@ -11,7 +11,11 @@ import { createApp, type GasQuoteApp } from '../../src/app.js';
 import { loadConfig, type GasQuoteConfig } from '../../src/config.js';
 import { createFeeder, type Feeder } from '../../src/feeder/feeder.js';
 import { createFeederLock } from '../../src/feeder/lock.js';
-import { loadSnapshot, snapshotGasSources, snapshotUsdSource } from '../../src/feeder/sources/snapshot.js';
+import {
+  loadSnapshot,
+  snapshotGasSources,
+  snapshotUsdSource,
+} from '../../src/feeder/sources/snapshot.js';
 import { createGasQuoteMetrics, type GasQuoteMetrics } from '../../src/metrics.js';
 import { createPriceStore, type PriceStore } from '../../src/pricing/price-store.js';
 
@@ -97,13 +101,19 @@ export interface TestApp {
 }
 
 /** Builds an app like main.ts does. `prefix` lets two instances share one store. */
-export function buildTestApp(opts: { env?: Record<string, string>; prefix?: string; clock?: TestClock } = {}): TestApp {
+export function buildTestApp(
+  opts: { env?: Record<string, string>; prefix?: string; clock?: TestClock } = {},
+): TestApp {
   const prefix = opts.prefix ?? uniquePrefix('app');
   const config = testConfig({ REDIS_PREFIX: prefix, ...opts.env });
   const clock = opts.clock ?? testClock();
   const kv = testKv(prefix);
   const registry = createChainRegistry();
-  const store = createPriceStore(kv, { maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS, clock, registry });
+  const store = createPriceStore(kv, {
+    maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS,
+    clock,
+    registry,
+  });
   const metrics = createGasQuoteMetrics();
   const logger = createLogger({ name: 'gas-quote-api-test', level: 'silent' });
   const gas = createApp({

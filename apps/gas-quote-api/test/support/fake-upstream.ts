@@ -37,14 +37,21 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 }
 
 /** Starts a fake upstream on 127.0.0.1, port 0. */
-export async function startFakeUpstream(handler: (req: SeenRequest) => Reply): Promise<FakeUpstream> {
+export async function startFakeUpstream(
+  handler: (req: SeenRequest) => Reply,
+): Promise<FakeUpstream> {
   let current = handler;
   const seen: SeenRequest[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     readBody(req)
       .then((body) => {
         const u = new URL(req.url ?? '/', 'http://localhost');
-        const r: SeenRequest = { method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, body };
+        const r: SeenRequest = {
+          method: req.method ?? 'GET',
+          path: u.pathname,
+          query: u.searchParams,
+          body,
+        };
         seen.push(r);
         const reply = current(r);
         res.writeHead(reply.status, { 'content-type': 'application/json' });
@@ -70,11 +77,17 @@ export async function startFakeUpstream(handler: (req: SeenRequest) => Reply): P
 }
 
 /** A JSON-RPC 2.0 handler from a method table; unknown methods get error -32601. */
-export function jsonRpc(methods: Record<string, (params: unknown[]) => unknown>): (req: SeenRequest) => Reply {
+export function jsonRpc(
+  methods: Record<string, (params: unknown[]) => unknown>,
+): (req: SeenRequest) => Reply {
   return (req) => {
     const call = req.body as { id: unknown; method: string; params?: unknown[] };
     const fn = methods[call.method];
-    if (!fn) return { status: 200, body: { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: 'Method not found' } } };
+    if (!fn)
+      return {
+        status: 200,
+        body: { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: 'Method not found' } },
+      };
     return { status: 200, body: { jsonrpc: '2.0', id: call.id, result: fn(call.params ?? []) } };
   };
 }

@@ -12,7 +12,10 @@ export interface TestWsClient {
 }
 
 /** Connects to `url` and resolves once open. @throws when the upgrade is refused. */
-export async function connectWs(url: string, headers: Record<string, string> = {}): Promise<TestWsClient> {
+export async function connectWs(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<TestWsClient> {
   const ws = new WebSocket(url, { headers });
   const received: unknown[] = [];
   const waiters: ((m: unknown) => void)[] = [];
@@ -38,7 +41,10 @@ export async function connectWs(url: string, headers: Record<string, string> = {
     next(timeoutMs = 5000) {
       if (consumed < received.length) return Promise.resolve(received[consumed++]);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no WebSocket message in time')), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error('no WebSocket message in time')),
+          timeoutMs,
+        );
         waiters.push((m) => {
           clearTimeout(timer);
           resolve(m);

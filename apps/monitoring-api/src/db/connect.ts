@@ -71,9 +71,17 @@ export function createDatabases(
   config: { primaryUrl: string; readUrls: readonly string[]; poolMax: number },
   logger: Logger,
 ): DatabaseHandles {
-  const primary = createKnex(config.primaryUrl, { poolMax: config.poolMax, statementTimeoutMs: 30_000 });
+  const primary = createKnex(config.primaryUrl, {
+    poolMax: config.poolMax,
+    statementTimeoutMs: 30_000,
+  });
   if (config.readUrls.length === 0) {
-    return { primary, read: primary, refreshReplicaHealth: () => Promise.resolve(), close: () => primary.destroy() };
+    return {
+      primary,
+      read: primary,
+      refreshReplicaHealth: () => Promise.resolve(),
+      close: () => primary.destroy(),
+    };
   }
   const healthy = new Map<string, boolean>(config.readUrls.map((url) => [url, true]));
   let next = 0;
@@ -91,7 +99,11 @@ export function createDatabases(
   class ReplicaClient extends ClientPG {
     override _acquireOnlyConnection(): Promise<unknown> {
       // Read synchronously by the parent before any await, so concurrent opens do not mix targets.
-      this.connectionSettings = { connectionString: pick(), statement_timeout: 30_000, options: SESSION_OPTIONS };
+      this.connectionSettings = {
+        connectionString: pick(),
+        statement_timeout: 30_000,
+        options: SESSION_OPTIONS,
+      };
       return super._acquireOnlyConnection();
     }
   }
@@ -105,7 +117,8 @@ export function createDatabases(
     await Promise.all(
       config.readUrls.map(async (url, index) => {
         const ok = await probe(url);
-        if (ok !== healthy.get(url)) logger.warn({ replica: index, healthy: ok }, 'read replica health changed');
+        if (ok !== healthy.get(url))
+          logger.warn({ replica: index, healthy: ok }, 'read replica health changed');
         healthy.set(url, ok);
       }),
     );

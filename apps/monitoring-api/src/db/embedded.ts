@@ -37,7 +37,9 @@ export interface EmbeddedPostgresOptions {
  *
  * @example const pg = await startEmbeddedPostgres(); const knex = createKnex(pg.url, { poolMax: 1 });
  */
-export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions = {},
+): Promise<EmbeddedPostgres> {
   const db = await PGlite.create({
     // pg_trgm backs the leaderboard's substring search index, as on a real server.
     extensions: { pg_trgm },

@@ -23,7 +23,9 @@ describe('migrations, on a real database', () => {
   it('when migrated up, then every migration is applied and the tables exist', async () => {
     const applied = await migrateLatest(db.knex);
     expect(applied).toEqual(migrations.map((m) => m.name));
-    expect(await tables(db)).toEqual(expect.arrayContaining(['transactions', 'tx_hourly_rollups', 'tx_senders']));
+    expect(await tables(db)).toEqual(
+      expect.arrayContaining(['transactions', 'tx_hourly_rollups', 'tx_senders']),
+    );
     expect(await migrateLatest(db.knex)).toEqual([]);
   });
 
@@ -57,7 +59,10 @@ describe('migrations, on a real database', () => {
     expect(await migrateLatest(db.knex)).toEqual(['20261121000300_totals']);
     await expectRollupsExact(db.knex);
     await db.knex('transactions').whereRaw('id % 4 = 0').delete();
-    await db.knex('transactions').whereRaw('id % 3 = 0').update({ sender: '0xcd00000000000000000000000000000000000001' });
+    await db
+      .knex('transactions')
+      .whereRaw('id % 3 = 0')
+      .update({ sender: '0xcd00000000000000000000000000000000000001' });
     await expectRollupsExact(db.knex);
     await db.knex.migrate.down(migratorConfig);
     await db.knex('transactions').whereRaw('id % 5 = 0').delete();

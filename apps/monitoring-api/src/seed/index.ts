@@ -40,7 +40,10 @@ export interface SeedResult {
 /** Writes demo data into a migrated database. */
 export async function seedDemoData(knex: Knex, options: SeedOptions): Promise<SeedResult> {
   const rng = createRng(options.seed);
-  const records = generateTransactions(rng.fork('transactions'), { count: options.transactions, now: options.now });
+  const records = generateTransactions(rng.fork('transactions'), {
+    count: options.transactions,
+    now: options.now,
+  });
   const started = performance.now();
   let transactions: number;
   if (options.method === 'copy') {
@@ -50,11 +53,14 @@ export async function seedDemoData(knex: Knex, options: SeedOptions): Promise<Se
     transactions = await insertTransactions(knex, records);
   }
   const afterTransactions = performance.now();
-  const users = options.users > 0 ? await seedUsers(knex, rng.fork('users'), {
+  const users =
+    options.users > 0
+      ? await seedUsers(knex, rng.fork('users'), {
           users: options.users,
           now: options.now,
           ...(options.usernameSuffix ? { usernameSuffix: options.usernameSuffix } : {}),
-        }) : 0;
+        })
+      : 0;
   return {
     transactions,
     users,

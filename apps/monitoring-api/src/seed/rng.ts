@@ -69,7 +69,8 @@ export function createRng(seed: number): Rng {
     next: () => u32() / 4_294_967_296,
     int: (min, max) => min + Math.floor((u32() / 4_294_967_296) * (max - min + 1)),
     chance: (p) => u32() / 4_294_967_296 < p,
-    pick: <T>(items: readonly T[]): T => items[Math.floor((u32() / 4_294_967_296) * items.length)] as T,
+    pick: <T>(items: readonly T[]): T =>
+      items[Math.floor((u32() / 4_294_967_296) * items.length)] as T,
     bytes: (n) => {
       const out = new Uint8Array(n);
       for (let i = 0; i < n; i += 4) {

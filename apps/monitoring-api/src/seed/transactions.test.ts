@@ -4,7 +4,9 @@ import { createRng } from './rng.js';
 import { EXTRA_ROUTE_IDS, generateTransactions, type SeedTransaction } from './transactions.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
-const generate = (seed: number, count: number): SeedTransaction[] => [...generateTransactions(createRng(seed), { count, now: NOW })];
+const generate = (seed: number, count: number): SeedTransaction[] => [
+  ...generateTransactions(createRng(seed), { count, now: NOW }),
+];
 
 describe('generateTransactions', () => {
   const records = generate(42, 4000);
@@ -28,8 +30,16 @@ describe('generateTransactions', () => {
   });
 
   it('when generating, then every destination status and error flag occurs, consistently with the hashes', () => {
-    expect(new Set(records.map((r) => r.destination_tx_status))).toEqual(new Set(['pending', 'success', 'failed']));
-    for (const flag of ['has_source_tx_error', 'has_attestation_error', 'has_destination_tx_error', 'confirmed', 'is_gas_drop_in_native'] as const) {
+    expect(new Set(records.map((r) => r.destination_tx_status))).toEqual(
+      new Set(['pending', 'success', 'failed']),
+    );
+    for (const flag of [
+      'has_source_tx_error',
+      'has_attestation_error',
+      'has_destination_tx_error',
+      'confirmed',
+      'is_gas_drop_in_native',
+    ] as const) {
       expect(records.some((r) => r[flag])).toBe(true);
       expect(records.some((r) => !r[flag])).toBe(true);
     }

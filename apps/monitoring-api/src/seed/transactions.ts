@@ -57,7 +57,24 @@ interface Domain {
   readonly weight: number;
 }
 
-const POPULARITY: Record<number, number> = { 0: 14, 1: 4, 2: 6, 3: 14, 5: 10, 6: 16, 7: 5, 8: 2, 9: 2, 10: 3, 11: 3, 13: 2, 14: 2, 15: 2, 16: 1, 19: 3 };
+const POPULARITY: Record<number, number> = {
+  0: 14,
+  1: 4,
+  2: 6,
+  3: 14,
+  5: 10,
+  6: 16,
+  7: 5,
+  8: 2,
+  9: 2,
+  10: 3,
+  11: 3,
+  13: 2,
+  14: 2,
+  15: 2,
+  16: 1,
+  19: 3,
+};
 
 const DOMAINS: readonly Domain[] = [
   ...DEFAULT_CHAINS.map((chain) => ({
@@ -68,7 +85,14 @@ const DOMAINS: readonly Domain[] = [
     v2: chain.cctpV2,
     weight: POPULARITY[chain.domain] ?? 1,
   })),
-  ...EXTRA_ROUTE_IDS.map((domain) => ({ domain, vm: 'evm' as const, minFee: 80_000n, v1: false, v2: true, weight: 0.5 })),
+  ...EXTRA_ROUTE_IDS.map((domain) => ({
+    domain,
+    vm: 'evm' as const,
+    minFee: 80_000n,
+    v1: false,
+    v2: true,
+    weight: 0.5,
+  })),
 ];
 
 const TOTAL_WEIGHT = DOMAINS.reduce((sum, d) => sum + d.weight, 0);
@@ -141,27 +165,42 @@ function depositAmount(rng: Rng): bigint {
  * Generates `count` records, oldest first (so identity ids follow time), several sharing a second.
  * Lazily, so millions of records stream without being held in memory.
  */
-export function* generateTransactions(rng: Rng, options: GenerateOptions): Generator<SeedTransaction> {
+export function* generateTransactions(
+  rng: Rng,
+  options: GenerateOptions,
+): Generator<SeedTransaction> {
   const days = options.days ?? 60;
   const testnetShare = options.testnetShare ?? 0.2;
   const endMs = Math.floor(options.now.getTime() / 1000) * 1000;
   const spanMs = days * 86_400_000;
-  const senders = new SenderPool(rng.fork('senders'), Math.max(200, Math.floor(options.count / 20)));
+  const senders = new SenderPool(
+    rng.fork('senders'),
+    Math.max(200, Math.floor(options.count / 20)),
+  );
   let previous = endMs - spanMs;
   for (let i = 0; i < options.count; i += 1) {
     // Evenly spread with jitter; one in eight shares the previous record's second.
     const target = endMs - spanMs + Math.floor(((i + rng.next()) * spanMs) / options.count);
-    const createdMs = rng.chance(0.125) ? previous : Math.max(previous, Math.floor(target / 1000) * 1000);
+    const createdMs = rng.chance(0.125)
+      ? previous
+      : Math.max(previous, Math.floor(target / 1000) * 1000);
     previous = createdMs;
     yield generateOne(rng, senders, new Date(createdMs), endMs, testnetShare);
   }
 }
 
-function generateOne(rng: Rng, senders: SenderPool, createdAt: Date, endMs: number, testnetShare: number): SeedTransaction {
+function generateOne(
+  rng: Rng,
+  senders: SenderPool,
+  createdAt: Date,
+  endMs: number,
+  testnetShare: number,
+): SeedTransaction {
   const source = weightedDomain(rng);
   let destination = weightedDomain(rng);
   while (destination.domain === source.domain) destination = weightedDomain(rng);
-  const v2Possible = source.v2 && destination.v2 && !(source.vm !== 'evm' && destination.vm !== 'evm');
+  const v2Possible =
+    source.v2 && destination.v2 && !(source.vm !== 'evm' && destination.vm !== 'evm');
   const version = v2Possible && (!source.v1 || !destination.v1 || rng.chance(0.8)) ? 2 : 1;
 
   const deposit = depositAmount(rng);
@@ -208,7 +247,10 @@ function generateOne(rng: Rng, senders: SenderPool, createdAt: Date, endMs: numb
     source_domain: source.domain,
     destination_domain: destination.domain,
     sender: senders.draw(source.vm),
-    recipient: rng.chance(0.7) && source.vm === destination.vm ? senders.draw(destination.vm) : randomAddress(rng, destination.vm),
+    recipient:
+      rng.chance(0.7) && source.vm === destination.vm
+        ? senders.draw(destination.vm)
+        : randomAddress(rng, destination.vm),
     deposit_amount: deposit,
     receive_amount: receive,
     relayer_fee: relayerFee,

@@ -51,10 +51,12 @@ export async function insertTransactions(
   };
   for (const record of records) {
     batch.push(
-      Object.fromEntries(COLUMNS.map((column) => {
-        const value = record[column];
-        return [column, typeof value === 'bigint' ? value.toString() : value];
-      })),
+      Object.fromEntries(
+        COLUMNS.map((column) => {
+          const value = record[column];
+          return [column, typeof value === 'bigint' ? value.toString() : value];
+        }),
+      ),
     );
     if (batch.length >= batchSize) await flush();
   }
@@ -71,7 +73,11 @@ function copyValue(value: SeedTransaction[keyof SeedTransaction]): string {
 }
 
 /** Yields COPY text in chunks of `rowsPerChunk` lines. */
-function* copyChunks(records: Iterable<SeedTransaction>, counter: { rows: number }, rowsPerChunk = 2_000): Generator<string> {
+function* copyChunks(
+  records: Iterable<SeedTransaction>,
+  counter: { rows: number },
+  rowsPerChunk = 2_000,
+): Generator<string> {
   let lines: string[] = [];
   for (const record of records) {
     lines.push(COLUMNS.map((column) => copyValue(record[column])).join('\t'));

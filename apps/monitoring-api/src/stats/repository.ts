@@ -96,7 +96,11 @@ export async function networkTotals(
     [network],
   );
   const row = result.rows[0];
-  return { volume: BigInt(row?.volume ?? '0'), count: BigInt(row?.count ?? '0'), senders: BigInt(row?.senders ?? '0') };
+  return {
+    volume: BigInt(row?.volume ?? '0'),
+    count: BigInt(row?.count ?? '0'),
+    senders: BigInt(row?.senders ?? '0'),
+  };
 }
 
 /** Lifetime volume per source domain, largest first (chain shares). */
@@ -110,11 +114,18 @@ export async function volumeBySourceDomain(
       order by volume desc, source_domain`,
     [network],
   );
-  return result.rows.map((row) => ({ domain: Number(row.source_domain), amount: BigInt(row.amount) }));
+  return result.rows.map((row) => ({
+    domain: Number(row.source_domain),
+    amount: BigInt(row.amount),
+  }));
 }
 
 /** Lifetime volume (sum deposit_amount, base units) of the given normalized sender addresses. */
-export async function sendersVolume(knex: Knex, network: Network, senders: readonly string[]): Promise<bigint> {
+export async function sendersVolume(
+  knex: Knex,
+  network: Network,
+  senders: readonly string[],
+): Promise<bigint> {
   if (senders.length === 0) return 0n;
   const rows: { volume: string }[] = await knex('transactions')
     .where('network', network)

@@ -30,100 +30,121 @@ const sendText = (res: Response, body: string): void => {
 /** The statistics router, mounted at the app root. */
 export function createStatsRouter(deps: AppDeps): Router {
   const router = Router();
-  const cached = createCachedLoader(deps.kv, { ttlSeconds: deps.config.CACHE_TTL_SECONDS, logger: deps.logger });
+  const cached = createCachedLoader(deps.kv, {
+    ttlSeconds: deps.config.CACHE_TTL_SECONDS,
+    logger: deps.logger,
+  });
   const db = () => deps.db.read;
-  const respond = async (res: Response, key: string, load: () => Promise<unknown>): Promise<void> => {
+  const respond = async (
+    res: Response,
+    key: string,
+    load: () => Promise<unknown>,
+  ): Promise<void> => {
     const body = await cached(`stats:${key}`, async () => stringifyJson(await load()), textCodec);
     sendText(res, body);
   };
-  const series = (period: Period, limit: number, offset = 0) => volumeSeries(db(), 'mainnet', period, limit, deps.clock(), offset);
+  const series = (period: Period, limit: number, offset = 0) =>
+    volumeSeries(db(), 'mainnet', period, limit, deps.clock(), offset);
   /** The newest-bucket start is part of series keys, so a cached series never spans two hours. */
   const bucketKey = (period: Period) => (period === 'hourly' ? 3_600_000 : 86_400_000);
-  const seriesKey = (period: Period) => Math.floor(deps.clock().getTime() / bucketKey(period)).toString();
+  const seriesKey = (period: Period) =>
+    Math.floor(deps.clock().getTime() / bucketKey(period)).toString();
 
   router.get(
     '/stats/mainnet/volumes',
     asyncRoute(async (req, res) => {
-    const query = parseQuery(VolumesQuery, req.query);
-    const senders = query.senders ?? [];
-    if (senders.length === 0) {
-      await respond(res, 'mainnet:volume', async () => ({
-        total_volume: (await networkTotals(db(), 'mainnet')).volume,
-        user_volume: null,
+      const query = parseQuery(VolumesQuery, req.query);
+      const senders = query.senders ?? [];
+      if (senders.length === 0) {
+        await respond(res, 'mainnet:volume', async () => ({
+          total_volume: (await networkTotals(db(), 'mainnet')).volume,
+          user_volume: null,
+          volumes: null,
+        }));
+        return;
+      }
+      const digest = createHash('sha256')
+        .update([...senders].sort().join(','))
+        .digest('hex');
+      await respond(res, `mainnet:user-volume:${digest}`, async () => ({
+        user_volume: await sendersVolume(db(), 'mainnet', senders),
         volumes: null,
       }));
-      return;
-    }
-    const digest = createHash('sha256').update([...senders].sort().join(',')).digest('hex');
-    await respond(res, `mainnet:user-volume:${digest}`, async () => ({
-      user_volume: await sendersVolume(db(), 'mainnet', senders),
-      volumes: null,
-    }));
     }),
   );
 
   router.get(
     '/stats/mainnet/volumes/hourly',
     asyncRoute(async (req, res) => {
-    const { limit } = parseQuery(HourlyQuery, req.query);
-    await respond(res, `mainnet:volumes:hourly:${limit}:${seriesKey('hourly')}`, async () => ({
-      volumes: (await series('hourly', limit)).map((b) => ({
-        bucket_start: b.start.toISOString(),
-        total_volume_usd: toUsd(b.volume),
-      })),
-    }));
+      const { limit } = parseQuery(HourlyQuery, req.query);
+      await respond(res, `mainnet:volumes:hourly:${limit}:${seriesKey('hourly')}`, async () => ({
+        volumes: (await series('hourly', limit)).map((b) => ({
+          bucket_start: b.start.toISOString(),
+          total_volume_usd: toUsd(b.volume),
+        })),
+      }));
     }),
   );
 
   router.get(
     '/stats/mainnet/volumes/daily',
     asyncRoute(async (req, res) => {
-    const { limit } = parseQuery(DailyQuery, req.query);
-    await respond(res, `mainnet:volumes:daily:${limit}:${seriesKey('daily')}`, async () => ({
-      volumes: (await series('daily', limit)).map((b) => ({
-        bucket_start: b.start.toISOString(),
-        total_volume_usd: toUsd(b.volume),
-      })),
-    }));
+      const { limit } = parseQuery(DailyQuery, req.query);
+      await respond(res, `mainnet:volumes:daily:${limit}:${seriesKey('daily')}`, async () => ({
+        volumes: (await series('daily', limit)).map((b) => ({
+          bucket_start: b.start.toISOString(),
+          total_volume_usd: toUsd(b.volume),
+        })),
+      }));
     }),
   );
 
   router.get(
     '/stats/mainnet/fees',
     asyncRoute(async (req, res) => {
-    const { period, limit, offset } = parseQuery(FeesQuery, req.query);
-    await respond(res, `mainnet:fees:${period}:${limit}:${offset}:${seriesKey(period)}`, async () => ({
-      fees: (await series(period, limit, offset)).map((b) => ({
-        bucket_start: b.start.toISOString(),
-        total_fee_usd: toUsd(b.fee),
-        total_relayer_fee_usd: toUsd(b.relayerFee),
-      })),
-      period_type: period,
-      limit,
-      offset,
-    }));
+      const { period, limit, offset } = parseQuery(FeesQuery, req.query);
+      await respond(
+        res,
+        `mainnet:fees:${period}:${limit}:${offset}:${seriesKey(period)}`,
+        async () => ({
+          fees: (await series(period, limit, offset)).map((b) => ({
+            bucket_start: b.start.toISOString(),
+            total_fee_usd: toUsd(b.fee),
+            total_relayer_fee_usd: toUsd(b.relayerFee),
+          })),
+          period_type: period,
+          limit,
+          offset,
+        }),
+      );
     }),
   );
 
   router.get(
     '/stats/mainnet/transactions',
     asyncRoute(async (req, res) => {
-    parseQuery(NoQuery, req.query);
-    await respond(res, 'mainnet:transactions', async () => ({
-      total_transactions: Number((await networkTotals(db(), 'mainnet')).count),
-    }));
+      parseQuery(NoQuery, req.query);
+      await respond(res, 'mainnet:transactions', async () => ({
+        total_transactions: Number((await networkTotals(db(), 'mainnet')).count),
+      }));
     }),
   );
 
   router.get(
     '/stats/mainnet/chain-shares',
     asyncRoute(async (req, res) => {
-    parseQuery(NoQuery, req.query);
-    await respond(res, 'mainnet:chain-shares', async () => {
-      const shares = await volumeBySourceDomain(db(), 'mainnet');
-      const total = shares.reduce((sum, share) => sum + share.amount, 0n);
-      return { chain_shares: shares.map((s) => ({ domain: s.domain, amount: s.amount, total_amount: total })) };
-    });
+      parseQuery(NoQuery, req.query);
+      await respond(res, 'mainnet:chain-shares', async () => {
+        const shares = await volumeBySourceDomain(db(), 'mainnet');
+        const total = shares.reduce((sum, share) => sum + share.amount, 0n);
+        return {
+          chain_shares: shares.map((s) => ({
+            domain: s.domain,
+            amount: s.amount,
+            total_amount: total,
+          })),
+        };
+      });
     }),
   );
 

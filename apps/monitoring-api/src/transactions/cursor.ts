@@ -24,7 +24,11 @@ const INT8_MAX = 9_223_372_036_854_775_807n;
  */
 export function parseCursor(text: string): FeedCursor {
   if (text.length > 40 || !TransactionCursor.safeParse(text).success) {
-    throw new HttpProblem(400, 'INVALID_CURSOR', 'cursor: must be "<unix_ts>_<id>" as returned in next_cursor');
+    throw new HttpProblem(
+      400,
+      'INVALID_CURSOR',
+      'cursor: must be "<unix_ts>_<id>" as returned in next_cursor',
+    );
   }
   const [secondsText, idText] = text.split('_') as [string, string];
   const seconds = Number(secondsText);

@@ -15,7 +15,11 @@ export const FeedQuery = z
   .strictObject({
     senders: sendersParam.optional(),
     /** Address, hash, or `.eth` / `.sol` name; checked further by the route. */
-    addr_or_tx_hash: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters').optional(),
+    addr_or_tx_hash: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(256, 'must be at most 256 characters')
+      .optional(),
     source_domain: domainParam.optional(),
     destination_domain: domainParam.optional(),
     start_time: unixTimeParam.optional(),
@@ -24,8 +28,11 @@ export const FeedQuery = z
     /** `<unix_ts>_<id>`; decoded by `parseCursor` (400 INVALID_CURSOR). */
     cursor: z.string().max(64, 'is too long').optional(),
   })
-  .refine((q) => q.start_time === undefined || q.end_time === undefined || q.start_time <= q.end_time, {
-    message: 'start_time must not be after end_time',
-    path: ['start_time'],
-  });
+  .refine(
+    (q) => q.start_time === undefined || q.end_time === undefined || q.start_time <= q.end_time,
+    {
+      message: 'start_time must not be after end_time',
+      path: ['start_time'],
+    },
+  );
 export type FeedQuery = z.output<typeof FeedQuery>;

@@ -47,7 +47,9 @@ export function toTransactionRecord(row: TransactionRow): WireRecord<Transaction
 }
 
 /** The testnet subset record of a row (SPEC.md: the `/transactions` field list). */
-export function toTestnetTransactionRecord(row: TransactionRow): WireRecord<TestnetTransactionRecord> {
+export function toTestnetTransactionRecord(
+  row: TransactionRow,
+): WireRecord<TestnetTransactionRecord> {
   return {
     id: Number(row.id),
     source_tx_hash: row.source_tx_hash,

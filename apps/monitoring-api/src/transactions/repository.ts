@@ -55,15 +55,24 @@ const MATCH_COLUMNS = ['sender', 'recipient', 'source_tx_hash', 'destination_tx_
 /**
  * Applies every filter of `filter` except `match`, and the cursor, to a query on `transactions`.
  */
-function applyFilters(query: Knex.QueryBuilder, network: Network, filter: FeedFilter): Knex.QueryBuilder {
+function applyFilters(
+  query: Knex.QueryBuilder,
+  network: Network,
+  filter: FeedFilter,
+): Knex.QueryBuilder {
   query.where('network', network);
   if (filter.senders && filter.senders.length > 0) query.whereIn('sender', [...filter.senders]);
   if (filter.sourceDomain !== undefined) query.where('source_domain', filter.sourceDomain);
-  if (filter.destinationDomain !== undefined) query.where('destination_domain', filter.destinationDomain);
-  if (filter.startTime !== undefined) query.where('created_at', '>=', new Date(filter.startTime * 1000));
+  if (filter.destinationDomain !== undefined)
+    query.where('destination_domain', filter.destinationDomain);
+  if (filter.startTime !== undefined)
+    query.where('created_at', '>=', new Date(filter.startTime * 1000));
   if (filter.endTime !== undefined) query.where('created_at', '<', new Date(filter.endTime * 1000));
   if (filter.cursor) {
-    query.whereRaw('(created_at, id) < (to_timestamp(?), ?)', [filter.cursor.seconds, filter.cursor.id.toString()]);
+    query.whereRaw('(created_at, id) < (to_timestamp(?), ?)', [
+      filter.cursor.seconds,
+      filter.cursor.id.toString(),
+    ]);
   }
   return query;
 }

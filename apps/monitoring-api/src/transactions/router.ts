@@ -22,7 +22,11 @@ async function resolveMatch(deps: AppDeps, value: string): Promise<string> {
   const input = deps.names.isName(value) ? (await deps.names.resolve(value)).address : value;
   const parsed = addressParam.safeParse(input);
   if (!parsed.success) {
-    throw new HttpProblem(400, 'INVALID_QUERY', 'addr_or_tx_hash: must be an address, a transaction hash, or a .eth/.sol name');
+    throw new HttpProblem(
+      400,
+      'INVALID_QUERY',
+      'addr_or_tx_hash: must be an address, a transaction hash, or a .eth/.sol name',
+    );
   }
   return parsed.data;
 }
@@ -31,12 +35,18 @@ async function resolveMatch(deps: AppDeps, value: string): Promise<string> {
 async function toFilter(deps: AppDeps, query: FeedQuery): Promise<FeedFilter> {
   return {
     ...(query.senders && query.senders.length > 0 ? { senders: query.senders } : {}),
-    ...(query.addr_or_tx_hash !== undefined ? { match: await resolveMatch(deps, query.addr_or_tx_hash) } : {}),
+    ...(query.addr_or_tx_hash !== undefined
+      ? { match: await resolveMatch(deps, query.addr_or_tx_hash) }
+      : {}),
     ...(query.source_domain !== undefined ? { sourceDomain: query.source_domain } : {}),
-    ...(query.destination_domain !== undefined ? { destinationDomain: query.destination_domain } : {}),
+    ...(query.destination_domain !== undefined
+      ? { destinationDomain: query.destination_domain }
+      : {}),
     ...(query.start_time !== undefined ? { startTime: query.start_time } : {}),
     ...(query.end_time !== undefined ? { endTime: query.end_time } : {}),
-    ...(query.cursor !== undefined && query.cursor !== '' ? { cursor: parseCursor(query.cursor) } : {}),
+    ...(query.cursor !== undefined && query.cursor !== ''
+      ? { cursor: parseCursor(query.cursor) }
+      : {}),
   };
 }
 
@@ -44,13 +54,18 @@ async function toFilter(deps: AppDeps, query: FeedQuery): Promise<FeedFilter> {
 export function createTransactionsRouter(deps: AppDeps): Router {
   const router = Router();
   const feed = (network: Network) =>
-    async function handler(req: import('express').Request, res: import('express').Response): Promise<void> {
+    async function handler(
+      req: import('express').Request,
+      res: import('express').Response,
+    ): Promise<void> {
       const query = parseQuery(FeedQuery, req.query);
       const filter = await toFilter(deps, query);
       const { rows, hasMore } = await listTransactions(deps.db.read, network, filter, query.limit);
       const last = rows[rows.length - 1];
       sendJson(res, 200, {
-        transactions: rows.map(network === 'mainnet' ? toTransactionRecord : toTestnetTransactionRecord),
+        transactions: rows.map(
+          network === 'mainnet' ? toTransactionRecord : toTestnetTransactionRecord,
+        ),
         next_cursor: hasMore && last ? formatCursor(last.created_at, BigInt(last.id)) : '',
         has_more: hasMore,
       });

@@ -5,13 +5,27 @@
  */
 import { ChainType, VerifyRequest, type WalletsQueryResponse } from '@ctss/domain-types';
 import { createHash } from 'node:crypto';
-import { HttpProblem, createCachedLoader, parseBody, parseQuery, sendJson, stringifyJson, textCodec, type Codec } from '@ctss/server-kit';
+import {
+  HttpProblem,
+  createCachedLoader,
+  parseBody,
+  parseQuery,
+  sendJson,
+  stringifyJson,
+  textCodec,
+  type Codec,
+} from '@ctss/server-kit';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AppDeps } from '../deps.js';
 import { CHAIN_LABELS, parseWalletAddress, type WalletAddress } from './address.js';
 import { BindingService } from './binding.service.js';
 import { LeaderboardQuery, MAX_WALLET_ENTRIES, MessagesQuery, UsersQuery } from './schemas.js';
-import { countUsers, fetchDomainAggregate, fetchLeaderboard, findUsersByWallets } from './users.repository.js';
+import {
+  countUsers,
+  fetchDomainAggregate,
+  fetchLeaderboard,
+  findUsersByWallets,
+} from './users.repository.js';
 
 /** Cache codec of a user count. */
 const countCodec: Codec<number> = { encode: (n) => String(n), decode: (text) => Number(text) };
@@ -79,7 +93,8 @@ export function createUsersRouter(deps: AppDeps): express.Router {
     ttlSeconds: deps.config.LEADERBOARD_COUNT_TTL_SECONDS,
     logger: deps.logger,
   });
-  const totalUsers = () => cachedCount(LEADERBOARD_TOTAL_KEY, () => countUsers(deps.db.read, ''), countCodec);
+  const totalUsers = () =>
+    cachedCount(LEADERBOARD_TOTAL_KEY, () => countUsers(deps.db.read, ''), countCodec);
   // Pages are not cached (ttl 0) but single-flight: identical requests arriving while one is
   // being read share its query and its serialized body.
   const pages = createCachedLoader(deps.kv, { ttlSeconds: 0, logger: deps.logger });
@@ -93,7 +108,9 @@ export function createUsersRouter(deps: AppDeps): express.Router {
       const body = await pages(
         key,
         async () => {
-          const { entries, totalCount } = await fetchLeaderboard(deps.db.read, query, { totalUsers });
+          const { entries, totalCount } = await fetchLeaderboard(deps.db.read, query, {
+            totalUsers,
+          });
           return stringifyJson({
             leaderboard: entries,
             total_count: totalCount,

@@ -64,7 +64,10 @@ interface LeaderboardRow {
 /** The WHERE clause and bindings of a leaderboard search (`true` when `search` is empty). */
 function searchFilter(search: string): { filter: string; bindings: string[] } {
   if (!search) return { filter: 'true', bindings: [] };
-  return { filter: `lower(u.username) like ? escape '\\'`, bindings: [`%${escapeLike(search.toLowerCase())}%`] };
+  return {
+    filter: `lower(u.username) like ? escape '\\'`,
+    bindings: [`%${escapeLike(search.toLowerCase())}%`],
+  };
 }
 
 /**
@@ -74,7 +77,10 @@ function searchFilter(search: string): { filter: string; bindings: string[] } {
  */
 export async function countUsers(db: Knex, search: string): Promise<number> {
   const { filter, bindings } = searchFilter(search);
-  const result = await db.raw<{ rows: { n: number }[] }>(`select count(*)::int as n from users u where ${filter}`, bindings);
+  const result = await db.raw<{ rows: { n: number }[] }>(
+    `select count(*)::int as n from users u where ${filter}`,
+    bindings,
+  );
   return result.rows[0]?.n ?? 0;
 }
 
@@ -101,7 +107,9 @@ export async function fetchLeaderboard(
   const rank = rankColumn(query.network);
   const { filter, bindings: filterBindings } = searchFilter(query.search);
   const totalCount =
-    !query.search && options.totalUsers ? await options.totalUsers() : await countUsers(db, query.search);
+    !query.search && options.totalUsers
+      ? await options.totalUsers()
+      : await countUsers(db, query.search);
 
   const result = await db.raw<{ rows: LeaderboardRow[] }>(
     `with page as (

@@ -40,10 +40,16 @@ export function aTransaction(overrides: Partial<SeedTransaction> = {}): SeedTran
 }
 
 /** Inserts records; returns their ids in insertion order. */
-export async function insertAll(knex: Knex, records: readonly SeedTransaction[]): Promise<number[]> {
+export async function insertAll(
+  knex: Knex,
+  records: readonly SeedTransaction[],
+): Promise<number[]> {
   const before = await knex('transactions').max<{ max: string | null }[]>('id as max');
   await insertTransactions(knex, records);
   const start = Number(before[0]?.max ?? 0);
-  const rows: { id: string }[] = await knex('transactions').where('id', '>', start).orderBy('id').select('id');
+  const rows: { id: string }[] = await knex('transactions')
+    .where('id', '>', start)
+    .orderBy('id')
+    .select('id');
   return rows.map((row) => Number(row.id));
 }

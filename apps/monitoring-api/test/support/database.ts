@@ -62,9 +62,12 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
     };
   } else {
     // A fresh PGlite initdb takes seconds; starting from a cached data directory takes < 1 s.
-    const server = await startEmbeddedPostgres({ loadDataDir: await pgliteTemplate(options.migrate ?? true) }).catch(
+    const server = await startEmbeddedPostgres({
+      loadDataDir: await pgliteTemplate(options.migrate ?? true),
+    }).catch(
       // A template from another PGlite version may not load: rebuild it once.
-      async () => startEmbeddedPostgres({ loadDataDir: await pgliteTemplate(options.migrate ?? true, true) }),
+      async () =>
+        startEmbeddedPostgres({ loadDataDir: await pgliteTemplate(options.migrate ?? true, true) }),
     );
     const knex = createKnex(server.url, { poolMax: 1 });
     db = {
@@ -87,7 +90,9 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
  * their own file and rename it into place.
  */
 async function pgliteTemplate(migrated: boolean, rebuild = false): Promise<Blob> {
-  const code = migrated ? migrations.map((m) => `${m.name}\n${m.up.toString()}\n${m.down.toString()}`).join('\n') : 'empty';
+  const code = migrated
+    ? migrations.map((m) => `${m.name}\n${m.up.toString()}\n${m.down.toString()}`).join('\n')
+    : 'empty';
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
   const path = join(tmpdir(), `ctss-monitoring-pglite-${hash}.tar.gz`);
   try {

@@ -3,7 +3,11 @@ import { expect } from '@jest/globals';
 import type { Knex } from 'knex';
 
 /** Rows of a query as plain objects with text values. */
-export async function rows(knex: Knex, sql: string, bindings: readonly (string | number)[] = []): Promise<Record<string, string>[]> {
+export async function rows(
+  knex: Knex,
+  sql: string,
+  bindings: readonly (string | number)[] = [],
+): Promise<Record<string, string>[]> {
   const result = await knex.raw<{ rows: Record<string, string>[] }>(sql, bindings);
   return result.rows;
 }
@@ -26,8 +30,14 @@ export async function expectRollupsExact(knex: Knex): Promise<void> {
        from tx_hourly_rollups order by 1, 2, 3`,
   );
   expect(kept).toEqual(fromRaw);
-  const senders = await rows(knex, `select network, sender, count(*)::text as n from transactions group by 1, 2 order by 1, 2`);
-  const keptSenders = await rows(knex, `select network, sender, tx_count::text as n from tx_senders order by 1, 2`);
+  const senders = await rows(
+    knex,
+    `select network, sender, count(*)::text as n from transactions group by 1, 2 order by 1, 2`,
+  );
+  const keptSenders = await rows(
+    knex,
+    `select network, sender, tx_count::text as n from tx_senders order by 1, 2`,
+  );
   expect(keptSenders).toEqual(senders);
   const daily = await rows(
     knex,
@@ -72,4 +82,3 @@ export async function expectRollupsExact(knex: Knex): Promise<void> {
   );
   expect(missing!.n).toBe('0');
 }
-

@@ -185,7 +185,8 @@ describe('GET /users/leaderboard total_count cache', () => {
     await Promise.all(apps.map((a) => a.close()));
   });
   const total = async (t: UsersTestApp, query: Record<string, string> = {}) =>
-    ((await request(t.app).get('/users/leaderboard').query(query).expect(200)).body as Page).total_count;
+    ((await request(t.app).get('/users/leaderboard').query(query).expect(200)).body as Page)
+      .total_count;
 
   it('when a user joins, then the unfiltered total is the cached count until the key goes, and a search counts exactly', async () => {
     const t = await startUsersTestApp({ env: { LEADERBOARD_COUNT_TTL_SECONDS: '3600' } });
@@ -217,7 +218,8 @@ describe('GET /users/leaderboard under concurrent identical requests', () => {
   let t: UsersTestApp;
   beforeAll(async () => {
     t = await startUsersTestApp();
-    for (const name of ['p1.ctss', 'p2.ctss', 'p3.ctss']) await insertUser(t.db.knex, { username: name });
+    for (const name of ['p1.ctss', 'p2.ctss', 'p3.ctss'])
+      await insertUser(t.db.knex, { username: name });
   });
   afterAll(async () => {
     await t.close();
@@ -231,16 +233,24 @@ describe('GET /users/leaderboard under concurrent identical requests', () => {
     t.db.knex.on('query', listener);
     try {
       const responses = await Promise.all(
-        Array.from({ length: 20 }, () => request(t.app).get('/users/leaderboard').query({ limit: '2' })),
+        Array.from({ length: 20 }, () =>
+          request(t.app).get('/users/leaderboard').query({ limit: '2' }),
+        ),
       );
       expect(new Set(responses.map((r) => r.status))).toEqual(new Set([200]));
       expect(new Set(responses.map((r) => r.text)).size).toBe(1);
       expect((responses[0]!.body as Page).leaderboard).toHaveLength(2);
       expect(queries).toHaveLength(1);
       await insertUser(t.db.knex, { username: 'p0.ctss' });
-      const later = await request(t.app).get('/users/leaderboard').query({ limit: '2', search: 'p0' }).expect(200);
+      const later = await request(t.app)
+        .get('/users/leaderboard')
+        .query({ limit: '2', search: 'p0' })
+        .expect(200);
       const laterPage = later.body as Page;
-      expect([laterPage.leaderboard.map((e) => e.username), laterPage.total_count]).toEqual([['p0.ctss'], 1]);
+      expect([laterPage.leaderboard.map((e) => e.username), laterPage.total_count]).toEqual([
+        ['p0.ctss'],
+        1,
+      ]);
       expect(queries).toHaveLength(2);
     } finally {
       t.db.knex.off('query', listener);

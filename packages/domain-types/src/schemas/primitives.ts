@@ -5,7 +5,12 @@ import { z } from '../zod.js';
 export const UINT32_MAX = 4_294_967_295;
 
 /** A CCTP domain id or other route id: any uint32 (DESIGN.md: never reject non-CCTP ids in records). */
-export const DomainId = z.number().int().min(0).max(UINT32_MAX).openapi({ type: 'integer', format: 'uint32' });
+export const DomainId = z
+  .number()
+  .int()
+  .min(0)
+  .max(UINT32_MAX)
+  .openapi({ type: 'integer', format: 'uint32' });
 
 /**
  * An amount in bridge asset base units (6 decimals) or native smallest units, as bigint.
@@ -17,7 +22,10 @@ export const BaseUnits = z.bigint().openapi({ type: 'integer', format: 'int64' }
 export const IsoTimestamp = z.iso.datetime({ offset: false }).openapi({ format: 'date-time' });
 
 /** A non-negative integer written as a decimal string (quote `fee`, `deadline`). */
-export const DecimalString = z.string().regex(/^(0|[1-9][0-9]*)$/).openapi({ pattern: '^(0|[1-9][0-9]*)$' });
+export const DecimalString = z
+  .string()
+  .regex(/^(0|[1-9][0-9]*)$/)
+  .openapi({ pattern: '^(0|[1-9][0-9]*)$' });
 
 /** `0x`-prefixed lower- or upper-case hex. */
 export const HexString = z.string().regex(/^0x[0-9a-fA-F]*$/);

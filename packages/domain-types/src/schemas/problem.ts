@@ -42,10 +42,20 @@ export type ProblemDetails = z.infer<typeof ProblemDetails>;
  *
  * @example problem(400, 'INVALID_QUERY', 'localDomain: must be a decimal uint32')
  */
-export function problem(status: number, code: ErrorCode, detail: string, title?: string): ProblemDetails {
+export function problem(
+  status: number,
+  code: ErrorCode,
+  detail: string,
+  title?: string,
+): ProblemDetails {
   return {
     type: `urn:ctss:problem:${code.toLowerCase().replaceAll('_', '-')}`,
-    title: title ?? code.replaceAll('_', ' ').toLowerCase().replace(/^./, (c) => c.toUpperCase()),
+    title:
+      title ??
+      code
+        .replaceAll('_', ' ')
+        .toLowerCase()
+        .replace(/^./, (c) => c.toUpperCase()),
     status,
     detail,
     code,

@@ -76,7 +76,9 @@ export const Ed25519Quote = z
 export type Ed25519Quote = z.infer<typeof Ed25519Quote>;
 
 /** `GET /tokenPrices`: domain id (decimal string key) to native token price in USD (float). */
-export const TokenPrices = z.record(z.string().regex(/^[0-9]+$/), z.number()).openapi('TokenPrices');
+export const TokenPrices = z
+  .record(z.string().regex(/^[0-9]+$/), z.number())
+  .openapi('TokenPrices');
 export type TokenPrices = z.infer<typeof TokenPrices>;
 
 /** A native amount with its USD value: `native` in smallest native units (decimal string), `usd` a float. */

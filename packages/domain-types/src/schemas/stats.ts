@@ -10,7 +10,11 @@ export type VolumeBucket = z.infer<typeof VolumeBucket>;
 
 /** Fees in one bucket: total_fee_usd = sum(deposit - receive), total_relayer_fee_usd = sum(relayer_fee). */
 export const FeeBucket = z
-  .object({ bucket_start: IsoTimestamp, total_fee_usd: z.number(), total_relayer_fee_usd: z.number() })
+  .object({
+    bucket_start: IsoTimestamp,
+    total_fee_usd: z.number(),
+    total_relayer_fee_usd: z.number(),
+  })
   .openapi('FeeBucket');
 export type FeeBucket = z.infer<typeof FeeBucket>;
 
@@ -31,7 +35,9 @@ export const UserVolumeResponse = z
   .openapi('UserVolumeResponse');
 
 /** `GET /stats/mainnet/volumes/hourly|daily`. */
-export const VolumeSeriesResponse = z.object({ volumes: z.array(VolumeBucket) }).openapi('VolumeSeriesResponse');
+export const VolumeSeriesResponse = z
+  .object({ volumes: z.array(VolumeBucket) })
+  .openapi('VolumeSeriesResponse');
 
 /** Bucket period of the fee statistics. */
 export const FeePeriod = z.enum(['hourly', 'daily']);
@@ -39,7 +45,12 @@ export type FeePeriod = z.infer<typeof FeePeriod>;
 
 /** `GET /stats/mainnet/fees`. */
 export const FeeSeriesResponse = z
-  .object({ fees: z.array(FeeBucket), period_type: FeePeriod, limit: z.number().int(), offset: z.number().int() })
+  .object({
+    fees: z.array(FeeBucket),
+    period_type: FeePeriod,
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
   .openapi('FeeSeriesResponse');
 
 /** `GET /stats/mainnet/transactions`. */
@@ -48,7 +59,9 @@ export const TransactionCountResponse = z
   .openapi('TransactionCountResponse');
 
 /** `GET /stats/mainnet/chain-shares`. */
-export const ChainSharesResponse = z.object({ chain_shares: z.array(ChainShare) }).openapi('ChainSharesResponse');
+export const ChainSharesResponse = z
+  .object({ chain_shares: z.array(ChainShare) })
+  .openapi('ChainSharesResponse');
 
 /** `GET /stats/mainnet/wallets` and `GET /stats/wallets`: distinct senders. */
 export const UniqueSendersResponse = z

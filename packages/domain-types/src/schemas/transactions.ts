@@ -62,7 +62,11 @@ export const TransactionCursor = z.string().regex(/^(0|[1-9][0-9]{0,11})_(0|[1-9
 
 /** A page of mainnet records. `next_cursor` is `""` when `has_more` is false. */
 export const TransactionPage = z
-  .object({ transactions: z.array(TransactionRecord), next_cursor: z.string(), has_more: z.boolean() })
+  .object({
+    transactions: z.array(TransactionRecord),
+    next_cursor: z.string(),
+    has_more: z.boolean(),
+  })
   .openapi('TransactionPage');
 export type TransactionPage = z.infer<typeof TransactionPage>;
 

@@ -18,7 +18,10 @@ const publicKeyHex = hex(account.publicKey.toUint8Array());
 // Account.sign(string) would treat 0x-looking text as hex, so sign the UTF-8 bytes explicitly.
 const sign = (acct: Account, text: string): string => hex(acct.sign(utf8(text)).toUint8Array());
 
-async function expectCode(promise: Promise<unknown>, code: WalletSignatureError['code']): Promise<void> {
+async function expectCode(
+  promise: Promise<unknown>,
+  code: WalletSignatureError['code'],
+): Promise<void> {
   await expect(promise).rejects.toBeInstanceOf(WalletSignatureError);
   await expect(promise).rejects.toMatchObject({ code });
 }
@@ -26,7 +29,9 @@ async function expectCode(promise: Promise<unknown>, code: WalletSignatureError[
 describe('Aptos helpers', () => {
   it('derives the same address as @aptos-labs/ts-sdk (sha3-256(pubkey || 0x00))', () => {
     for (const acct of [account, accountFrom(2), accountFrom(3), Account.generate()]) {
-      expect(aptosAddressOf(acct.publicKey.toUint8Array())).toBe(acct.accountAddress.toStringLong());
+      expect(aptosAddressOf(acct.publicKey.toUint8Array())).toBe(
+        acct.accountAddress.toStringLong(),
+      );
     }
   });
 
@@ -34,10 +39,19 @@ describe('Aptos helpers', () => {
     const minimal = buildAptosFullMessage({ message, nonce: 'n1' });
     expect(minimal).toBe(`APTOS\nmessage: ${message}\nnonce: n1`);
     expect(parseAptosFullMessage(minimal)).toEqual({ message, nonce: 'n1' });
-    const all = 'APTOS\naddress: 0x1\napplication: https://app.example\nchainId: 1\nmessage: hi\nthere\nnonce: 42';
-    expect(parseAptosFullMessage(all)).toEqual({ address: '0x1', application: 'https://app.example', chainId: '1', message: 'hi\nthere', nonce: '42' });
+    const all =
+      'APTOS\naddress: 0x1\napplication: https://app.example\nchainId: 1\nmessage: hi\nthere\nnonce: 42';
+    expect(parseAptosFullMessage(all)).toEqual({
+      address: '0x1',
+      application: 'https://app.example',
+      chainId: '1',
+      message: 'hi\nthere',
+      nonce: '42',
+    });
     expect(buildAptosFullMessage(parseAptosFullMessage(all)!)).toBe(all);
-    expect(parseAptosFullMessage(`APTOS\nchainId: 2\naddress: 0x1\nmessage: m\nnonce: 1`)).toBeUndefined();
+    expect(
+      parseAptosFullMessage(`APTOS\nchainId: 2\naddress: 0x1\nmessage: m\nnonce: 1`),
+    ).toBeUndefined();
     expect(parseAptosFullMessage(`message: m\nnonce: 1`)).toBeUndefined();
     expect(parseAptosFullMessage(`APTOS\nmessage: m`)).toBeUndefined();
   });
@@ -50,30 +64,58 @@ describe('verifyWalletSignature (aptos)', () => {
     const inputs = [
       { publicKey: publicKeyHex, signature: sigHex },
       { publicKey: publicKeyHex.slice(2), signature: sigHex.slice(2) },
-      { publicKey: base64.encode(account.publicKey.toUint8Array()), signature: base64.encode(sigBytes) },
+      {
+        publicKey: base64.encode(account.publicKey.toUint8Array()),
+        signature: base64.encode(sigBytes),
+      },
     ];
     for (const input of inputs) {
-      await expect(verifyWalletSignature({ chainType: 'aptos', address, message, ...input })).resolves.toEqual({ address, message, format: 'message' });
+      await expect(
+        verifyWalletSignature({ chainType: 'aptos', address, message, ...input }),
+      ).resolves.toEqual({ address, message, format: 'message' });
     }
     // And the SDK agrees with the signature we accepted.
-    expect(new Ed25519PublicKey(publicKeyHex).verifySignature({ message: utf8(message), signature: new Ed25519Signature(sigHex) })).toBe(true);
+    expect(
+      new Ed25519PublicKey(publicKeyHex).verifySignature({
+        message: utf8(message),
+        signature: new Ed25519Signature(sigHex),
+      }),
+    ).toBe(true);
   });
 
   it('accepts the short address form and normalizes it', async () => {
     const short = account.accountAddress.toString();
     await expect(
-      verifyWalletSignature({ chainType: 'aptos', address: short.toUpperCase().replace('0X', '0x'), message, signature: sign(account, message), publicKey: publicKeyHex }),
+      verifyWalletSignature({
+        chainType: 'aptos',
+        address: short.toUpperCase().replace('0X', '0x'),
+        message,
+        signature: sign(account, message),
+        publicKey: publicKeyHex,
+      }),
     ).resolves.toMatchObject({ address });
   });
 
   it.each([
     ['minimal', { message, nonce: '5eed' }],
-    ['with address, application and chainId', { address, application: 'https://bridge.example', chainId: '1', message, nonce: 'abc123' }],
+    [
+      'with address, application and chainId',
+      { address, application: 'https://bridge.example', chainId: '1', message, nonce: 'abc123' },
+    ],
     ['with the short address', { address: account.accountAddress.toString(), message, nonce: '1' }],
   ])('accepts a wallet full-message signature passed as fullMessage (%s)', async (_name, parts) => {
     const fullMessage = buildAptosFullMessage(parts);
     const signature = sign(account, fullMessage);
-    await expect(verifyWalletSignature({ chainType: 'aptos', address, message, signature, publicKey: publicKeyHex, fullMessage })).resolves.toEqual({
+    await expect(
+      verifyWalletSignature({
+        chainType: 'aptos',
+        address,
+        message,
+        signature,
+        publicKey: publicKeyHex,
+        fullMessage,
+      }),
+    ).resolves.toEqual({
       address,
       message,
       format: 'aptos-full-message',
@@ -83,7 +125,15 @@ describe('verifyWalletSignature (aptos)', () => {
   it('accepts a full message passed as message and returns the embedded message for the caller to compare', async () => {
     const fullMessage = `APTOS\napplication: https://bridge.example\nmessage: ${message}\nnonce: 77`;
     const signature = sign(account, fullMessage);
-    await expect(verifyWalletSignature({ chainType: 'aptos', address, message: fullMessage, signature, publicKey: publicKeyHex })).resolves.toEqual({
+    await expect(
+      verifyWalletSignature({
+        chainType: 'aptos',
+        address,
+        message: fullMessage,
+        signature,
+        publicKey: publicKeyHex,
+      }),
+    ).resolves.toEqual({
       address,
       message,
       format: 'aptos-full-message',
@@ -91,24 +141,68 @@ describe('verifyWalletSignature (aptos)', () => {
   });
 
   it('rejects a full message that embeds another message, names another address, or was not signed', async () => {
-    const otherEmbedded = buildAptosFullMessage({ message: 'Wallet binding request: eve.ctss\nNonce: 5eed', nonce: '1' });
+    const otherEmbedded = buildAptosFullMessage({
+      message: 'Wallet binding request: eve.ctss\nNonce: 5eed',
+      nonce: '1',
+    });
     await expectCode(
-      verifyWalletSignature({ chainType: 'aptos', address, message, signature: sign(account, otherEmbedded), publicKey: publicKeyHex, fullMessage: otherEmbedded }),
+      verifyWalletSignature({
+        chainType: 'aptos',
+        address,
+        message,
+        signature: sign(account, otherEmbedded),
+        publicKey: publicKeyHex,
+        fullMessage: otherEmbedded,
+      }),
       'INVALID_SIGNATURE',
     );
-    const otherAddress = buildAptosFullMessage({ address: accountFrom(9).accountAddress.toStringLong(), message, nonce: '1' });
+    const otherAddress = buildAptosFullMessage({
+      address: accountFrom(9).accountAddress.toStringLong(),
+      message,
+      nonce: '1',
+    });
     await expectCode(
-      verifyWalletSignature({ chainType: 'aptos', address, message, signature: sign(account, otherAddress), publicKey: publicKeyHex, fullMessage: otherAddress }),
+      verifyWalletSignature({
+        chainType: 'aptos',
+        address,
+        message,
+        signature: sign(account, otherAddress),
+        publicKey: publicKeyHex,
+        fullMessage: otherAddress,
+      }),
       'INVALID_SIGNATURE',
     );
-    await expectCode(verifyWalletSignature({ chainType: 'aptos', address, message: otherAddress, signature: sign(account, otherAddress), publicKey: publicKeyHex }), 'INVALID_SIGNATURE');
+    await expectCode(
+      verifyWalletSignature({
+        chainType: 'aptos',
+        address,
+        message: otherAddress,
+        signature: sign(account, otherAddress),
+        publicKey: publicKeyHex,
+      }),
+      'INVALID_SIGNATURE',
+    );
     const good = buildAptosFullMessage({ message, nonce: '1' });
     await expectCode(
-      verifyWalletSignature({ chainType: 'aptos', address, message, signature: sign(account, message), publicKey: publicKeyHex, fullMessage: good }),
+      verifyWalletSignature({
+        chainType: 'aptos',
+        address,
+        message,
+        signature: sign(account, message),
+        publicKey: publicKeyHex,
+        fullMessage: good,
+      }),
       'INVALID_SIGNATURE',
     );
     await expectCode(
-      verifyWalletSignature({ chainType: 'aptos', address, message, signature: sign(account, good), publicKey: publicKeyHex, fullMessage: 'APTOS message' }),
+      verifyWalletSignature({
+        chainType: 'aptos',
+        address,
+        message,
+        signature: sign(account, good),
+        publicKey: publicKeyHex,
+        fullMessage: 'APTOS message',
+      }),
       'INVALID_INPUT',
     );
   });
@@ -116,14 +210,47 @@ describe('verifyWalletSignature (aptos)', () => {
   it('rejects a wrong message, a key of another address, and a forged or foreign signature', async () => {
     const signature = sign(account, message);
     const other = accountFrom(5);
-    await expectCode(verifyWalletSignature({ chainType: 'aptos', address, message: `${message}!`, signature, publicKey: publicKeyHex }), 'INVALID_SIGNATURE');
     await expectCode(
-      verifyWalletSignature({ chainType: 'aptos', address, message, signature: sign(other, message), publicKey: hex(other.publicKey.toUint8Array()) }),
+      verifyWalletSignature({
+        chainType: 'aptos',
+        address,
+        message: `${message}!`,
+        signature,
+        publicKey: publicKeyHex,
+      }),
       'INVALID_SIGNATURE',
     );
-    await expectCode(verifyWalletSignature({ chainType: 'aptos', address, message, signature: sign(other, message), publicKey: publicKeyHex }), 'INVALID_SIGNATURE');
+    await expectCode(
+      verifyWalletSignature({
+        chainType: 'aptos',
+        address,
+        message,
+        signature: sign(other, message),
+        publicKey: hex(other.publicKey.toUint8Array()),
+      }),
+      'INVALID_SIGNATURE',
+    );
+    await expectCode(
+      verifyWalletSignature({
+        chainType: 'aptos',
+        address,
+        message,
+        signature: sign(other, message),
+        publicKey: publicKeyHex,
+      }),
+      'INVALID_SIGNATURE',
+    );
     const forged = `${signature.slice(0, 20)}${signature[20] === 'f' ? 'e' : 'f'}${signature.slice(21)}`;
-    await expectCode(verifyWalletSignature({ chainType: 'aptos', address, message, signature: forged, publicKey: publicKeyHex }), 'INVALID_SIGNATURE');
+    await expectCode(
+      verifyWalletSignature({
+        chainType: 'aptos',
+        address,
+        message,
+        signature: forged,
+        publicKey: publicKeyHex,
+      }),
+      'INVALID_SIGNATURE',
+    );
   });
 
   it('rejects missing or malformed public keys, addresses and signatures as INVALID_INPUT', async () => {
@@ -138,6 +265,10 @@ describe('verifyWalletSignature (aptos)', () => {
       { address, signature: signature.slice(0, 120), publicKey: publicKeyHex },
       { address, signature: `${signature}00`, publicKey: publicKeyHex },
     ];
-    for (const input of bad) await expectCode(verifyWalletSignature({ chainType: 'aptos', message, ...input }), 'INVALID_INPUT');
+    for (const input of bad)
+      await expectCode(
+        verifyWalletSignature({ chainType: 'aptos', message, ...input }),
+        'INVALID_INPUT',
+      );
   });
 });

@@ -87,14 +87,31 @@ export function verifyAptosSignature(
   fullMessage?: string,
 ): WalletSignatureResult {
   const normalized = normalizeHexAddress(address);
-  if (!normalized) throw new WalletSignatureError('INVALID_INPUT', 'aptos address must be 0x followed by up to 64 hex digits');
-  if (publicKey === undefined || publicKey === '') throw new WalletSignatureError('INVALID_INPUT', 'aptos public key is required');
+  if (!normalized)
+    throw new WalletSignatureError(
+      'INVALID_INPUT',
+      'aptos address must be 0x followed by up to 64 hex digits',
+    );
+  if (publicKey === undefined || publicKey === '')
+    throw new WalletSignatureError('INVALID_INPUT', 'aptos public key is required');
   const keys = decodeCandidates(publicKey, 32, ['hex', 'base64']);
-  if (keys.length === 0) throw new WalletSignatureError('INVALID_INPUT', 'aptos public key must be 32 bytes as hex or base64');
+  if (keys.length === 0)
+    throw new WalletSignatureError(
+      'INVALID_INPUT',
+      'aptos public key must be 32 bytes as hex or base64',
+    );
   const sigs = decodeCandidates(signature, 64, ['hex', 'base64']);
-  if (sigs.length === 0) throw new WalletSignatureError('INVALID_INPUT', 'aptos signature must be 64 bytes as hex or base64');
+  if (sigs.length === 0)
+    throw new WalletSignatureError(
+      'INVALID_INPUT',
+      'aptos signature must be 64 bytes as hex or base64',
+    );
   const key = keys.find((k) => aptosAddressOf(k) === normalized);
-  if (!key) throw new WalletSignatureError('INVALID_SIGNATURE', 'aptos public key does not belong to the address');
+  if (!key)
+    throw new WalletSignatureError(
+      'INVALID_SIGNATURE',
+      'aptos public key does not belong to the address',
+    );
 
   const verifies = (text: string): boolean => {
     const bytes = new TextEncoder().encode(text);
@@ -102,16 +119,31 @@ export function verifyAptosSignature(
   };
   const checkEnvelope = (parts: AptosFullMessage): void => {
     if (parts.address !== undefined && normalizeHexAddress(parts.address) !== normalized) {
-      throw new WalletSignatureError('INVALID_SIGNATURE', 'aptos full message names a different address');
+      throw new WalletSignatureError(
+        'INVALID_SIGNATURE',
+        'aptos full message names a different address',
+      );
     }
   };
 
   if (fullMessage !== undefined) {
     const parts = parseAptosFullMessage(fullMessage);
-    if (!parts) throw new WalletSignatureError('INVALID_INPUT', 'aptos fullMessage is not in the wallet signMessage format');
-    if (parts.message !== message) throw new WalletSignatureError('INVALID_SIGNATURE', 'aptos full message embeds a different message');
+    if (!parts)
+      throw new WalletSignatureError(
+        'INVALID_INPUT',
+        'aptos fullMessage is not in the wallet signMessage format',
+      );
+    if (parts.message !== message)
+      throw new WalletSignatureError(
+        'INVALID_SIGNATURE',
+        'aptos full message embeds a different message',
+      );
     checkEnvelope(parts);
-    if (!verifies(fullMessage)) throw new WalletSignatureError('INVALID_SIGNATURE', 'aptos signature does not match the address and message');
+    if (!verifies(fullMessage))
+      throw new WalletSignatureError(
+        'INVALID_SIGNATURE',
+        'aptos signature does not match the address and message',
+      );
     return { address: normalized, message, format: 'aptos-full-message' };
   }
   if (verifies(message)) {
@@ -122,5 +154,8 @@ export function verifyAptosSignature(
     }
     return { address: normalized, message, format: 'message' };
   }
-  throw new WalletSignatureError('INVALID_SIGNATURE', 'aptos signature does not match the address and message');
+  throw new WalletSignatureError(
+    'INVALID_SIGNATURE',
+    'aptos signature does not match the address and message',
+  );
 }

@@ -8,7 +8,10 @@ const address = base58.encode(pair.publicKey);
 const message = 'Wallet binding request: bob.ctss\nNonce: 9a8b7c — ünïcode ✓';
 const sigBytes = nacl.sign.detached(new TextEncoder().encode(message), pair.secretKey);
 
-async function expectCode(promise: Promise<unknown>, code: WalletSignatureError['code']): Promise<void> {
+async function expectCode(
+  promise: Promise<unknown>,
+  code: WalletSignatureError['code'],
+): Promise<void> {
   await expect(promise).rejects.toBeInstanceOf(WalletSignatureError);
   await expect(promise).rejects.toMatchObject({ code });
 }
@@ -20,17 +23,38 @@ describe('verifyWalletSignature (solana, ed25519 over UTF-8)', () => {
     ['0x hex', `0x${Buffer.from(sigBytes).toString('hex')}`],
     ['base64', base64.encode(sigBytes)],
   ])('accepts a tweetnacl signature encoded as %s', async (_name, signature) => {
-    await expect(verifyWalletSignature({ chainType: 'solana', address, message, signature })).resolves.toEqual({ address, message, format: 'message' });
+    await expect(
+      verifyWalletSignature({ chainType: 'solana', address, message, signature }),
+    ).resolves.toEqual({ address, message, format: 'message' });
   });
 
   it('rejects a wrong message, a wrong address and a forged signature as INVALID_SIGNATURE', async () => {
     const signature = base58.encode(sigBytes);
     const otherAddress = base58.encode(nacl.sign.keyPair().publicKey);
-    await expectCode(verifyWalletSignature({ chainType: 'solana', address, message: message.replace('9a8b7c', '9a8b7d'), signature }), 'INVALID_SIGNATURE');
-    await expectCode(verifyWalletSignature({ chainType: 'solana', address: otherAddress, message, signature }), 'INVALID_SIGNATURE');
+    await expectCode(
+      verifyWalletSignature({
+        chainType: 'solana',
+        address,
+        message: message.replace('9a8b7c', '9a8b7d'),
+        signature,
+      }),
+      'INVALID_SIGNATURE',
+    );
+    await expectCode(
+      verifyWalletSignature({ chainType: 'solana', address: otherAddress, message, signature }),
+      'INVALID_SIGNATURE',
+    );
     const forged = Uint8Array.from(sigBytes);
     forged[5] = forged[5]! ^ 0x80;
-    await expectCode(verifyWalletSignature({ chainType: 'solana', address, message, signature: base58.encode(forged) }), 'INVALID_SIGNATURE');
+    await expectCode(
+      verifyWalletSignature({
+        chainType: 'solana',
+        address,
+        message,
+        signature: base58.encode(forged),
+      }),
+      'INVALID_SIGNATURE',
+    );
   });
 
   it('rejects malformed addresses and signature encodings as INVALID_INPUT', async () => {
@@ -43,6 +67,10 @@ describe('verifyWalletSignature (solana, ed25519 over UTF-8)', () => {
       { address, signature: Buffer.from(sigBytes.subarray(0, 60)).toString('hex') },
       { address, signature: 'not a signature' },
     ];
-    for (const input of bad) await expectCode(verifyWalletSignature({ chainType: 'solana', message, ...input }), 'INVALID_INPUT');
+    for (const input of bad)
+      await expectCode(
+        verifyWalletSignature({ chainType: 'solana', message, ...input }),
+        'INVALID_INPUT',
+      );
   });
 });

@@ -13,16 +13,27 @@ import type { WalletSignatureResult } from './types.js';
  * @throws {WalletSignatureError} `INVALID_INPUT` when the address is not base58 of 32 bytes or the
  *   signature is not 64 bytes in a supported encoding; `INVALID_SIGNATURE` when it does not verify.
  */
-export function verifySolanaSignature(address: string, message: string, signature: string): WalletSignatureResult {
+export function verifySolanaSignature(
+  address: string,
+  message: string,
+  signature: string,
+): WalletSignatureResult {
   const publicKey = decodeBase58(address);
-  if (publicKey?.length !== 32) throw new WalletSignatureError('INVALID_INPUT', 'solana address must be base58 of 32 bytes');
+  if (publicKey?.length !== 32)
+    throw new WalletSignatureError('INVALID_INPUT', 'solana address must be base58 of 32 bytes');
   const candidates = decodeCandidates(signature, 64, ['base58', 'hex', 'base64']);
   if (candidates.length === 0) {
-    throw new WalletSignatureError('INVALID_INPUT', 'solana signature must be 64 bytes as base58, hex or base64');
+    throw new WalletSignatureError(
+      'INVALID_INPUT',
+      'solana signature must be 64 bytes as base58, hex or base64',
+    );
   }
   const bytes = new TextEncoder().encode(message);
   if (!candidates.some((sig) => verifyEd25519(sig, bytes, publicKey))) {
-    throw new WalletSignatureError('INVALID_SIGNATURE', 'solana signature does not match the address and message');
+    throw new WalletSignatureError(
+      'INVALID_SIGNATURE',
+      'solana signature does not match the address and message',
+    );
   }
   return { address: base58.encode(publicKey), message, format: 'message' };
 }

@@ -15,7 +15,11 @@ import type { WalletSignatureResult } from './types.js';
 export const SUI_SIGNATURE_FLAGS = { ED25519: 0x00, Secp256k1: 0x01, Secp256r1: 0x02 } as const;
 
 const PUBLIC_KEY_LENGTH: Record<number, number> = { 0x00: 32, 0x01: 33, 0x02: 33 };
-const UNSUPPORTED_FLAGS: Record<number, string> = { 0x03: 'MultiSig', 0x05: 'zkLogin', 0x06: 'Passkey' };
+const UNSUPPORTED_FLAGS: Record<number, string> = {
+  0x03: 'MultiSig',
+  0x05: 'zkLogin',
+  0x06: 'Passkey',
+};
 
 /** Intent prefix of a personal message: scope PersonalMessage (3), version V0 (0), app id Sui (0). */
 const PERSONAL_MESSAGE_INTENT = Uint8Array.of(3, 0, 0);
@@ -62,20 +66,38 @@ export function normalizeHexAddress(address: string): string | undefined {
  *   wrong-length signature, or an unsupported scheme (MultiSig, zkLogin, Passkey);
  *   `INVALID_SIGNATURE` when the key does not belong to `address` or the signature does not verify.
  */
-export function verifySuiSignature(address: string, message: string, signature: string): WalletSignatureResult {
+export function verifySuiSignature(
+  address: string,
+  message: string,
+  signature: string,
+): WalletSignatureResult {
   const normalized = normalizeHexAddress(address);
-  if (!normalized) throw new WalletSignatureError('INVALID_INPUT', 'sui address must be 0x followed by up to 64 hex digits');
+  if (!normalized)
+    throw new WalletSignatureError(
+      'INVALID_INPUT',
+      'sui address must be 0x followed by up to 64 hex digits',
+    );
   // base64 is the Sui wire form; hex is accepted too. Hex text is also valid base64, so pick the
   // decoding whose length fits the scheme its first byte names.
-  const decodings = [decodeBase64(signature), decodeHex(signature)].filter((b): b is Uint8Array => b !== undefined && b.length > 0);
-  if (decodings.length === 0) throw new WalletSignatureError('INVALID_INPUT', 'sui signature must be base64 of flag || signature || public key');
+  const decodings = [decodeBase64(signature), decodeHex(signature)].filter(
+    (b): b is Uint8Array => b !== undefined && b.length > 0,
+  );
+  if (decodings.length === 0)
+    throw new WalletSignatureError(
+      'INVALID_INPUT',
+      'sui signature must be base64 of flag || signature || public key',
+    );
   const serialized = decodings.find((b) => {
     const keyLength = PUBLIC_KEY_LENGTH[b[0]!];
     return keyLength !== undefined && b.length === 1 + 64 + keyLength;
   });
   if (!serialized) {
     const unsupported = UNSUPPORTED_FLAGS[decodings[0]![0]!];
-    if (unsupported) throw new WalletSignatureError('INVALID_INPUT', `sui ${unsupported} signatures are not supported`);
+    if (unsupported)
+      throw new WalletSignatureError(
+        'INVALID_INPUT',
+        `sui ${unsupported} signatures are not supported`,
+      );
     throw new WalletSignatureError(
       'INVALID_INPUT',
       'sui signature must be flag || 64-byte signature || public key (97 bytes for Ed25519, 98 for Secp256k1/Secp256r1)',
@@ -85,16 +107,27 @@ export function verifySuiSignature(address: string, message: string, signature: 
   const sig = serialized.subarray(1, 65);
   const publicKey = serialized.subarray(65);
   if (suiAddressOf(flag, publicKey) !== normalized) {
-    throw new WalletSignatureError('INVALID_SIGNATURE', 'sui signature public key does not belong to the address');
+    throw new WalletSignatureError(
+      'INVALID_SIGNATURE',
+      'sui signature public key does not belong to the address',
+    );
   }
   const digest = suiPersonalMessageDigest(new TextEncoder().encode(message));
   if (!verifySuiScheme(flag, sig, digest, publicKey)) {
-    throw new WalletSignatureError('INVALID_SIGNATURE', 'sui signature does not match the address and message');
+    throw new WalletSignatureError(
+      'INVALID_SIGNATURE',
+      'sui signature does not match the address and message',
+    );
   }
   return { address: normalized, message, format: 'message' };
 }
 
-function verifySuiScheme(flag: number, sig: Uint8Array, digest: Uint8Array, publicKey: Uint8Array): boolean {
+function verifySuiScheme(
+  flag: number,
+  sig: Uint8Array,
+  digest: Uint8Array,
+  publicKey: Uint8Array,
+): boolean {
   if (flag === SUI_SIGNATURE_FLAGS.ED25519) return verifyEd25519(sig, digest, publicKey);
   const curve = flag === SUI_SIGNATURE_FLAGS.Secp256k1 ? secp256k1 : p256;
   try {

@@ -4,7 +4,11 @@ import { verifyAptosSignature } from './aptos.js';
 import { verifyEvmSignature } from './evm.js';
 import { verifySolanaSignature } from './solana.js';
 import { verifySuiSignature } from './sui.js';
-import { WALLET_CHAIN_TYPES, type WalletSignatureInput, type WalletSignatureResult } from './types.js';
+import {
+  WALLET_CHAIN_TYPES,
+  type WalletSignatureInput,
+  type WalletSignatureResult,
+} from './types.js';
 
 /**
  * Checks that `signature` proves control of `address` over `message`, by chain family:
@@ -25,16 +29,28 @@ import { WALLET_CHAIN_TYPES, type WalletSignatureInput, type WalletSignatureResu
  * @example
  * const { address } = await verifyWalletSignature({ chainType: 'evm', address, message, signature });
  */
-export async function verifyWalletSignature(input: WalletSignatureInput): Promise<WalletSignatureResult> {
+export async function verifyWalletSignature(
+  input: WalletSignatureInput,
+): Promise<WalletSignatureResult> {
   const { chainType, address, message, signature, publicKey, fullMessage } = input;
   if (!(WALLET_CHAIN_TYPES as readonly string[]).includes(chainType)) {
-    throw new WalletSignatureError('INVALID_INPUT', `chain type must be one of ${WALLET_CHAIN_TYPES.join(', ')}`);
+    throw new WalletSignatureError(
+      'INVALID_INPUT',
+      `chain type must be one of ${WALLET_CHAIN_TYPES.join(', ')}`,
+    );
   }
-  for (const [name, value] of [['address', address], ['message', message], ['signature', signature]] as const) {
-    if (typeof value !== 'string' || value.length === 0) throw new WalletSignatureError('INVALID_INPUT', `${name} must be a non-empty string`);
+  for (const [name, value] of [
+    ['address', address],
+    ['message', message],
+    ['signature', signature],
+  ] as const) {
+    if (typeof value !== 'string' || value.length === 0)
+      throw new WalletSignatureError('INVALID_INPUT', `${name} must be a non-empty string`);
   }
-  if (publicKey !== undefined && typeof publicKey !== 'string') throw new WalletSignatureError('INVALID_INPUT', 'publicKey must be a string');
-  if (fullMessage !== undefined && typeof fullMessage !== 'string') throw new WalletSignatureError('INVALID_INPUT', 'fullMessage must be a string');
+  if (publicKey !== undefined && typeof publicKey !== 'string')
+    throw new WalletSignatureError('INVALID_INPUT', 'publicKey must be a string');
+  if (fullMessage !== undefined && typeof fullMessage !== 'string')
+    throw new WalletSignatureError('INVALID_INPUT', 'fullMessage must be a string');
   switch (chainType) {
     case 'evm':
       return verifyEvmSignature(address, message, signature);

@@ -14,7 +14,12 @@ const GasEstimate = z.object({
 });
 
 /** Builds a {@link GasSource} for Aptos; `rpcUrl` is the node base URL (with or without `/v1`). */
-export function createAptosGasSource(options: { domain: number; rpcUrl: string; multiplierBps: bigint; timeoutMs: number }): GasSource {
+export function createAptosGasSource(options: {
+  domain: number;
+  rpcUrl: string;
+  multiplierBps: bigint;
+  timeoutMs: number;
+}): GasSource {
   const base = options.rpcUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
   return {
     domain: options.domain,

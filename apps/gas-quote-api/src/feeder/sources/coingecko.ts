@@ -21,7 +21,10 @@ export const DEFAULT_COINGECKO_IDS: Readonly<Record<string, string>> = {
   HYPE: 'hyperliquid',
 };
 
-const SimplePrice = z.record(z.string(), z.object({ usd: z.number().positive(), last_updated_at: z.number().int().optional() }));
+const SimplePrice = z.record(
+  z.string(),
+  z.object({ usd: z.number().positive(), last_updated_at: z.number().int().optional() }),
+);
 
 /** Options of {@link createCoinGeckoSource}. */
 export interface CoinGeckoSourceOptions {
@@ -56,7 +59,10 @@ export function createCoinGeckoSource(options: CoinGeckoSourceOptions): UsdSourc
         if (!entry) continue;
         const observedAt = entry.last_updated_at !== undefined ? entry.last_updated_at * 1000 : now;
         if (now - observedAt > options.maxAgeSeconds * 1000) continue;
-        out.set(symbol, { price: numberToFixed(entry.usd, USD_DECIMALS), observedAt: Math.min(observedAt, now) });
+        out.set(symbol, {
+          price: numberToFixed(entry.usd, USD_DECIMALS),
+          observedAt: Math.min(observedAt, now),
+        });
       }
       return out;
     },

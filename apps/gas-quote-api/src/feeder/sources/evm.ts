@@ -32,7 +32,9 @@ function median(values: bigint[]): bigint {
  * @throws (from fetch) when both eth_feeHistory and eth_gasPrice fail.
  */
 export function createEvmGasSource(options: EvmGasSourceOptions): GasSource {
-  const client = createPublicClient({ transport: http(options.rpcUrl, { timeout: options.timeoutMs, retryCount: 0 }) });
+  const client = createPublicClient({
+    transport: http(options.rpcUrl, { timeout: options.timeoutMs, retryCount: 0 }),
+  });
   return {
     domain: options.domain,
     name: 'evm-rpc',

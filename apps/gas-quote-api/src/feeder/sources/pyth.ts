@@ -60,7 +60,11 @@ export function createPythSource(options: PythSourceOptions): UsdSource {
       const out = new Map<string, UsdQuote>();
       if (wanted.length === 0) return out;
       const query = wanted.map((s) => `ids[]=${encodeURIComponent(options.feedIds[s]!)}`).join('&');
-      const body = await getJson(`${base}/v2/updates/price/latest?${query}&parsed=true`, HermesLatest, options.timeoutMs);
+      const body = await getJson(
+        `${base}/v2/updates/price/latest?${query}&parsed=true`,
+        HermesLatest,
+        options.timeoutMs,
+      );
       const byId = new Map(body.parsed.map((p) => [normId(p.id), p.price]));
       const now = options.clock();
       for (const symbol of wanted) {

@@ -10,7 +10,10 @@ import type { GasSource, UsdSource } from './types.js';
 
 const Snapshot = z.object({
   usd: z.record(z.string(), z.string().regex(/^[0-9]+(\.[0-9]+)?$/)),
-  gas: z.record(z.string().regex(/^[0-9]+$/), z.object({ price: z.string().regex(/^[0-9]+$/), decimals: z.number().int().min(0) })),
+  gas: z.record(
+    z.string().regex(/^[0-9]+$/),
+    z.object({ price: z.string().regex(/^[0-9]+$/), decimals: z.number().int().min(0) }),
+  ),
 });
 /** The parsed snapshot file. */
 export type Snapshot = z.infer<typeof Snapshot>;

@@ -16,7 +16,9 @@ export const SOLANA_LAMPORTS_PER_SIGNATURE = 5000n;
 /** Micro-lamports per lamport. */
 const MICRO = 1_000_000n;
 
-const PrioritizationFees = z.array(z.object({ slot: z.number(), prioritizationFee: z.number().int().nonnegative() }));
+const PrioritizationFees = z.array(
+  z.object({ slot: z.number(), prioritizationFee: z.number().int().nonnegative() }),
+);
 
 /** Options of {@link createSolanaGasSource}. */
 export interface SolanaGasSourceOptions {
@@ -38,11 +40,25 @@ export function createSolanaGasSource(options: SolanaGasSourceOptions): GasSourc
     domain: options.domain,
     name: 'solana-rpc',
     async fetch() {
-      const fees = await rpcCall(options.rpcUrl, 'getRecentPrioritizationFees', [], PrioritizationFees, options.timeoutMs);
-      const sorted = fees.map((f) => BigInt(f.prioritizationFee)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      const idx = Math.min(sorted.length - 1, Math.floor((sorted.length * options.priorityPercentile) / 100));
+      const fees = await rpcCall(
+        options.rpcUrl,
+        'getRecentPrioritizationFees',
+        [],
+        PrioritizationFees,
+        options.timeoutMs,
+      );
+      const sorted = fees
+        .map((f) => BigInt(f.prioritizationFee))
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const idx = Math.min(
+        sorted.length - 1,
+        Math.floor((sorted.length * options.priorityPercentile) / 100),
+      );
       const priority = sorted.length === 0 ? 0n : sorted[Math.max(0, idx)]!;
-      const base = ceilDiv(SOLANA_LAMPORTS_PER_SIGNATURE * options.signatures * MICRO, options.redeemComputeUnits);
+      const base = ceilDiv(
+        SOLANA_LAMPORTS_PER_SIGNATURE * options.signatures * MICRO,
+        options.redeemComputeUnits,
+      );
       return { price: ceilDiv((priority + base) * options.multiplierBps, BPS_SCALE), decimals: 15 };
     },
   };

@@ -7,12 +7,25 @@ import type { GasSource } from './types.js';
 const ReferenceGasPrice = z.union([z.string().regex(/^[0-9]+$/), z.number().int().nonnegative()]);
 
 /** Builds a {@link GasSource} for Sui from its JSON-RPC URL. */
-export function createSuiGasSource(options: { domain: number; rpcUrl: string; multiplierBps: bigint; timeoutMs: number }): GasSource {
+export function createSuiGasSource(options: {
+  domain: number;
+  rpcUrl: string;
+  multiplierBps: bigint;
+  timeoutMs: number;
+}): GasSource {
   return {
     domain: options.domain,
     name: 'sui-rpc',
     async fetch() {
-      const mist = BigInt(await rpcCall(options.rpcUrl, 'suix_getReferenceGasPrice', [], ReferenceGasPrice, options.timeoutMs));
+      const mist = BigInt(
+        await rpcCall(
+          options.rpcUrl,
+          'suix_getReferenceGasPrice',
+          [],
+          ReferenceGasPrice,
+          options.timeoutMs,
+        ),
+      );
       return { price: ceilDiv(mist * options.multiplierBps, BPS_SCALE), decimals: 9 };
     },
   };
