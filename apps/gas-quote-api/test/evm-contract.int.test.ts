@@ -9,31 +9,14 @@
 import { readFileSync } from 'node:fs';
 import { createEVM, type EVM, type EVMRunCallOpts } from '@ethereumjs/evm';
 import { createZeroAddress, type Address as EvmAddress } from '@ethereumjs/util';
-import solc from 'solc';
+import { compileSolidity, type CompiledContract } from '@ctss/test-support';
 import { encodeAbiParameters, encodeFunctionData, hexToBytes, type Abi, type Hex } from 'viem';
 import { EcdsaQuote } from '@ctss/domain-types';
 import { buildTestApp, testEcdsaSigner, type TestApp } from './support/app.js';
 
-interface SolcOutput {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-}
-
-function compile(): { abi: Abi; bytecode: Hex } {
+function compile(): CompiledContract {
   const source = readFileSync(new URL('./fixtures/TransferVerifier.sol', import.meta.url), 'utf8');
-  const input = {
-    language: 'Solidity',
-    sources: { 'TransferVerifier.sol': { content: source } },
-    settings: {
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
-    },
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input)) as string) as SolcOutput;
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const c = output.contracts['TransferVerifier.sol']!.TransferVerifier!;
-  return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+  return compileSolidity('TransferVerifier.sol', source, 'TransferVerifier');
 }
 
 /** A block header at `timestamp` (seconds), the only field the verifier reads. */

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import type { Address as EvmAddress } from '@ethereumjs/util';
-import solc from 'solc';
+import { compileSolidity, type CompiledContract } from '@ctss/test-support';
 import {
   type Abi,
   type Hex,
@@ -23,26 +23,9 @@ import {
   signQuote,
 } from '../src/index.js';
 
-interface SolcOutput {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-}
-
-function compile(): { abi: Abi; bytecode: Hex } {
+function compile(): CompiledContract {
   const source = readFileSync(new URL('./fixtures/QuoteVerifier.sol', import.meta.url), 'utf8');
-  const input = {
-    language: 'Solidity',
-    sources: { 'QuoteVerifier.sol': { content: source } },
-    settings: {
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
-    },
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input)) as string) as SolcOutput;
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const contract = output.contracts['QuoteVerifier.sol']!.QuoteVerifier!;
-  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+  return compileSolidity('QuoteVerifier.sol', source, 'QuoteVerifier');
 }
 
 const signer = loadSecp256k1Signer(

@@ -5,7 +5,7 @@
  * for unknown names like the deployed resolver does. The DNS-encoded name and the namehash inside
  * `data` must belong together (both registered by `setAddr`), so a wrong encoding fails the test.
  */
-import solc from 'solc';
+import { compileSolidity } from '@ctss/test-support';
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.30;
@@ -34,26 +34,7 @@ contract TestUniversalResolver {
 }
 `;
 
-interface SolcOutput {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { evm: { bytecode: { object: string } } }>>;
-}
-
 /** Compiles the test resolver; returns its creation bytecode as 0x hex. */
 export function compileTestResolver(): `0x${string}` {
-  const input = {
-    language: 'Solidity',
-    sources: { 'TestUniversalResolver.sol': { content: SOURCE } },
-    settings: {
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['evm.bytecode.object'] } },
-    },
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const bytecode =
-    output.contracts['TestUniversalResolver.sol']?.TestUniversalResolver?.evm.bytecode.object;
-  if (!bytecode) throw new Error('no bytecode');
-  return `0x${bytecode}`;
+  return compileSolidity('TestUniversalResolver.sol', SOURCE, 'TestUniversalResolver').bytecode;
 }
