@@ -6,6 +6,9 @@
 import solc from 'solc';
 import type { Abi, Hex } from 'viem';
 
+/** solc-js ships no type declarations; its standard-JSON entry point takes and returns JSON text. */
+const solcCompile = (solc as { compile(input: string): string }).compile;
+
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
   contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
@@ -36,7 +39,7 @@ export function compileSolidity(
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
     },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input)) as string) as SolcOutput;
+  const output = JSON.parse(solcCompile(JSON.stringify(input))) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
   const contract = output.contracts?.[fileName]?.[contractName];
