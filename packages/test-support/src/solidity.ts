@@ -7,7 +7,7 @@ import solc from 'solc';
 import type { Abi, Hex } from 'viem';
 
 /** solc-js ships no type declarations; its standard-JSON entry point takes and returns JSON text. */
-const solcCompile = (solc as { compile(input: string): string }).compile;
+const solcJs = solc as { compile(input: string): string };
 
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
@@ -39,7 +39,7 @@ export function compileSolidity(
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
     },
   };
-  const output = JSON.parse(solcCompile(JSON.stringify(input))) as SolcOutput;
+  const output = JSON.parse(solcJs.compile(JSON.stringify(input))) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
   const contract = output.contracts?.[fileName]?.[contractName];
