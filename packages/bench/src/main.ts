@@ -56,6 +56,7 @@ async function buildApps(): Promise<void> {
       {
         cwd: REPO_ROOT,
         stdio: 'inherit',
+        env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
       },
     );
     child.once('error', reject);

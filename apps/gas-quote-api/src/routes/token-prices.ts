@@ -1,5 +1,5 @@
 /** `GET /tokenPrices` (SPEC.md "Endpoints"): domain id to native token USD price, latest fresh values. */
-import { HttpProblem } from '@ctss/server-kit';
+import { HttpProblem, sendJsonText } from '@ctss/server-kit';
 import type { RequestHandler } from 'express';
 import { PriceSnapshot } from '../pricing/price-snapshot.js';
 import type { PriceStore } from '../pricing/price-store.js';
@@ -19,6 +19,6 @@ export function tokenPricesHandler(store: PriceStore): RequestHandler {
       throw new HttpProblem(400, 'INVALID_QUERY', '/tokenPrices takes no query parameters');
     const pending = store.snapshot();
     const snapshot = pending instanceof PriceSnapshot ? pending : await pending;
-    res.status(200).type('application/json').send(snapshot.tokenPricesJson());
+    sendJsonText(res, 200, snapshot.tokenPricesJson());
   };
 }

@@ -7,6 +7,7 @@
  * with BigInt; `_usd` floats are computed from them at the edge.
  */
 import type { Knex } from 'knex';
+import { prepare, queryPreparedRows, type PreparedStatement } from '../db/prepared.js';
 import type { Network } from '../transactions/repository.js';
 
 /** Bucket width of a series. */
@@ -33,6 +34,37 @@ export function newestBucketStart(now: Date, period: Period, offset = 0): Date {
 }
 
 /**
+ * The series statements per period. The rollup rows of the range are aggregated first (primary
+ * key range scan), then attached to the generated buckets by equality, so the cost is the number
+ * of rollup rows in the range. Daily buckets read the daily rollups (one row per day), hourly ones
+ * the hourly rollups. `$1` network, `$2`/`$3` rollup range, `$4`/`$5`/`$6` generate_series.
+ */
+const SERIES: Record<Period, PreparedStatement> = {
+  hourly:
+    seriesStatement(`select bucket, sum(volume) as volume, sum(fee) as fee, sum(relayer_fee) as relayer_fee
+           from tx_hourly_rollups
+          where network = $1 and bucket >= $2 and bucket < $3
+          group by bucket`),
+  daily: seriesStatement(`select bucket, volume, fee, relayer_fee
+           from tx_daily_rollups
+          where network = $1 and bucket >= $2 and bucket < $3`),
+};
+
+function seriesStatement(source: string): PreparedStatement {
+  return prepare(
+    'stats_series',
+    `with agg as (${source})
+     select g.bucket,
+            coalesce(agg.volume, 0)::text as volume,
+            coalesce(agg.fee, 0)::text as fee,
+            coalesce(agg.relayer_fee, 0)::text as relayer_fee
+       from generate_series($4::timestamptz, $5::timestamptz, $6::interval) as g(bucket)
+       left join agg on agg.bucket = g.bucket
+      order by g.bucket`,
+  );
+}
+
+/**
  * The `count` buckets of width `period` ending with the bucket `offset` buckets before the one
  * holding `now`, oldest first; buckets without transfers are zero (generate_series).
  */
@@ -49,38 +81,32 @@ export async function volumeSeries(
   const first = new Date(last.getTime() - (count - 1) * width);
   const interval = period === 'hourly' ? '1 hour' : '24 hours';
   const end = new Date(last.getTime() + width);
-  // Aggregate the rollup rows of the range first (primary key range scan), then attach them to the
-  // generated buckets by equality, so the cost is the number of rollup rows in the range. Daily
-  // buckets read the daily rollups (one row per day), hourly ones the hourly rollups.
-  const source =
-    period === 'hourly'
-      ? `select bucket, sum(volume) as volume, sum(fee) as fee, sum(relayer_fee) as relayer_fee
-           from tx_hourly_rollups
-          where network = ? and bucket >= ? and bucket < ?
-          group by bucket`
-      : `select bucket, volume, fee, relayer_fee
-           from tx_daily_rollups
-          where network = ? and bucket >= ? and bucket < ?`;
-  const result = await knex.raw<{
-    rows: { bucket: Date; volume: string; fee: string; relayer_fee: string }[];
-  }>(
-    `with agg as (${source})
-     select g.bucket,
-            coalesce(agg.volume, 0)::text as volume,
-            coalesce(agg.fee, 0)::text as fee,
-            coalesce(agg.relayer_fee, 0)::text as relayer_fee
-       from generate_series(?::timestamptz, ?::timestamptz, ?::interval) as g(bucket)
-       left join agg on agg.bucket = g.bucket
-      order by g.bucket`,
-    [network, first, end, first, last, interval],
-  );
-  return result.rows.map((row) => ({
+  const rows = await queryPreparedRows<{
+    bucket: Date;
+    volume: string;
+    fee: string;
+    relayer_fee: string;
+  }>(knex, SERIES[period], [network, first, end, first, last, interval]);
+  return rows.map((row) => ({
     start: new Date(row.bucket),
     volume: BigInt(row.volume),
     fee: BigInt(row.fee),
     relayerFee: BigInt(row.relayer_fee),
   }));
 }
+
+const NETWORK_TOTALS = prepare(
+  'stats_totals',
+  `select volume::text as volume, tx_count::text as count, senders::text as senders
+     from tx_network_totals where network = $1`,
+);
+
+const DOMAIN_TOTALS = prepare(
+  'stats_domains',
+  `select source_domain, volume::text as amount
+     from tx_domain_totals where network = $1
+    order by volume desc, source_domain`,
+);
 
 /**
  * Lifetime totals of a network from its trigger-kept `tx_network_totals` row: volume
@@ -90,12 +116,11 @@ export async function networkTotals(
   knex: Knex,
   network: Network,
 ): Promise<{ volume: bigint; count: bigint; senders: bigint }> {
-  const result = await knex.raw<{ rows: { volume: string; count: string; senders: string }[] }>(
-    `select volume::text as volume, tx_count::text as count, senders::text as senders
-       from tx_network_totals where network = ?`,
+  const [row] = await queryPreparedRows<{ volume: string; count: string; senders: string }>(
+    knex,
+    NETWORK_TOTALS,
     [network],
   );
-  const row = result.rows[0];
   return {
     volume: BigInt(row?.volume ?? '0'),
     count: BigInt(row?.count ?? '0'),
@@ -108,13 +133,12 @@ export async function volumeBySourceDomain(
   knex: Knex,
   network: Network,
 ): Promise<{ domain: number; amount: bigint }[]> {
-  const result = await knex.raw<{ rows: { source_domain: string; amount: string }[] }>(
-    `select source_domain, volume::text as amount
-       from tx_domain_totals where network = ?
-      order by volume desc, source_domain`,
+  const rows = await queryPreparedRows<{ source_domain: string; amount: string }>(
+    knex,
+    DOMAIN_TOTALS,
     [network],
   );
-  return result.rows.map((row) => ({
+  return rows.map((row) => ({
     domain: Number(row.source_domain),
     amount: BigInt(row.amount),
   }));

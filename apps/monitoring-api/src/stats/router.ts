@@ -4,7 +4,13 @@
  * (DESIGN.md "Caching"); the cached value is the serialized body, so bigints stay exact.
  */
 import { createHash } from 'node:crypto';
-import { createCachedLoader, parseQuery, stringifyJson, textCodec } from '@ctss/server-kit';
+import {
+  createCachedLoader,
+  parseQuery,
+  sendJsonText,
+  stringifyJson,
+  textCodec,
+} from '@ctss/server-kit';
 import { Router, type Response } from 'express';
 import { asyncRoute } from '../async-route.js';
 import type { AppDeps } from '../deps.js';
@@ -22,11 +28,6 @@ import {
 /** Base units (6 decimals) to a float of whole units, for `_usd` fields. */
 const toUsd = (amount: bigint): number => Number(amount) / 1e6;
 
-/** Sends an already serialized JSON body. */
-const sendText = (res: Response, body: string): void => {
-  res.status(200).type('application/json').send(body);
-};
-
 /** The statistics router, mounted at the app root. */
 export function createStatsRouter(deps: AppDeps): Router {
   const router = Router();
@@ -41,7 +42,7 @@ export function createStatsRouter(deps: AppDeps): Router {
     load: () => Promise<unknown>,
   ): Promise<void> => {
     const body = await cached(`stats:${key}`, async () => stringifyJson(await load()), textCodec);
-    sendText(res, body);
+    sendJsonText(res, 200, body);
   };
   const series = (period: Period, limit: number, offset = 0) =>
     volumeSeries(db(), 'mainnet', period, limit, deps.clock(), offset);

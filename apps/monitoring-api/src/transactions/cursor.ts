@@ -38,8 +38,3 @@ export function parseCursor(text: string): FeedCursor {
   }
   return { seconds, id };
 }
-
-/** Formats the cursor after a row created at `createdAt` with `id`. */
-export function formatCursor(createdAt: Date, id: number | bigint): string {
-  return `${Math.floor(createdAt.getTime() / 1000)}_${id.toString()}`;
-}

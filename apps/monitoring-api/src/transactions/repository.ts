@@ -1,10 +1,13 @@
 /**
  * SQL of the transaction feeds. Keyset pagination over (created_at, id) DESC: created_at is stored
  * in whole seconds, so this is the spec's (second, id) order, served by the
- * `(network, <filter column>, created_at desc, id desc)` indexes. All values are bound parameters.
+ * `(network, <filter column>, created_at desc, id desc)` indexes. All values are bound parameters;
+ * each query shape (which filters are present) is one named prepared statement (db/prepared.ts).
  */
 import type { Knex } from 'knex';
+import { prepare, queryPrepared, type PreparedStatement } from '../db/prepared.js';
 import type { FeedCursor } from './cursor.js';
+import { recordJsonSql, type RecordField } from './record.js';
 
 /** Which feed: mainnet (`/transactionsmainnet`) or testnet/staging (`/transactions`). */
 export type Network = 'mainnet' | 'testnet';
@@ -23,99 +26,131 @@ export interface FeedFilter {
   readonly cursor?: FeedCursor;
 }
 
-/** A row of `transactions` as pg returns it: int8 and numeric as strings. */
-export interface TransactionRow {
-  id: string;
-  network: Network;
-  source_tx_hash: string;
-  destination_tx_hash: string | null;
-  gas_drop_tx_hash: string | null;
-  source_domain: string;
-  destination_domain: string;
-  sender: string;
-  recipient: string;
-  deposit_amount: string;
-  receive_amount: string;
-  relayer_fee: string;
-  gas_drop_amount: string;
-  is_gas_drop_in_native: boolean;
-  max_fee: string;
-  version: number;
-  confirmed: boolean;
-  has_source_tx_error: boolean;
-  has_attestation_error: boolean;
-  has_destination_tx_error: boolean;
-  destination_tx_status: 'pending' | 'success' | 'failed';
-  created_at: Date;
-}
-
 /** Columns `addr_or_tx_hash` is compared with. */
 const MATCH_COLUMNS = ['sender', 'recipient', 'source_tx_hash', 'destination_tx_hash'] as const;
 
-/**
- * Applies every filter of `filter` except `match`, and the cursor, to a query on `transactions`.
- */
-function applyFilters(
-  query: Knex.QueryBuilder,
-  network: Network,
-  filter: FeedFilter,
-): Knex.QueryBuilder {
-  query.where('network', network);
-  if (filter.senders && filter.senders.length > 0) query.whereIn('sender', [...filter.senders]);
-  if (filter.sourceDomain !== undefined) query.where('source_domain', filter.sourceDomain);
-  if (filter.destinationDomain !== undefined)
-    query.where('destination_domain', filter.destinationDomain);
-  if (filter.startTime !== undefined)
-    query.where('created_at', '>=', new Date(filter.startTime * 1000));
-  if (filter.endTime !== undefined) query.where('created_at', '<', new Date(filter.endTime * 1000));
-  if (filter.cursor) {
-    query.whereRaw('(created_at, id) < (to_timestamp(?), ?)', [
-      filter.cursor.seconds,
-      filter.cursor.id.toString(),
-    ]);
-  }
-  return query;
+/** Newest first: the keyset order of the feeds. */
+const NEWEST_FIRST = 'order by created_at desc, id desc';
+
+/** One page of a feed, its records already JSON text. */
+export interface FeedPage {
+  /** The page's records as JSON objects joined by commas (empty for an empty page). */
+  readonly records: string;
+  /** Whether rows exist after the last one. */
+  readonly hasMore: boolean;
+  /** `<unix_ts>_<id>` of the page's last row when `hasMore`, else ''. */
+  readonly nextCursor: string;
 }
 
-/** Newest first: the keyset order of the feeds. */
-const NEWEST_FIRST = [
-  { column: 'created_at', order: 'desc' },
-  { column: 'id', order: 'desc' },
-] as const;
+/**
+ * Builds the statement of one query shape and the order of the values it binds. `$1` is the page
+ * size; the others follow in the order the filters are listed in {@link FeedFilter}.
+ */
+function buildStatement(
+  network: Network,
+  filter: FeedFilter,
+  fields: readonly RecordField[],
+): { statement: PreparedStatement; values: (f: FeedFilter, limit: number) => unknown[] } {
+  const binders: ((f: FeedFilter) => unknown)[] = [];
+  const bind = (read: (f: FeedFilter) => unknown): string => {
+    binders.push(read);
+    return `$${binders.length + 1}`;
+  };
+  // Network is one of two fixed identifiers, never user input: a literal lets the planner use
+  // its statistics in the generic plan.
+  const where = [`network = '${network === 'mainnet' ? 'mainnet' : 'testnet'}'`];
+  const senders = filter.senders ?? [];
+  if (senders.length === 1) {
+    // Equality (not `= any`) keeps the index order, so no sort of the sender's rows.
+    where.push(`sender = ${bind((f) => f.senders![0])}`);
+  } else if (senders.length > 1) {
+    where.push(`sender = any(${bind((f) => f.senders)}::text[])`);
+  }
+  if (filter.sourceDomain !== undefined)
+    where.push(`source_domain = ${bind((f) => f.sourceDomain)}::int8`);
+  if (filter.destinationDomain !== undefined)
+    where.push(`destination_domain = ${bind((f) => f.destinationDomain)}::int8`);
+  if (filter.startTime !== undefined)
+    where.push(`created_at >= to_timestamp(${bind((f) => f.startTime)}::int8)`);
+  if (filter.endTime !== undefined)
+    where.push(`created_at < to_timestamp(${bind((f) => f.endTime)}::int8)`);
+  if (filter.cursor !== undefined) {
+    const seconds = bind((f) => f.cursor!.seconds);
+    const id = bind((f) => f.cursor!.id.toString());
+    where.push(`(created_at, id) < (to_timestamp(${seconds}::int8), ${id}::int8)`);
+  }
+  let rows: string;
+  if (filter.match === undefined) {
+    rows = `select * from transactions where ${where.join(' and ')} ${NEWEST_FIRST} limit $1 + 1`;
+  } else {
+    // Each column through its own index, newest first and at most $1 + 1 rows; the page is taken
+    // from the union of those ids (the newest $1 + 1 matching rows are always among them).
+    const value = bind((f) => f.match);
+    const branches = MATCH_COLUMNS.map(
+      (column) =>
+        `(select id from transactions where ${where.join(' and ')} and ${column} = ${value} ${NEWEST_FIRST} limit $1 + 1)`,
+    );
+    rows = `select * from transactions where id in (select id from (${branches.join(' union all ')}) as matches) ${NEWEST_FIRST} limit $1 + 1`;
+  }
+  // Each row as its record's JSON text (record.ts) and its keyset position `<unix_ts>_<id>`.
+  const record = recordJsonSql(fields);
+  const text = `select ${record.json}, date_part('epoch', t.created_at)::int8 || '_' || t.id
+  from (${rows}) t ${record.lateral}`;
+  return {
+    statement: prepare('feed', text),
+    values: (f, limit) => [limit, ...binders.map((read) => read(f))],
+  };
+}
+
+/** Statements by shape key, built once per process. */
+const statements = new Map<string, ReturnType<typeof buildStatement>>();
+
+/** The key of a filter's query shape (which filters are present, one or many senders). */
+function shapeKey(network: Network, filter: FeedFilter, fields: readonly RecordField[]): string {
+  const senders = filter.senders?.length ?? 0;
+  return [
+    network,
+    fields.length,
+    senders === 0 ? '' : senders === 1 ? 's' : 'S',
+    filter.match === undefined ? '' : 'm',
+    filter.sourceDomain === undefined ? '' : 'o',
+    filter.destinationDomain === undefined ? '' : 'd',
+    filter.startTime === undefined ? '' : 'a',
+    filter.endTime === undefined ? '' : 'b',
+    filter.cursor === undefined ? '' : 'c',
+  ].join('');
+}
 
 /**
- * Reads up to `limit` rows of a feed after `filter.cursor`, newest first, plus one more row to
- * tell whether another page exists.
+ * Reads up to `limit` rows of a feed after `filter.cursor`, newest first (plus one more row to
+ * tell whether another page exists), selecting `fields` in order.
  *
  * With `match` (addr_or_tx_hash), each of the four columns is read through its own index, newest
- * first and at most `limit + 1` rows, and the page is taken from the union of those ids: the
- * newest `limit + 1` matching rows are always among them, so an address with a million transfers
- * costs four short index scans instead of sorting all its rows.
+ * first and at most `limit + 1` rows, and the page is taken from the union of those ids, so an
+ * address with a million transfers costs four short index scans instead of sorting all its rows.
  *
- * @returns rows (at most `limit`) and `hasMore`.
+ * @param fields the record's columns (record.ts MAINNET_FIELDS or TESTNET_FIELDS).
+ * @throws the PostgreSQL error of the statement (a 500 through the problem handler).
  */
 export async function listTransactions(
   knex: Knex,
   network: Network,
   filter: FeedFilter,
   limit: number,
-): Promise<{ rows: TransactionRow[]; hasMore: boolean }> {
-  let query: Knex.QueryBuilder;
-  if (filter.match === undefined) {
-    query = applyFilters(knex('transactions').select('*'), network, filter);
-  } else {
-    const value = filter.match;
-    const branches = MATCH_COLUMNS.map((column) =>
-      applyFilters(knex('transactions').select('id'), network, filter)
-        .where(column, value)
-        .orderBy([...NEWEST_FIRST])
-        .limit(limit + 1),
-    );
-    query = knex('transactions')
-      .select('*')
-      .whereIn('id', knex.select('id').from(knex.unionAll(branches, true).as('matches')));
+  fields: readonly RecordField[],
+): Promise<FeedPage> {
+  const key = shapeKey(network, filter, fields);
+  let shape = statements.get(key);
+  if (shape === undefined) {
+    shape = buildStatement(network, filter, fields);
+    statements.set(key, shape);
   }
-  const rows = (await query.orderBy([...NEWEST_FIRST]).limit(limit + 1)) as TransactionRow[];
+  const rows = await queryPrepared(knex, shape.statement, shape.values(filter, limit));
   const hasMore = rows.length > limit;
-  return { rows: hasMore ? rows.slice(0, limit) : rows, hasMore };
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  return {
+    records: page.map((row) => row[0] as string).join(','),
+    hasMore,
+    nextCursor: hasMore ? (page[page.length - 1]![1] as string) : '',
+  };
 }

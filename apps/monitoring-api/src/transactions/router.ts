@@ -2,14 +2,14 @@
  * `GET /transactionsmainnet` (full records) and `GET /transactions` (testnet subset): newest
  * first, keyset cursor pagination (SPEC.md "Endpoints"; DESIGN.md "Cursor").
  */
-import { HttpProblem, parseQuery, sendJson } from '@ctss/server-kit';
+import { HttpProblem, parseQuery, sendJsonText } from '@ctss/server-kit';
 import { Router } from 'express';
 import { asyncRoute } from '../async-route.js';
 import type { AppDeps } from '../deps.js';
 import { addressParam } from '../params.js';
-import { formatCursor, parseCursor } from './cursor.js';
+import { parseCursor } from './cursor.js';
 import { FeedQuery } from './query.js';
-import { toTestnetTransactionRecord, toTransactionRecord } from './record.js';
+import { MAINNET_FIELDS, TESTNET_FIELDS } from './record.js';
 import { listTransactions, type FeedFilter, type Network } from './repository.js';
 
 /**
@@ -53,23 +53,23 @@ async function toFilter(deps: AppDeps, query: FeedQuery): Promise<FeedFilter> {
 /** The router of both feeds, mounted at the app root. */
 export function createTransactionsRouter(deps: AppDeps): Router {
   const router = Router();
-  const feed = (network: Network) =>
-    async function handler(
+  const feed = (network: Network) => {
+    const fields = network === 'mainnet' ? MAINNET_FIELDS : TESTNET_FIELDS;
+    return async function handler(
       req: import('express').Request,
       res: import('express').Response,
     ): Promise<void> {
       const query = parseQuery(FeedQuery, req.query);
       const filter = await toFilter(deps, query);
-      const { rows, hasMore } = await listTransactions(deps.db.read, network, filter, query.limit);
-      const last = rows[rows.length - 1];
-      sendJson(res, 200, {
-        transactions: rows.map(
-          network === 'mainnet' ? toTransactionRecord : toTestnetTransactionRecord,
-        ),
-        next_cursor: hasMore && last ? formatCursor(last.created_at, BigInt(last.id)) : '',
-        has_more: hasMore,
-      });
+      const page = await listTransactions(deps.db.read, network, filter, query.limit, fields);
+      // The records are JSON text already (record.ts); the envelope is SPEC.md "Transaction page".
+      sendJsonText(
+        res,
+        200,
+        `{"transactions":[${page.records}],"next_cursor":${JSON.stringify(page.nextCursor)},"has_more":${page.hasMore}}`,
+      );
     };
+  };
   router.get('/transactionsmainnet', asyncRoute(feed('mainnet')));
   router.get('/transactions', asyncRoute(feed('testnet')));
   return router;

@@ -11,6 +11,7 @@ import {
   parseBody,
   parseQuery,
   sendJson,
+  sendJsonText,
   stringifyJson,
   textCodec,
   type Codec,
@@ -121,7 +122,7 @@ export function createUsersRouter(deps: AppDeps): express.Router {
         },
         textCodec,
       );
-      res.status(200).type('application/json').send(body);
+      sendJsonText(res, 200, body);
     }),
   );
 

@@ -11,6 +11,12 @@ import type {
 } from '@ctss/domain-types';
 import type { Knex } from 'knex';
 import type { WalletAddress } from './address.js';
+import {
+  prepare,
+  queryPrepared,
+  queryPreparedRows,
+  type PreparedStatement,
+} from '../db/prepared.js';
 import { REFERRAL_SHARE, ownTotalsSql, rankColumn } from './points-sql.js';
 
 /** A user's identity columns. */
@@ -65,10 +71,20 @@ interface LeaderboardRow {
 function searchFilter(search: string): { filter: string; bindings: string[] } {
   if (!search) return { filter: 'true', bindings: [] };
   return {
-    filter: `lower(u.username) like ? escape '\\'`,
+    filter: `lower(u.username) like $1 escape '\\'`,
     bindings: [`%${escapeLike(search.toLowerCase())}%`],
   };
 }
+
+/** The user count statements: every user, and the users matching `$1` (a LIKE pattern). */
+const COUNT_ALL = prepare(
+  'users_count',
+  `select count(*)::int from users u where ${searchFilter('').filter}`,
+);
+const COUNT_MATCHES = prepare(
+  'users_count',
+  `select count(*)::int from users u where ${searchFilter('x').filter}`,
+);
 
 /**
  * Number of users whose username contains `search` case-insensitively (empty = every user). A
@@ -76,12 +92,60 @@ function searchFilter(search: string): { filter: string; bindings: string[] } {
  * 10-15 ms per 100k users), so the leaderboard caches it (see {@link fetchLeaderboard}).
  */
 export async function countUsers(db: Knex, search: string): Promise<number> {
-  const { filter, bindings } = searchFilter(search);
-  const result = await db.raw<{ rows: { n: number }[] }>(
-    `select count(*)::int as n from users u where ${filter}`,
-    bindings,
+  const { bindings } = searchFilter(search);
+  const [row] = await queryPrepared(db, search ? COUNT_MATCHES : COUNT_ALL, bindings);
+  return Number(row?.[0] ?? 0);
+}
+
+/** Leaderboard page statements by network and search presence (named prepared statements). */
+const leaderboardStatements = new Map<string, PreparedStatement>();
+
+/**
+ * The leaderboard page statement of `network`, with or without the username search filter
+ * (`$1` = the LIKE pattern when searching; then page size, offset and the referral share).
+ */
+function leaderboardStatement(network: Network, searching: boolean): PreparedStatement {
+  const key = `${network}:${searching}`;
+  const cached = leaderboardStatements.get(key);
+  if (cached) return cached;
+  const rank = rankColumn(network);
+  const filter = searchFilter(searching ? 'x' : '').filter;
+  const n = searching ? 1 : 0;
+  const statement = prepare(
+    'leaderboard',
+    `with page as (
+       -- The page's ids first (an index-only scan of users_rank_<network>_idx when unfiltered, so
+       -- skipping the offset reads no table rows), then their rows by primary key.
+       select u.id, u.username, u.ref_code, u.domain_multiplier, u.staked_op_nfts, u.staked_eth_nfts,
+              u.${rank} as domain_rank
+         from (select u.id
+                 from users u
+                where ${filter}
+                order by u.${rank} asc nulls last, u.id asc
+                limit $${n + 1} offset $${n + 2}) ids
+         join users u on u.id = ids.id
+     ),
+     scope as (
+       select id from page
+       union
+       select r.referee_id from referrals r where r.referrer_id = any(array(select id from page))
+     ),
+     own as (${ownTotalsSql(network, 'select id from scope')}),
+     refs as (
+       select r.referrer_id as id, sum(o.domain_total_multiplied_points) as points
+         from referrals r join own o on o.id = r.referee_id
+        where r.referrer_id = any(array(select id from page))
+        group by r.referrer_id
+     )
+     select p.*, o.wallet_count, o.total_base_points, o.domain_total_multiplied_points,
+            (coalesce(refs.points, 0) * $${n + 3}::float8)::float8 as referral_points
+       from page p
+       join own o on o.id = p.id
+       left join refs on refs.id = p.id
+      order by p.domain_rank asc nulls last, p.id asc`,
   );
-  return result.rows[0]?.n ?? 0;
+  leaderboardStatements.set(key, statement);
+  return statement;
 }
 
 /** Options of {@link fetchLeaderboard}. */
@@ -104,48 +168,19 @@ export async function fetchLeaderboard(
   query: LeaderboardPageQuery,
   options: LeaderboardOptions = {},
 ): Promise<{ entries: LeaderboardEntry[]; totalCount: number }> {
-  const rank = rankColumn(query.network);
-  const { filter, bindings: filterBindings } = searchFilter(query.search);
+  const { bindings: filterBindings } = searchFilter(query.search);
   const totalCount =
     !query.search && options.totalUsers
       ? await options.totalUsers()
       : await countUsers(db, query.search);
 
-  const result = await db.raw<{ rows: LeaderboardRow[] }>(
-    `with page as (
-       -- The page's ids first (an index-only scan of users_rank_<network>_idx when unfiltered, so
-       -- skipping the offset reads no table rows), then their rows by primary key.
-       select u.id, u.username, u.ref_code, u.domain_multiplier, u.staked_op_nfts, u.staked_eth_nfts,
-              u.${rank} as domain_rank
-         from (select u.id
-                 from users u
-                where ${filter}
-                order by u.${rank} asc nulls last, u.id asc
-                limit ? offset ?) ids
-         join users u on u.id = ids.id
-     ),
-     scope as (
-       select id from page
-       union
-       select r.referee_id from referrals r where r.referrer_id = any(array(select id from page))
-     ),
-     own as (${ownTotalsSql(query.network, 'select id from scope')}),
-     refs as (
-       select r.referrer_id as id, sum(o.domain_total_multiplied_points) as points
-         from referrals r join own o on o.id = r.referee_id
-        where r.referrer_id = any(array(select id from page))
-        group by r.referrer_id
-     )
-     select p.*, o.wallet_count, o.total_base_points, o.domain_total_multiplied_points,
-            (coalesce(refs.points, 0) * ?)::float8 as referral_points
-       from page p
-       join own o on o.id = p.id
-       left join refs on refs.id = p.id
-      order by p.domain_rank asc nulls last, p.id asc`,
+  const rows = await queryPreparedRows<LeaderboardRow>(
+    db,
+    leaderboardStatement(query.network, filterBindings.length > 0),
     [...filterBindings, query.limit, query.offset, REFERRAL_SHARE],
   );
 
-  const entries = result.rows.map((row): LeaderboardEntry => ({
+  const entries = rows.map((row): LeaderboardEntry => ({
     user_id: Number(row.id),
     username: row.username,
     ref_code: row.ref_code,
