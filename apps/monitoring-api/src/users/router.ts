@@ -31,7 +31,7 @@ import {
 /** Cache codec of a user count. */
 const countCodec: Codec<number> = { encode: (n) => String(n), decode: (text) => Number(text) };
 
-/** KvStore key of the cached unfiltered leaderboard total. */
+/** KvStore key of the cached unfiltered leaderboard total (a search's total: `<key>:<sha256 of the lower-cased search>`). */
 export const LEADERBOARD_TOTAL_KEY = 'users:leaderboard:total';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
@@ -88,14 +88,20 @@ export function createUsersRouter(deps: AppDeps): express.Router {
     nonceTtlSeconds: deps.config.NONCE_TTL_SECONDS,
   });
   const suffix = deps.config.USERNAME_SUFFIX;
-  // The unfiltered total, cached for a few seconds (single-flight on misses) instead of counting
-  // every user on each page.
+  // The total (of every user, or of a search's matches), cached for a few seconds (single-flight
+  // on misses) instead of counted on each page.
   const cachedCount = createCachedLoader(deps.kv, {
     ttlSeconds: deps.config.LEADERBOARD_COUNT_TTL_SECONDS,
     logger: deps.logger,
   });
-  const totalUsers = () =>
-    cachedCount(LEADERBOARD_TOTAL_KEY, () => countUsers(deps.db.read, ''), countCodec);
+  const totalUsers = (search: string) =>
+    cachedCount(
+      search
+        ? `${LEADERBOARD_TOTAL_KEY}:${createHash('sha256').update(search.toLowerCase()).digest('hex')}`
+        : LEADERBOARD_TOTAL_KEY,
+      () => countUsers(deps.db.read, search),
+      countCodec,
+    );
   // Pages are not cached (ttl 0) but single-flight: identical requests arriving while one is
   // being read share its query and its serialized body.
   const pages = createCachedLoader(deps.kv, { ttlSeconds: 0, logger: deps.logger });

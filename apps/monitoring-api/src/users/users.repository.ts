@@ -151,10 +151,10 @@ function leaderboardStatement(network: Network, searching: boolean): PreparedSta
 /** Options of {@link fetchLeaderboard}. */
 export interface LeaderboardOptions {
   /**
-   * Source of the unfiltered user count (e.g. a short-lived cache over {@link countUsers});
-   * absent = counted on every request. Searches are always counted exactly.
+   * Source of the total for a search (`''` = every user), e.g. a short-lived cache over
+   * {@link countUsers}; absent = counted on every request.
    */
-  readonly totalUsers?: () => Promise<number>;
+  readonly totalUsers?: (search: string) => Promise<number>;
 }
 
 /**
@@ -169,10 +169,9 @@ export async function fetchLeaderboard(
   options: LeaderboardOptions = {},
 ): Promise<{ entries: LeaderboardEntry[]; totalCount: number }> {
   const { bindings: filterBindings } = searchFilter(query.search);
-  const totalCount =
-    !query.search && options.totalUsers
-      ? await options.totalUsers()
-      : await countUsers(db, query.search);
+  const totalCount = options.totalUsers
+    ? await options.totalUsers(query.search)
+    : await countUsers(db, query.search);
 
   const rows = await queryPreparedRows<LeaderboardRow>(
     db,

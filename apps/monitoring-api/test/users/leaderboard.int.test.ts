@@ -1,4 +1,5 @@
 /** GET /users/leaderboard over real HTTP against a real database. */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { recomputeRanks } from '../../src/users/ranks.js';
@@ -188,19 +189,26 @@ describe('GET /users/leaderboard total_count cache', () => {
     ((await request(t.app).get('/users/leaderboard').query(query).expect(200)).body as Page)
       .total_count;
 
-  it('when a user joins, then the unfiltered total is the cached count until the key goes, and a search counts exactly', async () => {
+  it('when a user joins, then the unfiltered and the search totals are the cached counts until their keys go', async () => {
     const t = await startUsersTestApp({ env: { LEADERBOARD_COUNT_TTL_SECONDS: '3600' } });
     apps.push(t);
     await insertUser(t.db.knex, { username: 'first.ctss' });
     await insertUser(t.db.knex, { username: 'second.ctss' });
     expect(await total(t)).toBe(2);
+    expect(await total(t, { search: '.CTSS' })).toBe(2);
     await insertUser(t.db.knex, { username: 'third.ctss' });
     expect(await total(t)).toBe(2);
     expect(await t.deps.kv.get(LEADERBOARD_TOTAL_KEY)).toBe('2');
+    // A search's total is cached under its own key (sha256 of the lower-cased search).
+    expect(await total(t, { search: '.CTSS' })).toBe(2);
+    const searchKey = `${LEADERBOARD_TOTAL_KEY}:${createHash('sha256').update('.ctss').digest('hex')}`;
+    expect(await t.deps.kv.get(searchKey)).toBe('2');
+    // A search not asked before counts now.
     expect(await total(t, { search: 'ird' })).toBe(1);
-    expect(await total(t, { search: '.ctss' })).toBe(3);
     await t.deps.kv.del(LEADERBOARD_TOTAL_KEY);
+    await t.deps.kv.del(searchKey);
     expect(await total(t)).toBe(3);
+    expect(await total(t, { search: '.CTSS' })).toBe(3);
   });
 
   it('when the count TTL is 0, then every page counts the users', async () => {
