@@ -95,7 +95,8 @@ function buildStatement(
   // Each row as its record's JSON text (record.ts) and its keyset position `<unix_ts>_<id>`.
   const record = recordJsonSql(fields);
   const text = `select ${record.json}, date_part('epoch', t.created_at)::int8 || '_' || t.id
-  from (${rows}) t ${record.lateral}`;
+  from (${rows}) t ${record.lateral}
+  order by t.created_at desc, t.id desc`;
   return {
     statement: prepare('feed', text),
     values: (f, limit) => [limit, ...binders.map((read) => read(f))],
