@@ -67,33 +67,73 @@ interface LeaderboardRow {
   referral_points: number;
 }
 
-/** The WHERE clause and bindings of a leaderboard search (`true` when `search` is empty). */
-function searchFilter(search: string): { filter: string; bindings: string[] } {
-  if (!search) return { filter: 'true', bindings: [] };
-  return {
-    filter: `lower(u.username) like $1 escape '\\'`,
-    bindings: [`%${escapeLike(search.toLowerCase())}%`],
-  };
+/**
+ * How a username search is matched:
+ * - `trigram`: `lower(username) like '%term%'`, served by users_username_trgm_idx. pg_trgm takes
+ *   trigrams from runs of three or more letters or digits in the pattern; a term without such a
+ *   run yields none, and the index then returns every user (a 2-character search cost 282 ms with
+ *   the generic plan on 100k users: packages/bench/FINDINGS.md).
+ * - `scan`: the same LIKE on `lower(username) || ''`, an expression the trigram index does not
+ *   cover, so the planner walks the rank index and stops after a page of matches. (`strpos` would
+ *   also avoid the index, but its default selectivity of 1/3 made the generic plan aggregate every
+ *   user's wallets: 50 ms against 11 ms.)
+ */
+export type SearchShape = 'none' | 'trigram' | 'scan';
+
+/** A run of three letters or digits: the shortest term pg_trgm extracts a trigram from. */
+const TRIGRAM_RUN = /[\p{L}\p{N}]{3}/u;
+
+/** The shape of a search term (see {@link SearchShape}). */
+export function searchShape(search: string): SearchShape {
+  if (!search) return 'none';
+  return TRIGRAM_RUN.test(search) ? 'trigram' : 'scan';
 }
 
-/** The user count statements: every user, and the users matching `$1` (a LIKE pattern). */
-const COUNT_ALL = prepare(
-  'users_count',
-  `select count(*)::int from users u where ${searchFilter('').filter}`,
-);
-const COUNT_MATCHES = prepare(
-  'users_count',
-  `select count(*)::int from users u where ${searchFilter('x').filter}`,
-);
+/** The WHERE clause and bindings of a leaderboard search of `shape` (`true` without a search). */
+function searchFilter(
+  search: string,
+  shape: SearchShape = searchShape(search),
+): { filter: string; bindings: string[] } {
+  const pattern = `%${escapeLike(search.toLowerCase())}%`;
+  switch (shape) {
+    case 'none':
+      return { filter: 'true', bindings: [] };
+    case 'trigram':
+      return { filter: `lower(u.username) like $1 escape '\\'`, bindings: [pattern] };
+    case 'scan':
+      return {
+        filter: `(lower(u.username) || '') like $1 escape '\\'`,
+        bindings: [pattern],
+      };
+  }
+}
+
+/** The user count statement of each search shape (`$1` = the term's binding, when searching). */
+const COUNT_STATEMENTS: Record<SearchShape, PreparedStatement> = {
+  none: prepare(
+    'users_count',
+    `select count(*)::int from users u where ${searchFilter('', 'none').filter}`,
+  ),
+  trigram: prepare(
+    'users_count',
+    `select count(*)::int from users u where ${searchFilter('x', 'trigram').filter}`,
+  ),
+  scan: prepare(
+    'users_count',
+    `select count(*)::int from users u where ${searchFilter('x', 'scan').filter}`,
+  ),
+};
 
 /**
  * Number of users whose username contains `search` case-insensitively (empty = every user). A
- * search uses the trigram index (< 1 ms); the unfiltered count scans the users index (about
- * 10-15 ms per 100k users), so the leaderboard caches it (see {@link fetchLeaderboard}).
+ * search of three or more letters or digits uses the trigram index (< 1 ms); a shorter one and the
+ * unfiltered count read the users table (about 10-15 ms per 100k users), so the leaderboard caches
+ * totals (see {@link fetchLeaderboard}).
  */
 export async function countUsers(db: Knex, search: string): Promise<number> {
-  const { bindings } = searchFilter(search);
-  const [row] = await queryPrepared(db, search ? COUNT_MATCHES : COUNT_ALL, bindings);
+  const shape = searchShape(search);
+  const { bindings } = searchFilter(search, shape);
+  const [row] = await queryPrepared(db, COUNT_STATEMENTS[shape], bindings);
   return Number(row?.[0] ?? 0);
 }
 
@@ -102,15 +142,16 @@ const leaderboardStatements = new Map<string, PreparedStatement>();
 
 /**
  * The leaderboard page statement of `network`, with or without the username search filter
- * (`$1` = the LIKE pattern when searching; then page size, offset and the referral share).
+ * (`$1` = the search binding of `shape` when searching; then page size, offset and the referral
+ * share).
  */
-function leaderboardStatement(network: Network, searching: boolean): PreparedStatement {
-  const key = `${network}:${searching}`;
+function leaderboardStatement(network: Network, shape: SearchShape): PreparedStatement {
+  const key = `${network}:${shape}`;
   const cached = leaderboardStatements.get(key);
   if (cached) return cached;
   const rank = rankColumn(network);
-  const filter = searchFilter(searching ? 'x' : '').filter;
-  const n = searching ? 1 : 0;
+  const filter = searchFilter('x', shape).filter;
+  const n = shape === 'none' ? 0 : 1;
   const statement = prepare(
     'leaderboard',
     `with page as (
@@ -168,14 +209,15 @@ export async function fetchLeaderboard(
   query: LeaderboardPageQuery,
   options: LeaderboardOptions = {},
 ): Promise<{ entries: LeaderboardEntry[]; totalCount: number }> {
-  const { bindings: filterBindings } = searchFilter(query.search);
+  const shape = searchShape(query.search);
+  const { bindings: filterBindings } = searchFilter(query.search, shape);
   const totalCount = options.totalUsers
     ? await options.totalUsers(query.search)
     : await countUsers(db, query.search);
 
   const rows = await queryPreparedRows<LeaderboardRow>(
     db,
-    leaderboardStatement(query.network, filterBindings.length > 0),
+    leaderboardStatement(query.network, shape),
     [...filterBindings, query.limit, query.offset, REFERRAL_SHARE],
   );
 
