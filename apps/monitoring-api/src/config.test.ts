@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, parseConfig } from '@ctss/server-kit';
-import { ConfigSchema } from './config.js';
+import { ConfigSchema, pipelineLanes } from './config.js';
 
 describe('ConfigSchema', () => {
   it('when the environment is empty, then every default of the README applies', () => {
@@ -74,5 +74,23 @@ describe('ConfigSchema', () => {
       expect(issues).toContain(name);
     }
     expect(issues).not.toContain('secret');
+  });
+
+  it('when DATABASE_PIPELINE_LANES is absent, then 2 lanes, fewer in a pool of 2 or 1', () => {
+    const lanes = (env: Record<string, string>) => pipelineLanes(parseConfig(ConfigSchema, env));
+    expect(lanes({})).toBe(2);
+    expect(lanes({ DATABASE_POOL_MAX: '2' })).toBe(1);
+    expect(lanes({ DATABASE_POOL_MAX: '1' })).toBe(0);
+    expect(lanes({ DATABASE_POOL_MAX: '20', DATABASE_PIPELINE_LANES: '6' })).toBe(6);
+    expect(lanes({ DATABASE_PIPELINE_LANES: '0' })).toBe(0);
+  });
+
+  it('when DATABASE_PIPELINE_LANES is not below DATABASE_POOL_MAX, then it is refused', () => {
+    expect(() =>
+      parseConfig(ConfigSchema, { DATABASE_POOL_MAX: '2', DATABASE_PIPELINE_LANES: '2' }),
+    ).toThrow(/DATABASE_PIPELINE_LANES: must be less than DATABASE_POOL_MAX \(2\)/);
+    expect(() => parseConfig(ConfigSchema, { DATABASE_PIPELINE_LANES: 'two' })).toThrow(
+      /DATABASE_PIPELINE_LANES/,
+    );
   });
 });

@@ -45,6 +45,18 @@ const CoreConfigSchema = z.object({
   DATABASE_READ_URLS: z.string().optional().transform(csv).pipe(z.array(postgresUrl)),
   /** Connections per pool (primary and each read pool). */
   DATABASE_POOL_MAX: intInRange(1, 200, 10),
+  /**
+   * Connections of each pool that carry the hot reads pipelined (db/prepared.ts); 0 = none.
+   * Less than DATABASE_POOL_MAX; absent = 2, or DATABASE_POOL_MAX - 1 when that is smaller
+   * ({@link pipelineLanes}).
+   */
+  DATABASE_PIPELINE_LANES: z
+    .string()
+    .trim()
+    .regex(/^[0-9]+$/, 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(199))
+    .optional(),
   /** Key prefix in Redis, so several deployments can share one Redis. */
   REDIS_PREFIX: z
     .string()
@@ -73,7 +85,34 @@ const CoreConfigSchema = z.object({
 });
 
 /** The whole environment schema: the core variables plus those of the users module. */
-export const ConfigSchema = CoreConfigSchema.extend(usersConfigSchema.shape);
+export const ConfigSchema = CoreConfigSchema.extend(usersConfigSchema.shape).superRefine(
+  (config, ctx) => {
+    const lanes = config.DATABASE_PIPELINE_LANES;
+    if (lanes !== undefined && lanes > 0 && lanes >= config.DATABASE_POOL_MAX) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_PIPELINE_LANES'],
+        message: `must be less than DATABASE_POOL_MAX (${config.DATABASE_POOL_MAX}), so other queries keep a connection; 0 turns pipelining off`,
+      });
+    }
+  },
+);
 
 /** The validated configuration. */
 export type AppConfig = z.output<typeof ConfigSchema>;
+
+/** Default pipelined connections per pool (DATABASE_PIPELINE_LANES), when the pool allows. */
+export const DEFAULT_PIPELINE_LANES = 2;
+
+/**
+ * The pipelined connections per pool in effect: DATABASE_PIPELINE_LANES when set, else
+ * {@link DEFAULT_PIPELINE_LANES} capped at DATABASE_POOL_MAX - 1 (so a pool of one pipelines
+ * nothing).
+ */
+export function pipelineLanes(
+  config: Pick<AppConfig, 'DATABASE_PIPELINE_LANES' | 'DATABASE_POOL_MAX'>,
+): number {
+  return (
+    config.DATABASE_PIPELINE_LANES ?? Math.min(DEFAULT_PIPELINE_LANES, config.DATABASE_POOL_MAX - 1)
+  );
+}

@@ -7,6 +7,7 @@ import ClientPG from 'knex/lib/dialects/postgres/index.js';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Databases } from '../deps.js';
+import { setPipelineLanes } from './prepared.js';
 
 /** Options of {@link createKnex}. */
 export interface KnexOptions {
@@ -14,6 +15,12 @@ export interface KnexOptions {
   readonly poolMax: number;
   /** Statement timeout in milliseconds (0 = none), so no query holds a connection forever. */
   readonly statementTimeoutMs?: number;
+  /**
+   * Pool connections that carry the prepared statements of concurrent requests pipelined
+   * (node-postgres `pipeline: true`; db/prepared.ts `setPipelineLanes`); 0 or absent = none,
+   * each statement on a connection of its own. Less than `poolMax`.
+   */
+  readonly pipelineLanes?: number;
 }
 
 /**
@@ -25,16 +32,20 @@ export const SESSION_OPTIONS = '-c jit=off';
 
 /** A knex instance over one PostgreSQL URL. `int8` and `numeric` come back as strings (parse with BigInt). */
 export function createKnex(url: string, options: KnexOptions): Knex {
-  return knexFactory({
+  const lanes = options.pipelineLanes ?? 0;
+  const knex = knexFactory({
     client: 'pg',
     connection: {
       connectionString: url,
       options: SESSION_OPTIONS,
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      ...(lanes > 0 ? { pipeline: true } : {}),
     },
     pool: { min: 0, max: options.poolMax },
     acquireConnectionTimeout: 10_000,
   });
+  setPipelineLanes(knex, lanes);
+  return knex;
 }
 
 /** How often replica health is probed, milliseconds. */
@@ -68,12 +79,19 @@ export interface DatabaseHandles extends Databases {
  * primary pool itself.
  */
 export function createDatabases(
-  config: { primaryUrl: string; readUrls: readonly string[]; poolMax: number },
+  config: {
+    primaryUrl: string;
+    readUrls: readonly string[];
+    poolMax: number;
+    /** Pipelined connections per pool (see {@link KnexOptions.pipelineLanes}). */
+    pipelineLanes?: number;
+  },
   logger: Logger,
 ): DatabaseHandles {
   const primary = createKnex(config.primaryUrl, {
     poolMax: config.poolMax,
     statementTimeoutMs: 30_000,
+    pipelineLanes: config.pipelineLanes,
   });
   if (config.readUrls.length === 0) {
     return {
@@ -83,6 +101,7 @@ export function createDatabases(
       close: () => primary.destroy(),
     };
   }
+  const lanes = config.pipelineLanes ?? 0;
   const healthy = new Map<string, boolean>(config.readUrls.map((url) => [url, true]));
   let next = 0;
   const pick = (): string => {
@@ -103,6 +122,7 @@ export function createDatabases(
         connectionString: pick(),
         statement_timeout: 30_000,
         options: SESSION_OPTIONS,
+        ...(lanes > 0 ? { pipeline: true } : {}),
       };
       return super._acquireOnlyConnection();
     }
@@ -113,6 +133,7 @@ export function createDatabases(
     pool: { min: 0, max: config.poolMax * config.readUrls.length },
     acquireConnectionTimeout: 10_000,
   });
+  setPipelineLanes(read, lanes * config.readUrls.length);
   const refreshReplicaHealth = async (): Promise<void> => {
     await Promise.all(
       config.readUrls.map(async (url, index) => {

@@ -46,7 +46,89 @@ interface KnexPool {
   emit(event: 'query', data: { sql: string; bindings: readonly unknown[]; method: 'raw' }): boolean;
 }
 
-/** Runs one named statement on a pooled connection; the connection is released either way. */
+/**
+ * A pool connection the statements in flight share. With node-postgres `pipeline: true` a
+ * statement is written without waiting for the ones before it to finish, so the server reads
+ * several per wake-up instead of sleeping between them (PostgreSQL protocol "Pipelining"; on this
+ * project's benchmark machine a wake-up costs PostgreSQL more than a feed page's query itself:
+ * packages/bench/FINDINGS.md).
+ */
+interface Lane {
+  /** The pool connection, once acquired (statements joining the lane wait for it too). */
+  readonly connection: Promise<PgConnection>;
+  /** Statements on the lane and not yet answered. */
+  inflight: number;
+}
+
+/** The lanes of one knex pool. */
+interface Lanes {
+  /** Most connections used as lanes (see {@link setPipelineLanes}). */
+  readonly max: number;
+  readonly open: Lane[];
+}
+
+const lanesByPool = new WeakMap<object, Lanes>();
+
+/**
+ * Lets at most `lanes` connections of `knex`'s pool carry pipelined statements; the pool's
+ * connections must be created with node-postgres `pipeline: true` (`createKnex`'s
+ * `pipelineLanes` does both). Without it, or with 0, each statement takes a connection of its own.
+ *
+ * Keep `lanes` below the pool size: the other connections serve knex's own queries while the
+ * lanes are busy. PostgreSQL runs one statement per connection at a time, so more lanes than the
+ * server's cores add no parallelism, only fewer statements per wake-up.
+ */
+export function setPipelineLanes(knex: Knex, lanes: number): void {
+  if (lanes > 0) lanesByPool.set(knex.client as object, { max: lanes, open: [] });
+  else lanesByPool.delete(knex.client as object);
+}
+
+/**
+ * The lane a statement runs on: an idle lane, else a new pool connection while fewer than `max`
+ * lanes are open, else the least busy lane (pipelined behind the statements on it), the way
+ * postgres.js picks connections. Without lanes the statement has a connection to itself.
+ */
+function takeLane(pool: KnexPool): Lane {
+  const lanes = lanesByPool.get(pool);
+  if (lanes === undefined) return { connection: pool.acquireConnection(), inflight: 1 };
+  let least: Lane | undefined;
+  for (const lane of lanes.open) {
+    if (least === undefined || lane.inflight < least.inflight) least = lane;
+  }
+  if (least !== undefined && (least.inflight === 0 || lanes.open.length >= lanes.max)) {
+    least.inflight += 1;
+    return least;
+  }
+  const lane: Lane = { connection: pool.acquireConnection(), inflight: 1 };
+  lanes.open.push(lane);
+  return lane;
+}
+
+/** Takes `lane` out of its pool's open lanes (no new statement goes to it). */
+function dropLane(pool: KnexPool, lane: Lane): void {
+  const open = lanesByPool.get(pool)?.open;
+  const index = open?.indexOf(lane) ?? -1;
+  if (index >= 0) open!.splice(index, 1);
+}
+
+/**
+ * SQLSTATE classes that mean the connection is gone, not that the statement failed: 08
+ * (connection exception) and 57P (operator intervention: shutdown, terminated backend).
+ */
+const LINK_SQLSTATE = /^(08|57P)/;
+
+/** Whether `err` leaves the connection usable (a PostgreSQL error about this statement). */
+function isStatementError(err: unknown): boolean {
+  const code =
+    typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && !LINK_SQLSTATE.test(code);
+}
+
+/**
+ * Runs one named statement on a lane of the pool (see {@link takeLane}). The connection goes back
+ * to the pool when no statement is left on it, also after errors; after a connection-level
+ * error no new statement joins it, and knex's pool discards it on release.
+ */
 async function run(
   knex: Knex,
   statement: PreparedStatement,
@@ -56,7 +138,16 @@ async function run(
   const pool = knex.client as KnexPool;
   // knex's 'query' event, as for its own queries, so query logging and tests observe these too.
   pool.emit('query', { sql: statement.text, bindings: values, method: 'raw' });
-  const connection = await pool.acquireConnection();
+  const lane = takeLane(pool);
+  let connection: PgConnection;
+  try {
+    connection = await lane.connection;
+  } catch (err) {
+    // No connection (acquire timeout): nothing to release; the lane's other statements fail too.
+    lane.inflight -= 1;
+    dropLane(pool, lane);
+    throw err;
+  }
   try {
     const result = await connection.query({
       name: statement.name,
@@ -65,8 +156,15 @@ async function run(
       ...(arrays ? { rowMode: 'array' as const } : {}),
     });
     return result.rows;
+  } catch (err) {
+    if (!isStatementError(err)) dropLane(pool, lane);
+    throw err;
   } finally {
-    await pool.releaseConnection(connection);
+    lane.inflight -= 1;
+    if (lane.inflight === 0) {
+      dropLane(pool, lane);
+      await pool.releaseConnection(connection);
+    }
   }
 }
 
