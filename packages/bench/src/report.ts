@@ -105,7 +105,9 @@ function workloadTable(run: RunRecord, reference: RunRecord | undefined): string
       `\`${w.name}\``,
       String(w.connections),
       num(w.rps),
-      `${w.ratio.toFixed(2)}x`,
+      run.pairedHelloSeconds && w.group !== 'baseline'
+        ? `${w.ratio.toFixed(2)}x (of ${num(w.helloRps)})`
+        : `${w.ratio.toFixed(2)}x`,
       `${w.p50} ms`,
       `${w.p99} ms`,
       mb(w.peakRssMb),
@@ -162,14 +164,16 @@ function fanoutSection(f: FanoutRecord): string[] {
 /** The section of one dataset size. */
 export function runSection(run: RunRecord, reference: RunRecord | undefined): string[] {
   const m = run.machine;
-  const hello = run.helloRps.map(num).join(' / ');
+  const hello = run.pairedHelloSeconds
+    ? `${num(Math.min(...run.helloRps))}-${num(Math.max(...run.helloRps))} req/s over the run (${run.helloRps.length} measurements: start, one before each workload, end); each workload's "vs hello" uses the ${run.pairedHelloSeconds} s hello-world measured just before it, the hello-world row their mean`
+    : `${run.helloRps.map(num).join(' / ')} req/s (start / end of the run; ratios use their mean)`;
   return [
     `## ${num(run.transactions)} transactions, ${num(run.users)} users`,
     '',
     `- Date: ${run.date}`,
     `- Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB memory, ${m.kernel}, Node ${m.node}; load average at start ${m.loadAtStart}; open-files limit ${m.openFilesLimit ?? 'n/a'}`,
     `- Dataset: ${num(run.transactions)} transactions (${run.mainnetRows === undefined ? 'n/a' : num(run.mainnetRows)} mainnet), ${num(run.users)} users${run.seedSeconds === undefined ? '' : `; loaded in ${run.seedSeconds.toFixed(0)} s`}`,
-    `- Hello-world (Express 5, 100 connections): ${hello} req/s (start / end of the run; ratios use their mean)`,
+    `- Hello-world (Express 5, 100 connections): ${hello}`,
     ...(run.note ? [`- Note: ${run.note}`] : []),
     '',
     ...workloadTable(run, reference),

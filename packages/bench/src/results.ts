@@ -51,8 +51,17 @@ export interface RunRecord {
   readonly machine: Machine;
   readonly date: string;
   readonly note: string | undefined;
-  /** Hello-world req/s of each measurement in the latest run (start and end). */
+  /**
+   * Hello-world req/s of each measurement in the latest run: start and end, and with
+   * `pairedHelloSeconds` also the one before each HTTP workload.
+   */
   readonly helloRps: number[];
+  /**
+   * When set, each HTTP workload's ratio is against a hello-world of this many seconds measured
+   * just before it (the machine's speed drifts within a run); absent = against the mean of the
+   * start and end hello-world (runs before 2026-11-22).
+   */
+  readonly pairedHelloSeconds?: number;
   readonly workloads: WorkloadRecord[];
   readonly fanout: FanoutRecord | undefined;
 }
