@@ -38,9 +38,10 @@ const toMb = (bytes: number | undefined) =>
   bytes === undefined ? undefined : Math.round(bytes / 2 ** 20);
 const WARMUP_SECONDS = 1;
 /**
- * Seconds of the hello-world measured right before each HTTP workload, whose ratio uses it: on
- * this machine hello-world itself ranged from 2,500 to 8,900 req/s within one run (host load), so
- * a ratio against a baseline measured minutes earlier says more about the host than the API.
+ * Seconds of the hello-world measured between HTTP workloads; each workload's ratio uses the mean
+ * of the one before and the one after it. On this machine hello-world itself ranged from 2,000 to
+ * 8,900 req/s within one run (host load), so a ratio against a baseline measured minutes earlier
+ * says more about the host than about the API.
  */
 const PAIRED_HELLO_SECONDS = 5;
 const FANOUT_ROUNDS = 5;
@@ -208,7 +209,7 @@ async function run(opts: BenchOptions): Promise<void> {
   const helloRps = [helloFirst.rps];
   const mean = () => helloRps.reduce((a, b) => a + b, 0) / helloRps.length;
   const pairedOpts = { ...opts, duration: Math.min(opts.duration, PAIRED_HELLO_SECONDS) };
-  /** Measures `w` against a hello-world run just before it. */
+  /** Measures `w` after a short hello-world (the hello-world after it is the next one's). */
   const measurePaired = async (w: HttpWorkload, service: RunningService) => {
     const hello = await helloWorld(pairedOpts, helloWorkload);
     helloRps.push(hello.rps);
@@ -236,7 +237,16 @@ async function run(opts: BenchOptions): Promise<void> {
       await monitoring.child.stop();
     }
   }
-  if (records.length > 0) helloRps.push((await helloWorld(opts, helloWorkload)).rps);
+  if (records.length > 0) {
+    helloRps.push((await helloWorld(opts, helloWorkload)).rps);
+    // Each workload's baseline brackets it: the mean of the hello-world just before it and the
+    // one just after (the next workload's, or the final one). helloRps = [start, before each..., end].
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
+      const bracket = (helloRps[i + 1]! + helloRps[i + 2]!) / 2;
+      records[i] = { ...r, helloRps: bracket, ratio: r.rps / bracket };
+    }
+  }
   const helloRecord: WorkloadRecord = {
     name: 'hello-world',
     description: helloWorkload.description,

@@ -165,7 +165,7 @@ function fanoutSection(f: FanoutRecord): string[] {
 export function runSection(run: RunRecord, reference: RunRecord | undefined): string[] {
   const m = run.machine;
   const hello = run.pairedHelloSeconds
-    ? `${num(Math.min(...run.helloRps))}-${num(Math.max(...run.helloRps))} req/s over the run (${run.helloRps.length} measurements: start, one before each workload, end); each workload's "vs hello" uses the ${run.pairedHelloSeconds} s hello-world measured just before it, the hello-world row their mean`
+    ? `${num(Math.min(...run.helloRps))}-${num(Math.max(...run.helloRps))} req/s over the run (${run.helloRps.length} measurements: start, one before each workload, end); each workload's "vs hello" uses the mean of the ${run.pairedHelloSeconds} s hello-worlds measured just before and just after it, the hello-world row the mean of all`
     : `${run.helloRps.map(num).join(' / ')} req/s (start / end of the run; ratios use their mean)`;
   return [
     `## ${num(run.transactions)} transactions, ${num(run.users)} users`,

@@ -57,9 +57,10 @@ export interface RunRecord {
    */
   readonly helloRps: number[];
   /**
-   * When set, each HTTP workload's ratio is against a hello-world of this many seconds measured
-   * just before it (the machine's speed drifts within a run); absent = against the mean of the
-   * start and end hello-world (runs before 2026-11-22).
+   * When set, a hello-world of this many seconds runs before each HTTP workload, and each
+   * workload's ratio is against the mean of the one before and the one after it (the machine's
+   * speed drifts within a run); absent = against the mean of the start and end hello-world (runs
+   * before 2026-11-22).
    */
   readonly pairedHelloSeconds?: number;
   readonly workloads: WorkloadRecord[];
