@@ -29,6 +29,15 @@ export interface FeedFilter {
 /** Columns `addr_or_tx_hash` is compared with. */
 const MATCH_COLUMNS = ['sender', 'recipient', 'source_tx_hash', 'destination_tx_hash'] as const;
 
+/**
+ * The rows a page reads: `$1` (the page size) plus one, to tell whether another page follows. As
+ * an InitPlan value the size is unknown to the planner in every execution, so PostgreSQL plans
+ * each statement once and reuses the plan; with `$1 + 1` a custom plan for the known size always
+ * looked cheaper, and the statement was planned again on every request (pg_prepared_statements:
+ * 0 generic, 12 custom plans in 12 executions; packages/bench/FINDINGS.md).
+ */
+const PAGE_ROWS = '(select $1::int8 + 1)';
+
 /** Newest first: the keyset order of the feeds. */
 const NEWEST_FIRST = 'order by created_at desc, id desc';
 
@@ -70,27 +79,30 @@ function buildStatement(
     where.push(`source_domain = ${bind((f) => f.sourceDomain)}::int8`);
   if (filter.destinationDomain !== undefined)
     where.push(`destination_domain = ${bind((f) => f.destinationDomain)}::int8`);
+  // Time bounds and the cursor as InitPlan values too (see PAGE_ROWS): with their values known,
+  // each execution got a custom plan of its own (the same index scan, planned again).
+  const hidden = (param: string) => `(select ${param}::int8)`;
   if (filter.startTime !== undefined)
-    where.push(`created_at >= to_timestamp(${bind((f) => f.startTime)}::int8)`);
+    where.push(`created_at >= to_timestamp(${hidden(bind((f) => f.startTime))})`);
   if (filter.endTime !== undefined)
-    where.push(`created_at < to_timestamp(${bind((f) => f.endTime)}::int8)`);
+    where.push(`created_at < to_timestamp(${hidden(bind((f) => f.endTime))})`);
   if (filter.cursor !== undefined) {
-    const seconds = bind((f) => f.cursor!.seconds);
-    const id = bind((f) => f.cursor!.id.toString());
-    where.push(`(created_at, id) < (to_timestamp(${seconds}::int8), ${id}::int8)`);
+    const seconds = hidden(bind((f) => f.cursor!.seconds));
+    const id = hidden(bind((f) => f.cursor!.id.toString()));
+    where.push(`(created_at, id) < (to_timestamp(${seconds}), ${id})`);
   }
   let rows: string;
   if (filter.match === undefined) {
-    rows = `select * from transactions where ${where.join(' and ')} ${NEWEST_FIRST} limit $1 + 1`;
+    rows = `select * from transactions where ${where.join(' and ')} ${NEWEST_FIRST} limit ${PAGE_ROWS}`;
   } else {
     // Each column through its own index, newest first and at most $1 + 1 rows; the page is taken
     // from the union of those ids (the newest $1 + 1 matching rows are always among them).
     const value = bind((f) => f.match);
     const branches = MATCH_COLUMNS.map(
       (column) =>
-        `(select id from transactions where ${where.join(' and ')} and ${column} = ${value} ${NEWEST_FIRST} limit $1 + 1)`,
+        `(select id from transactions where ${where.join(' and ')} and ${column} = ${value} ${NEWEST_FIRST} limit ${PAGE_ROWS})`,
     );
-    rows = `select * from transactions where id in (select id from (${branches.join(' union all ')}) as matches) ${NEWEST_FIRST} limit $1 + 1`;
+    rows = `select * from transactions where id in (select id from (${branches.join(' union all ')}) as matches) ${NEWEST_FIRST} limit ${PAGE_ROWS}`;
   }
   // Each row as its record's JSON text (record.ts) and its keyset position `<unix_ts>_<id>`.
   const record = recordJsonSql(fields);
