@@ -30,6 +30,18 @@ export interface KnexOptions {
  */
 export const SESSION_OPTIONS = '-c jit=off';
 
+/**
+ * The pg connection settings every pool connection shares: the session options, the statement
+ * timeout (milliseconds, 0 = none) and pipelining when the pool has lanes.
+ */
+function sessionSettings(statementTimeoutMs: number, lanes: number) {
+  return {
+    options: SESSION_OPTIONS,
+    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+    ...(lanes > 0 ? { pipeline: true } : {}),
+  };
+}
+
 /** A knex instance over one PostgreSQL URL. `int8` and `numeric` come back as strings (parse with BigInt). */
 export function createKnex(url: string, options: KnexOptions): Knex {
   const lanes = options.pipelineLanes ?? 0;
@@ -37,9 +49,7 @@ export function createKnex(url: string, options: KnexOptions): Knex {
     client: 'pg',
     connection: {
       connectionString: url,
-      options: SESSION_OPTIONS,
-      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-      ...(lanes > 0 ? { pipeline: true } : {}),
+      ...sessionSettings(options.statementTimeoutMs ?? 0, lanes),
     },
     pool: { min: 0, max: options.poolMax },
     acquireConnectionTimeout: 10_000,
@@ -118,12 +128,7 @@ export function createDatabases(
   class ReplicaClient extends ClientPG {
     override _acquireOnlyConnection(): Promise<unknown> {
       // Read synchronously by the parent before any await, so concurrent opens do not mix targets.
-      this.connectionSettings = {
-        connectionString: pick(),
-        statement_timeout: 30_000,
-        options: SESSION_OPTIONS,
-        ...(lanes > 0 ? { pipeline: true } : {}),
-      };
+      this.connectionSettings = { connectionString: pick(), ...sessionSettings(30_000, lanes) };
       return super._acquireOnlyConnection();
     }
   }

@@ -89,40 +89,31 @@ export function searchShape(search: string): SearchShape {
   return TRIGRAM_RUN.test(search) ? 'trigram' : 'scan';
 }
 
-/** The WHERE clause and bindings of a leaderboard search of `shape` (`true` without a search). */
-function searchFilter(
-  search: string,
-  shape: SearchShape = searchShape(search),
-): { filter: string; bindings: string[] } {
-  const pattern = `%${escapeLike(search.toLowerCase())}%`;
-  switch (shape) {
-    case 'none':
-      return { filter: 'true', bindings: [] };
-    case 'trigram':
-      return { filter: `lower(u.username) like $1 escape '\\'`, bindings: [pattern] };
-    case 'scan':
-      return {
-        filter: `(lower(u.username) || '') like $1 escape '\\'`,
-        bindings: [pattern],
-      };
-  }
+/**
+ * The WHERE clause of a leaderboard search of `shape`, comparing with the SQL expression `pattern`
+ * (a parameter, e.g. `$1`); `true` without a search.
+ */
+function searchFilterSql(shape: SearchShape, pattern: string): string {
+  if (shape === 'none') return 'true';
+  const username = shape === 'trigram' ? 'lower(u.username)' : "(lower(u.username) || '')";
+  return `${username} like ${pattern} escape '\\'`;
 }
 
-/** The user count statement of each search shape (`$1` = the term's binding, when searching). */
-const COUNT_STATEMENTS: Record<SearchShape, PreparedStatement> = {
-  none: prepare(
-    'users_count',
-    `select count(*)::int from users u where ${searchFilter('', 'none').filter}`,
-  ),
-  trigram: prepare(
-    'users_count',
-    `select count(*)::int from users u where ${searchFilter('x', 'trigram').filter}`,
-  ),
-  scan: prepare(
-    'users_count',
-    `select count(*)::int from users u where ${searchFilter('x', 'scan').filter}`,
-  ),
-};
+/** The bound values of a search's filter: its LIKE pattern, or none without a search. */
+function searchBindings(search: string, shape: SearchShape): string[] {
+  return shape === 'none' ? [] : [`%${escapeLike(search.toLowerCase())}%`];
+}
+
+/** The user count statement of each search shape (`$1` = the LIKE pattern, when searching). */
+const COUNT_STATEMENTS = Object.fromEntries(
+  (['none', 'trigram', 'scan'] as const).map((shape) => [
+    shape,
+    prepare(
+      'users_count',
+      `select count(*)::int from users u where ${searchFilterSql(shape, '$1')}`,
+    ),
+  ]),
+) as Record<SearchShape, PreparedStatement>;
 
 /**
  * Number of users whose username contains `search` case-insensitively (empty = every user). A
@@ -132,8 +123,7 @@ const COUNT_STATEMENTS: Record<SearchShape, PreparedStatement> = {
  */
 export async function countUsers(db: Knex, search: string): Promise<number> {
   const shape = searchShape(search);
-  const { bindings } = searchFilter(search, shape);
-  const [row] = await queryPrepared(db, COUNT_STATEMENTS[shape], bindings);
+  const [row] = await queryPrepared(db, COUNT_STATEMENTS[shape], searchBindings(search, shape));
   return Number(row?.[0] ?? 0);
 }
 
@@ -154,7 +144,7 @@ function leaderboardStatement(network: Network, shape: SearchShape): PreparedSta
   // planned anew (a custom plan looks cheaper for a rare pattern than the generic one), and
   // planning these CTEs cost 3-4 ms of server CPU, 15-40 ms under load: search p99 96-146 ms.
   // Unknown to the planner either way, the plan is made once and cached (packages/bench/FINDINGS.md).
-  const filter = searchFilter('x', shape).filter.replace('$1', '(select $1::text)');
+  const filter = searchFilterSql(shape, '(select $1::text)');
   const n = shape === 'none' ? 0 : 1;
   const statement = prepare(
     'leaderboard',
@@ -214,7 +204,7 @@ export async function fetchLeaderboard(
   options: LeaderboardOptions = {},
 ): Promise<{ entries: LeaderboardEntry[]; totalCount: number }> {
   const shape = searchShape(query.search);
-  const { bindings: filterBindings } = searchFilter(query.search, shape);
+  const filterBindings = searchBindings(query.search, shape);
   const totalCount = options.totalUsers
     ? await options.totalUsers(query.search)
     : await countUsers(db, query.search);
