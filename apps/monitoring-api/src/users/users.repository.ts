@@ -140,10 +140,12 @@ function leaderboardStatement(network: Network, shape: SearchShape): PreparedSta
   const cached = leaderboardStatements.get(key);
   if (cached) return cached;
   const rank = rankColumn(network);
-  // The pattern as an InitPlan value `(select $1)`: with a literal pattern each execution was
-  // planned anew (a custom plan looks cheaper for a rare pattern than the generic one), and
-  // planning these CTEs cost 3-4 ms of server CPU, 15-40 ms under load: search p99 96-146 ms.
-  // Unknown to the planner either way, the plan is made once and cached (packages/bench/FINDINGS.md).
+  // Every input is an InitPlan value (`(select $1)`), so the statement is planned once and its
+  // plan cached. With literal values each execution was planned anew: 3-4 ms for a search (binds
+  // of 15-40 ms under load), 1.7 ms for the unfiltered page, more than it took to run. The page's
+  // ids come as an array the planner sizes at 10 elements, so the points CTEs are planned as
+  // index lookups for a page's users; a plain `limit $2` subquery left them at 10% of the table in
+  // the generic plan, which aggregated every user's wallets (4x slower, packages/bench/FINDINGS.md).
   const filter = searchFilterSql(shape, '(select $1::text)');
   const n = shape === 'none' ? 0 : 1;
   const statement = prepare(
@@ -153,12 +155,13 @@ function leaderboardStatement(network: Network, shape: SearchShape): PreparedSta
        -- skipping the offset reads no table rows), then their rows by primary key.
        select u.id, u.username, u.ref_code, u.domain_multiplier, u.staked_op_nfts, u.staked_eth_nfts,
               u.${rank} as domain_rank
-         from (select u.id
-                 from users u
-                where ${filter}
-                order by u.${rank} asc nulls last, u.id asc
-                limit $${n + 1} offset $${n + 2}) ids
-         join users u on u.id = ids.id
+         from users u
+        where u.id = any(array(
+                select u.id
+                  from users u
+                 where ${filter}
+                 order by u.${rank} asc nulls last, u.id asc
+                 limit (select $${n + 1}::int8) offset (select $${n + 2}::int8)))
      ),
      scope as (
        select id from page
