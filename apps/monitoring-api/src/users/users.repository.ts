@@ -208,15 +208,17 @@ export async function fetchLeaderboard(
 ): Promise<{ entries: LeaderboardEntry[]; totalCount: number }> {
   const shape = searchShape(query.search);
   const filterBindings = searchBindings(query.search, shape);
-  const totalCount = options.totalUsers
-    ? await options.totalUsers(query.search)
-    : await countUsers(db, query.search);
-
-  const rows = await queryPreparedRows<LeaderboardRow>(
-    db,
-    leaderboardStatement(query.network, shape),
-    [...filterBindings, query.limit, query.offset, REFERRAL_SHARE],
-  );
+  // The total and the page at once: the total is usually a cache read, and waiting for it first
+  // added a round trip to every page.
+  const [totalCount, rows] = await Promise.all([
+    options.totalUsers ? options.totalUsers(query.search) : countUsers(db, query.search),
+    queryPreparedRows<LeaderboardRow>(db, leaderboardStatement(query.network, shape), [
+      ...filterBindings,
+      query.limit,
+      query.offset,
+      REFERRAL_SHARE,
+    ]),
+  ]);
 
   const entries = rows.map((row): LeaderboardEntry => ({
     user_id: Number(row.id),
