@@ -1,13 +1,15 @@
 /**
  * The express app both services start from: security headers, CORS, request logs, metrics,
- * rate limiting and a small JSON body parser; `finishHttpApp` adds the 404 and problem handlers
+ * rate limiting and a small JSON body parser, run as one middleware chain; `finishHttpApp` adds the 404 and problem handlers
  * after the routes, so every error leaves through one path.
  */
 import express, { type Express } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
+import typeis from 'type-is';
 import type { Logger } from './logger.js';
 import { httpMetricsMiddleware, metricsHandler, type Metrics } from './metrics.js';
+import { chainMiddleware } from './middleware-chain.js';
 import { notFoundHandler, problemHandler } from './problem.js';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { requestLogMiddleware } from './request-log.js';
@@ -33,28 +35,34 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.set('etag', false);
   app.set('trust proxy', opts.trustProxy);
   app.set('query parser', 'simple');
-  app.use(helmet());
   const anyOrigin = opts.corsOrigins.includes('*');
+  const json = express.json({ limit: opts.bodyLimit ?? '16kb' });
   app.use(
-    cors({
-      origin: anyOrigin ? '*' : [...opts.corsOrigins],
-      methods: ['GET', 'POST', 'OPTIONS'],
-      allowedHeaders: ['Content-Type', 'X-API-Key'],
-      exposedHeaders: [
-        'RateLimit',
-        'RateLimit-Policy',
-        'X-RateLimit-Limit',
-        'X-RateLimit-Remaining',
-        'Retry-After',
-      ],
-      maxAge: 600,
-    }),
+    chainMiddleware([
+      helmet(),
+      cors({
+        origin: anyOrigin ? '*' : [...opts.corsOrigins],
+        methods: ['GET', 'POST', 'OPTIONS'],
+        allowedHeaders: ['Content-Type', 'X-API-Key'],
+        exposedHeaders: [
+          'RateLimit',
+          'RateLimit-Policy',
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'Retry-After',
+        ],
+        maxAge: 600,
+      }),
+      requestLogMiddleware(opts.logger),
+      httpMetricsMiddleware(opts.metrics),
+      createRateLimiter(opts.rateLimit),
+      // Only a request with a body goes through the parser (type-is's test: Transfer-Encoding or
+      // a numeric Content-Length); a GET without one skips its per-request checks.
+      (req, res, next) => (typeis.hasBody(req) ? json(req, res, next) : next()),
+    ]),
   );
-  app.use(requestLogMiddleware(opts.logger));
-  app.use(httpMetricsMiddleware(opts.metrics));
+  // After the chain, so scrapes get the same headers; the rate limiter skips this path.
   app.get('/metrics', metricsHandler(opts.metrics.registry));
-  app.use(createRateLimiter(opts.rateLimit));
-  app.use(express.json({ limit: opts.bodyLimit ?? '16kb' }));
   return app;
 }
 
