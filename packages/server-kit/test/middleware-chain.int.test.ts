@@ -26,9 +26,7 @@ function appWith(chain: RequestHandler) {
 
 describe('chainMiddleware', () => {
   it('runs every handler in order, then the routes', async () => {
-    const res = await request(appWith(chainMiddleware([mark('a'), mark('b'), mark('c')]))).get(
-      '/',
-    );
+    const res = await request(appWith(chainMiddleware([mark('a'), mark('b'), mark('c')]))).get('/');
     expect(res.status).toBe(200);
     expect(res.headers['x-trace']).toBe('abc');
     expect(res.body).toEqual({ route: 'first' });
@@ -84,9 +82,7 @@ describe('chainMiddleware', () => {
     const answering: RequestHandler = (_req, res) => {
       res.status(204).end();
     };
-    const res = await request(appWith(chainMiddleware([mark('a'), answering, mark('c')]))).get(
-      '/',
-    );
+    const res = await request(appWith(chainMiddleware([mark('a'), answering, mark('c')]))).get('/');
     expect(res.status).toBe(204);
     expect(res.headers['x-trace']).toBe('a');
   });
