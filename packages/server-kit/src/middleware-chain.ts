@@ -10,9 +10,8 @@ import type { RequestHandler } from 'express';
  * Runs `handlers` in order as one middleware, with the `next` values of express's router: a falsy
  * value or `'route'` (which only skips a route's own handlers) continues with the next handler;
  * any other value (an error, or `'router'`) skips the rest and goes to the outer `next`
- * unchanged. A synchronous throw is passed on as `next(err)`. A handler's returned
- * promise is not awaited: each of these reports its own failures through `next`, as connect
- * middleware must.
+ * unchanged. A synchronous throw is passed on as `next(err)`, and so is the rejection of a
+ * promise a handler returns (as express's router does for async middleware).
  */
 export function chainMiddleware(handlers: readonly RequestHandler[]): RequestHandler {
   const list = [...handlers];
@@ -29,7 +28,12 @@ export function chainMiddleware(handlers: readonly RequestHandler[]): RequestHan
         return;
       }
       try {
-        void handler(req, res, step);
+        const returned: unknown = handler(req, res, step);
+        if (returned instanceof Promise) {
+          returned.then(undefined, (rejected: unknown) =>
+            outerNext(rejected ?? new Error('Rejected promise')),
+          );
+        }
       } catch (thrown) {
         outerNext(thrown);
       }

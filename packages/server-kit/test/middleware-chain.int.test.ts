@@ -78,6 +78,17 @@ describe('chainMiddleware', () => {
     expect(res.headers['x-trace']).toBe('a');
   });
 
+  it('a rejected promise from an async handler is passed on as an error', async () => {
+    const rejecting: RequestHandler = async () => {
+      await Promise.resolve();
+      throw new Error('async failure');
+    };
+    const res = await request(appWith(chainMiddleware([rejecting, mark('b')]))).get('/');
+    expect(res.status).toBe(418);
+    expect(res.body).toEqual({ error: 'async failure' });
+    expect(res.headers['x-trace']).toBeUndefined();
+  });
+
   it('a handler that answers ends the chain: nothing after it runs', async () => {
     const answering: RequestHandler = (_req, res) => {
       res.status(204).end();
