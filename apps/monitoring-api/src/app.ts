@@ -23,10 +23,13 @@ export function createApp(deps: AppDeps): Express {
     trustProxy: config.TRUST_PROXY,
     rateLimit: rateLimitFromConfig(config, deps.kv.redis, `${config.REDIS_PREFIX}rl:`),
   });
+  // Most-requested first: express tries each route in turn, so the feed's and the statistics'
+  // requests should not walk past probes and docs; /stats and /users are prefix mounts, so their
+  // routes are tried only for paths under them.
+  app.use(createTransactionsRouter(deps));
+  app.use('/stats', createStatsRouter(deps));
+  app.use('/users', createUsersRouter(deps));
   app.use(createHealthRouter(deps));
   serveOpenApi(app, buildOpenApiDocument([registerUsersOpenApi]));
-  app.use(createTransactionsRouter(deps));
-  app.use(createStatsRouter(deps));
-  app.use('/users', createUsersRouter(deps));
   return finishHttpApp(app, deps.logger);
 }

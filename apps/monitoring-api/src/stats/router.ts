@@ -28,7 +28,7 @@ import {
 /** Base units (6 decimals) to a float of whole units, for `_usd` fields. */
 const toUsd = (amount: bigint): number => Number(amount) / 1e6;
 
-/** The statistics router, mounted at the app root. */
+/** The statistics router, mounted at `/stats` (its paths below are relative to it). */
 export function createStatsRouter(deps: AppDeps): Router {
   const router = Router();
   const cached = createCachedLoader(deps.kv, {
@@ -52,7 +52,7 @@ export function createStatsRouter(deps: AppDeps): Router {
     Math.floor(deps.clock().getTime() / bucketKey(period)).toString();
 
   router.get(
-    '/stats/mainnet/volumes',
+    '/mainnet/volumes',
     asyncRoute(async (req, res) => {
       const query = parseQuery(VolumesQuery, req.query);
       const senders = query.senders ?? [];
@@ -75,7 +75,7 @@ export function createStatsRouter(deps: AppDeps): Router {
   );
 
   router.get(
-    '/stats/mainnet/volumes/hourly',
+    '/mainnet/volumes/hourly',
     asyncRoute(async (req, res) => {
       const { limit } = parseQuery(HourlyQuery, req.query);
       await respond(res, `mainnet:volumes:hourly:${limit}:${seriesKey('hourly')}`, async () => ({
@@ -88,7 +88,7 @@ export function createStatsRouter(deps: AppDeps): Router {
   );
 
   router.get(
-    '/stats/mainnet/volumes/daily',
+    '/mainnet/volumes/daily',
     asyncRoute(async (req, res) => {
       const { limit } = parseQuery(DailyQuery, req.query);
       await respond(res, `mainnet:volumes:daily:${limit}:${seriesKey('daily')}`, async () => ({
@@ -101,7 +101,7 @@ export function createStatsRouter(deps: AppDeps): Router {
   );
 
   router.get(
-    '/stats/mainnet/fees',
+    '/mainnet/fees',
     asyncRoute(async (req, res) => {
       const { period, limit, offset } = parseQuery(FeesQuery, req.query);
       await respond(
@@ -122,7 +122,7 @@ export function createStatsRouter(deps: AppDeps): Router {
   );
 
   router.get(
-    '/stats/mainnet/transactions',
+    '/mainnet/transactions',
     asyncRoute(async (req, res) => {
       parseQuery(NoQuery, req.query);
       await respond(res, 'mainnet:transactions', async () => ({
@@ -132,7 +132,7 @@ export function createStatsRouter(deps: AppDeps): Router {
   );
 
   router.get(
-    '/stats/mainnet/chain-shares',
+    '/mainnet/chain-shares',
     asyncRoute(async (req, res) => {
       parseQuery(NoQuery, req.query);
       await respond(res, 'mainnet:chain-shares', async () => {
@@ -156,7 +156,7 @@ export function createStatsRouter(deps: AppDeps): Router {
         unique_senders_count: await uniqueSenders(db(), network),
       }));
     };
-  router.get('/stats/mainnet/wallets', asyncRoute(wallets('mainnet')));
-  router.get('/stats/wallets', asyncRoute(wallets('testnet')));
+  router.get('/mainnet/wallets', asyncRoute(wallets('mainnet')));
+  router.get('/wallets', asyncRoute(wallets('testnet')));
   return router;
 }
