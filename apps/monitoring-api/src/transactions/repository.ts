@@ -105,9 +105,8 @@ function buildStatement(
     rows = `select * from transactions where id in (select id from (${branches.join(' union all ')}) as matches) ${NEWEST_FIRST} limit ${PAGE_ROWS}`;
   }
   // Each row as its record's JSON text (record.ts) and its keyset position `<unix_ts>_<id>`.
-  const record = recordJsonSql(fields);
-  const text = `select ${record.json}, date_part('epoch', t.created_at)::int8 || '_' || t.id
-  from (${rows}) t ${record.lateral}
+  const text = `select ${recordJsonSql(fields)}, date_part('epoch', t.created_at)::int8 || '_' || t.id
+  from (${rows}) t
   order by t.created_at desc, t.id desc`;
   return {
     statement: prepare('feed', text),

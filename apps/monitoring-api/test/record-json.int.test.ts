@@ -1,0 +1,110 @@
+/**
+ * The feed's record text (transactions/record.ts), built by concatenation inside PostgreSQL,
+ * checked against PostgreSQL's own `row_to_json` over the same fields (an independent JSON
+ * writer), byte for byte: key order, numbers, booleans, nulls, string escaping and created_at.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createApp } from '../src/app.js';
+import { MAINNET_FIELDS, TESTNET_FIELDS, type RecordField } from '../src/transactions/record.js';
+import { aTransaction, insertAll } from './support/builders.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { buildTestDeps, type TestDeps } from './support/deps.js';
+
+/** Text that needs JSON escaping: quote, backslash, control characters, non-ASCII, U+2028. */
+const AWKWARD = 'a"b\\c\nd\te\u0001f/é\u2028𝄞';
+
+/** `row_to_json` over the same field names and values: each column as is, created_at as text. */
+function rowToJsonSql(fields: readonly RecordField[]): string {
+  const list = fields
+    .map((f) =>
+      f.name === 'created_at'
+        ? `to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"') as created_at`
+        : `t.${f.name} as ${f.name}`,
+    )
+    .join(', ');
+  return `select t.id, row_to_json(r)::text as json from transactions t
+    cross join lateral (select ${list}) r where t.network = ? order by t.created_at desc, t.id desc`;
+}
+
+describe('feed record JSON', () => {
+  let db: TestDatabase;
+  let deps: TestDeps;
+  let app: Express;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    deps = buildTestDeps({ knex: db.knex });
+    app = createApp(deps);
+    await insertAll(db.knex, [
+      aTransaction({
+        created_at: new Date('2026-11-21T10:00:00Z'),
+        source_tx_hash: AWKWARD,
+        destination_tx_hash: null,
+        gas_drop_tx_hash: `x${AWKWARD}`,
+        sender: `"${AWKWARD}"`,
+        recipient: '\\',
+        deposit_amount: 2n ** 63n - 1n,
+        receive_amount: 0n,
+        gas_drop_amount: 10n ** 77n,
+        is_gas_drop_in_native: true,
+        source_domain: 4_294_967_295,
+        version: 1,
+        confirmed: false,
+        destination_tx_status: 'failed',
+      }),
+      aTransaction({ created_at: new Date('2026-11-21T09:59:59Z') }),
+      aTransaction({
+        network: 'testnet',
+        created_at: new Date('2026-11-21T11:00:00Z'),
+        sender: AWKWARD,
+      }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await deps.close();
+    await db.drop();
+  });
+
+  it.each([
+    ['mainnet', '/transactionsmainnet', MAINNET_FIELDS],
+    ['testnet', '/transactions', TESTNET_FIELDS],
+  ] as const)(
+    'the %s records are byte for byte what row_to_json writes',
+    async (network, path, fields) => {
+      const res = await request(app).get(path).expect(200);
+      const expected = await db.knex.raw<{ rows: Array<{ json: string }> }>(rowToJsonSql(fields), [
+        network,
+      ]);
+      expect(expected.rows.length).toBeGreaterThan(0);
+      expect(res.text).toBe(
+        `{"transactions":[${expected.rows.map((r) => r.json).join(',')}],"next_cursor":"","has_more":false}`,
+      );
+      for (const record of (res.body as { transactions: Record<string, unknown>[] }).transactions) {
+        expect(Object.keys(record)).toEqual(fields.map((f) => f.name));
+      }
+    },
+  );
+
+  it('awkward text survives a JSON round trip exactly, amounts stay exact', async () => {
+    const res = await request(app).get('/transactionsmainnet').expect(200);
+    const [first] = (res.body as { transactions: Record<string, unknown>[] }).transactions;
+    expect(first).toMatchObject({
+      source_tx_hash: AWKWARD,
+      destination_tx_hash: null,
+      gas_drop_tx_hash: `x${AWKWARD}`,
+      sender: `"${AWKWARD}"`,
+      recipient: '\\',
+      is_gas_drop_in_native: true,
+      confirmed: false,
+      version: 1,
+      source_domain: 4_294_967_295,
+      destination_tx_status: 'failed',
+      created_at: '2026-11-21T10:00:00.000Z',
+    });
+    expect(res.text).toContain(`"deposit_amount":${(2n ** 63n - 1n).toString()},`);
+    expect(res.text).toContain(`"gas_drop_amount":${(10n ** 77n).toString()},`);
+  });
+});
