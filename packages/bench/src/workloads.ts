@@ -73,9 +73,16 @@ function timeWindowWalk(windows: BenchParams['windows']): Walk {
   };
 }
 
+/**
+ * The hello-world at the monitoring workloads' 32 connections. Not a ratio baseline: its p99 is
+ * what Express itself achieves on the host at that concurrency, the floor under every p99 target.
+ */
+export const HELLO_WORLD_32 = 'hello-world-32';
+
 /** Workload names in report order (the WebSocket fan-out is `ws-fanout`). */
 export const WORKLOAD_ORDER: readonly string[] = [
   'hello-world',
+  'hello-world-32',
   'quote-ecdsa',
   'quote-ed25519',
   'token-prices',
@@ -127,6 +134,15 @@ export function httpWorkloads(p: BenchParams): HttpWorkload[] {
       service: 'hello',
       group: 'baseline',
       connections: 100,
+      plan: paths(['/']),
+    },
+    {
+      name: HELLO_WORLD_32,
+      description:
+        'Express 5 `GET /` at 32 connections: the latency floor of this host for the 32-connection p99 targets',
+      service: 'hello',
+      group: 'baseline',
+      connections: 32,
       plan: paths(['/']),
     },
     {
