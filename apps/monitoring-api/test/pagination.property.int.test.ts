@@ -9,12 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import request from 'supertest';
 import type { Express } from 'express';
-import { createApp } from '../src/app.js';
 import type { SeedTransaction } from '../src/seed/transactions.js';
 import { insertTransactions } from '../src/seed/writer.js';
 import { aTransaction } from './support/builders.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { buildTestDeps, type TestDeps } from './support/deps.js';
+import { startTestApp, type TestApp } from './support/app.js';
 
 const BASE_SECONDS = Date.parse('2026-11-21T00:00:00Z') / 1000;
 const SENDERS = [
@@ -62,18 +60,15 @@ const filterArb: fc.Arbitrary<{
 );
 
 describe('feed pagination (property)', () => {
-  let db: TestDatabase;
-  let deps: TestDeps;
+  let t: TestApp;
   let app: Express;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    deps = buildTestDeps({ knex: db.knex });
-    app = createApp(deps);
+    t = await startTestApp();
+    app = t.app;
   });
   afterAll(async () => {
-    await deps.close();
-    await db.drop();
+    await t.close();
   });
 
   it('when walking every page, then the rows are exactly the filtered rows in order', async () => {
@@ -84,7 +79,7 @@ describe('feed pagination (property)', () => {
         fc.integer({ min: 1, max: 12 }),
         fc.boolean(),
         async (specs, rawFilter, pageSize, mainnet) => {
-          await db.knex.raw(
+          await t.db.knex.raw(
             'truncate transactions, tx_hourly_rollups, tx_senders restart identity',
           );
           const records: SeedTransaction[] = specs.map((s) =>
@@ -97,7 +92,7 @@ describe('feed pagination (property)', () => {
               created_at: new Date((BASE_SECONDS + s.second) * 1000),
             }),
           );
-          await insertTransactions(db.knex, records);
+          await insertTransactions(t.db.knex, records);
           const filter = {
             ...rawFilter,
             ...(rawFilter.start_time !== undefined &&

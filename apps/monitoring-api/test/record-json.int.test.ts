@@ -6,11 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import request from 'supertest';
-import { createApp } from '../src/app.js';
 import { MAINNET_FIELDS, TESTNET_FIELDS, type RecordField } from '../src/transactions/record.js';
 import { aTransaction, insertAll } from './support/builders.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { buildTestDeps, type TestDeps } from './support/deps.js';
+import { startTestApp, type TestApp } from './support/app.js';
 
 /** Text that needs JSON escaping: quote, backslash, control characters, non-ASCII, U+2028. */
 const AWKWARD = 'a"b\\c\nd\te\u0001f/é\u2028𝄞';
@@ -29,15 +27,13 @@ function rowToJsonSql(fields: readonly RecordField[]): string {
 }
 
 describe('feed record JSON', () => {
-  let db: TestDatabase;
-  let deps: TestDeps;
+  let t: TestApp;
   let app: Express;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    deps = buildTestDeps({ knex: db.knex });
-    app = createApp(deps);
-    await insertAll(db.knex, [
+    t = await startTestApp();
+    app = t.app;
+    await insertAll(t.db.knex, [
       aTransaction({
         created_at: new Date('2026-11-21T10:00:00Z'),
         source_tx_hash: AWKWARD,
@@ -64,8 +60,7 @@ describe('feed record JSON', () => {
   });
 
   afterAll(async () => {
-    await deps.close();
-    await db.drop();
+    await t.close();
   });
 
   it.each([
@@ -75,9 +70,10 @@ describe('feed record JSON', () => {
     'the %s records are byte for byte what row_to_json writes',
     async (network, path, fields) => {
       const res = await request(app).get(path).expect(200);
-      const expected = await db.knex.raw<{ rows: Array<{ json: string }> }>(rowToJsonSql(fields), [
-        network,
-      ]);
+      const expected = await t.db.knex.raw<{ rows: Array<{ json: string }> }>(
+        rowToJsonSql(fields),
+        [network],
+      );
       expect(expected.rows.length).toBeGreaterThan(0);
       expect(res.text).toBe(
         `{"transactions":[${expected.rows.map((r) => r.json).join(',')}],"next_cursor":"","has_more":false}`,

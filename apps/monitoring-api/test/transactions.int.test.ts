@@ -6,27 +6,23 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestnetTransactionRecord, TransactionRecord } from '@ctss/domain-types';
 import request from 'supertest';
 import type { Express } from 'express';
-import { createApp } from '../src/app.js';
 import { aTransaction, insertAll } from './support/builders.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { buildTestDeps, type TestDeps } from './support/deps.js';
+import { startTestApp, type TestApp } from './support/app.js';
 
 const SOLANA_SENDER = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
 const BIG = 2n ** 60n + 7n;
 
 describe('GET /transactionsmainnet and /transactions', () => {
-  let db: TestDatabase;
-  let deps: TestDeps;
+  let t: TestApp;
   let app: Express;
   let ids: number[];
   const upperSender = '0xABCDEF0000000000000000000000000000000001';
   const destinationHash = `0x${'d'.repeat(64)}`;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    deps = buildTestDeps({ knex: db.knex });
-    app = createApp(deps);
-    ids = await insertAll(db.knex, [
+    t = await startTestApp();
+    app = t.app;
+    ids = await insertAll(t.db.knex, [
       aTransaction({
         created_at: new Date('2026-11-20T00:00:00Z'),
         sender: upperSender,
@@ -65,8 +61,7 @@ describe('GET /transactionsmainnet and /transactions', () => {
   });
 
   afterAll(async () => {
-    await deps.close();
-    await db.drop();
+    await t.close();
   });
 
   it('when listing mainnet, then records are full, newest first, amounts exact above 2^53', async () => {
@@ -232,7 +227,7 @@ describe('GET /transactionsmainnet and /transactions', () => {
       expect(res.body).toMatchObject({ status: 400, code });
       expect(typeof res.body.detail).toBe('string');
     }
-    expect(await db.knex('transactions').count<{ count: string }[]>('* as count')).toEqual([
+    expect(await t.db.knex('transactions').count<{ count: string }[]>('* as count')).toEqual([
       { count: String(ids.length) },
     ]);
   });

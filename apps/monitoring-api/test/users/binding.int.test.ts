@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { TEST_NOW } from '../support/deps.js';
 import { insertUser } from './builders.js';
-import { startUsersTestApp, type UsersTestApp } from './http.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 import { aptosWallet, evmWallet, solanaWallet, suiWallet, type TestWallet } from './wallets.js';
 
 interface NonceBody {
@@ -17,11 +17,11 @@ interface NonceBody {
 }
 
 describe('wallet binding: GET /users/messages and POST /users/verify', () => {
-  let t: UsersTestApp;
+  let t: TestApp;
   let now = TEST_NOW.getTime();
 
   beforeAll(async () => {
-    t = await startUsersTestApp({ clock: () => new Date(now) });
+    t = await startTestApp({ clock: () => new Date(now) });
     for (const name of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'])
       await insertUser(t.db.knex, { username: `${name}.ctss` });
   });

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { recomputeRanks } from '../../src/users/ranks.js';
 import { LEADERBOARD_TOTAL_KEY } from '../../src/users/router.js';
 import { bindTestWallet, evmAddress, insertUser, refer } from './builders.js';
-import { startUsersTestApp, type UsersTestApp } from './http.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 
 interface Page {
   leaderboard: { username: string; domain_rank: number | null; [field: string]: unknown }[];
@@ -18,13 +18,13 @@ interface Page {
 const LONG_NAME = `${'x'.repeat(95)}.ctss`;
 
 describe('GET /users/leaderboard', () => {
-  let t: UsersTestApp;
+  let t: TestApp;
   const get = async (query: Record<string, string | string[]>) =>
     request(t.app).get('/users/leaderboard').query(query);
   const names = (body: Page) => body.leaderboard.map((e) => e.username);
 
   beforeAll(async () => {
-    t = await startUsersTestApp();
+    t = await startTestApp();
     const k = t.db.knex;
     // mainnet: alice 30.5 (+ referral 10% of bob's 12), bob 12, a_b 3, axb 2.5, long 1; devnet: axb first.
     const alice = await insertUser(k, {
@@ -181,16 +181,16 @@ describe('GET /users/leaderboard', () => {
 });
 
 describe('GET /users/leaderboard total_count cache', () => {
-  const apps: UsersTestApp[] = [];
+  const apps: TestApp[] = [];
   afterAll(async () => {
     await Promise.all(apps.map((a) => a.close()));
   });
-  const total = async (t: UsersTestApp, query: Record<string, string> = {}) =>
+  const total = async (t: TestApp, query: Record<string, string> = {}) =>
     ((await request(t.app).get('/users/leaderboard').query(query).expect(200)).body as Page)
       .total_count;
 
   it('when a user joins, then the unfiltered and the search totals are the cached counts until their keys go', async () => {
-    const t = await startUsersTestApp({ env: { LEADERBOARD_COUNT_TTL_SECONDS: '3600' } });
+    const t = await startTestApp({ env: { LEADERBOARD_COUNT_TTL_SECONDS: '3600' } });
     apps.push(t);
     await insertUser(t.db.knex, { username: 'first.ctss' });
     await insertUser(t.db.knex, { username: 'second.ctss' });
@@ -212,7 +212,7 @@ describe('GET /users/leaderboard total_count cache', () => {
   });
 
   it('when the count TTL is 0, then every page counts the users', async () => {
-    const t = await startUsersTestApp({ env: { LEADERBOARD_COUNT_TTL_SECONDS: '0' } });
+    const t = await startTestApp({ env: { LEADERBOARD_COUNT_TTL_SECONDS: '0' } });
     apps.push(t);
     await insertUser(t.db.knex, { username: 'one.ctss' });
     expect(await total(t)).toBe(1);
@@ -223,9 +223,9 @@ describe('GET /users/leaderboard total_count cache', () => {
 });
 
 describe('GET /users/leaderboard under concurrent identical requests', () => {
-  let t: UsersTestApp;
+  let t: TestApp;
   beforeAll(async () => {
-    t = await startUsersTestApp();
+    t = await startTestApp();
     for (const name of ['p1.ctss', 'p2.ctss', 'p3.ctss'])
       await insertUser(t.db.knex, { username: name });
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { recomputeRanks } from '../../src/users/ranks.js';
 import { bindTestWallet, evmAddress, insertUser } from './builders.js';
-import { startUsersTestApp, type UsersTestApp } from './http.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 
 const ALICE_EVM = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 const ALICE_SOL = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
@@ -11,12 +11,12 @@ const ALICE_APT = '0x1';
 const BOB_SUI = `0x${'b'.repeat(64)}`;
 
 describe('GET /users', () => {
-  let t: UsersTestApp;
+  let t: TestApp;
   const get = async (query: Record<string, string | string[]>) =>
     request(t.app).get('/users').query(query);
 
   beforeAll(async () => {
-    t = await startUsersTestApp();
+    t = await startTestApp();
     const k = t.db.knex;
     const alice = await insertUser(k, {
       username: 'alice.ctss',

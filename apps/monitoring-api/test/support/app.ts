@@ -1,21 +1,24 @@
-/** The app over real HTTP for users tests: a migrated database of the test file's own, real deps. */
+/** The app over real HTTP for tests: a migrated database of the test file's own, real deps. */
 import type { Express } from 'express';
 import { createApp } from '../../src/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { buildTestDeps, type TestDeps, type TestDepsOverrides } from '../support/deps.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { buildTestDeps, type TestDeps, type TestDepsOverrides } from './deps.js';
 
 /** A test app with its database and dependencies. */
-export interface UsersTestApp {
+export interface TestApp {
   app: Express;
   db: TestDatabase;
   deps: TestDeps;
   close(): Promise<void>;
 }
 
-/** Builds the app on a fresh database; `overrides` may replace the clock or set env values. */
-export async function startUsersTestApp(
+/**
+ * Builds the app on a fresh database; `overrides` may replace the clock or set env values (the
+ * rate limit is raised unless set, so a file's many requests are never limited).
+ */
+export async function startTestApp(
   overrides: Omit<TestDepsOverrides, 'knex'> = {},
-): Promise<UsersTestApp> {
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const deps = buildTestDeps({
     ...overrides,
