@@ -64,9 +64,14 @@ const num = (n: number) => Math.round(n).toLocaleString('en-US');
 const mb = (n: number | undefined) => (n === undefined ? 'n/a' : `${n} MB`);
 
 /**
- * Scaling of a workload against the reference size: req/s and p99 factors as measured (the target
- * reads "within 1.5x"; p99 gets 1 ms of rounding allowance), and for information the throughput
- * factor relative to each run's hello-world, which tells a busier machine apart from a slower query.
+ * Scaling of a workload against the reference size. Shows req/s and p99 factors as measured, then
+ * the same two factors with the host's speed taken out, which decide the 1.5x target: the
+ * throughput factor of the ratios to hello-world (`ref.ratio / w.ratio`), and the p99 in units of
+ * the paired hello-world's time per request (`p99 * helloRps`; at a fixed connection count the
+ * latency scales with 1 / req/s, so a host that serves everything 1.4x slower raises every p99
+ * 1.4x). Two runs on one host minutes apart differed by 1.4x in hello-world req/s (BENCHMARKS.md,
+ * 2026-11-23), so the measured factors alone would judge the host, not the table. p99 gets 1 ms
+ * of rounding allowance.
  */
 function scaling(
   w: WorkloadRecord,
@@ -76,9 +81,11 @@ function scaling(
   const rpsFactor = ref.rps / w.rps;
   const p99Factor = w.p99 / Math.max(ref.p99, 1);
   const normalized = ref.ratio / w.ratio;
-  const pass = rpsFactor <= SCALING_FACTOR_TARGET && w.p99 <= ref.p99 * SCALING_FACTOR_TARGET + 1;
+  const p99Allowed = (SCALING_FACTOR_TARGET * Math.max(ref.p99, 1) * ref.helloRps) / w.helloRps + 1;
+  const p99Normalized = (w.p99 * w.helloRps) / (Math.max(ref.p99, 1) * ref.helloRps);
+  const pass = normalized <= SCALING_FACTOR_TARGET && w.p99 <= p99Allowed;
   return {
-    text: `req/s ${rpsFactor.toFixed(2)}x lower, p99 ${p99Factor.toFixed(2)}x (vs hello: ${normalized.toFixed(2)}x)`,
+    text: `req/s ${rpsFactor.toFixed(2)}x lower, p99 ${p99Factor.toFixed(2)}x; against hello-world: ${normalized.toFixed(2)}x, p99 ${p99Normalized.toFixed(2)}x`,
     pass,
   };
 }
@@ -177,6 +184,12 @@ export function runSection(run: RunRecord, reference: RunRecord | undefined): st
     ...(run.note ? [`- Note: ${run.note}`] : []),
     '',
     ...workloadTable(run, reference),
+    ...(reference !== undefined && reference !== run
+      ? [
+          '',
+          `The last column compares each feed and stats workload with the ${num(reference.transactions)}-row run: req/s and p99 as measured, then against hello-world (the throughput factor of the ratios to hello-world, and the p99 in units of the paired hello-world's time per request). The ${SCALING_FACTOR_TARGET}x target is judged on the second pair, which a host that changed speed between the runs does not move.`,
+        ]
+      : []),
     ...cpuTable(run),
     ...(run.fanout ? fanoutSection(run.fanout) : []),
     '',
