@@ -69,7 +69,7 @@ const mb = (n: number | undefined) => (n === undefined ? 'n/a' : `${n} MB`);
  * throughput factor of the ratios to hello-world (`ref.ratio / w.ratio`), and the p99 in units of
  * the paired hello-world's time per request (`p99 * helloRps`; at a fixed connection count the
  * latency scales with 1 / req/s, so a host that serves everything 1.4x slower raises every p99
- * 1.4x). Two runs on one host minutes apart differed by 1.4x in hello-world req/s (BENCHMARKS.md,
+ * 1.4x). Two runs on one host an hour apart differed by 1.4x in hello-world req/s (BENCHMARKS.md,
  * 2026-11-23), so the measured factors alone would judge the host, not the table. p99 gets 1 ms
  * of rounding allowance.
  */
@@ -90,8 +90,12 @@ function scaling(
   };
 }
 
+/** Whether `run` gets the scaling column: a reference run of another size exists. */
+const comparesWith = (run: RunRecord, reference: RunRecord | undefined): reference is RunRecord =>
+  reference !== undefined && reference !== run;
+
 function workloadTable(run: RunRecord, reference: RunRecord | undefined): string[] {
-  const withScaling = reference !== undefined && reference !== run;
+  const withScaling = comparesWith(run, reference);
   const head = [
     'Workload',
     'Conn',
@@ -184,7 +188,7 @@ export function runSection(run: RunRecord, reference: RunRecord | undefined): st
     ...(run.note ? [`- Note: ${run.note}`] : []),
     '',
     ...workloadTable(run, reference),
-    ...(reference !== undefined && reference !== run
+    ...(comparesWith(run, reference)
       ? [
           '',
           `The last column compares each feed and stats workload with the ${num(reference.transactions)}-row run: req/s and p99 as measured, then against hello-world (the throughput factor of the ratios to hello-world, and the p99 in units of the paired hello-world's time per request). The ${SCALING_FACTOR_TARGET}x target is judged on the second pair, which a host that changed speed between the runs does not move.`,
