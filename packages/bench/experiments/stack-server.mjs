@@ -1,6 +1,8 @@
 // Stack experiment server (run by stack-ablation.mjs): an Express 5 hello-world, either bare
 // (STACK=express) or built with @ctss/server-kit's createHttpApp (STACK=kit: the stack both APIs
-// use), answering "Hello World!" or, with BODY=feed, a 10-record feed page through sendJson.
+// use), answering "Hello World!" or, with BODY=feed, a 10-record feed page through sendJson, or,
+// with BODY_FILE=<path>, that file's text (read once) through sendJsonText.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 const kitDir = new URL('../../server-kit/', import.meta.url);
@@ -48,8 +50,10 @@ const page = {
   next_cursor: '1790000000_123456789',
   has_more: true,
 };
+const fileBody = process.env.BODY_FILE ? readFileSync(process.env.BODY_FILE, 'utf8') : undefined;
 app.get('/', (_req, res) => {
-  if (process.env.BODY === 'feed') kit.sendJson(res, 200, page);
+  if (fileBody !== undefined) kit.sendJsonText(res, 200, fileBody);
+  else if (process.env.BODY === 'feed') kit.sendJson(res, 200, page);
   else res.send('Hello World!');
 });
 // The apps listen on `::` (req.ip is then the IPv4-mapped ::ffff:127.0.0.1); so does this.
