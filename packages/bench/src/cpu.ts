@@ -27,7 +27,12 @@ async function pidsNamed(pattern: RegExp): Promise<string[]> {
   return pids;
 }
 
-async function machineSeconds(): Promise<{ busy: number; all: number }> {
+/**
+ * Seconds of the whole machine since boot (/proc/stat, first line): busy (user, nice, system,
+ * irq, softirq, steal), all (busy plus idle and iowait), and steal (time the hypervisor ran
+ * something else while this VM had work: proc(5)).
+ */
+async function machineSeconds(): Promise<{ busy: number; all: number; steal: number }> {
   try {
     const line = (await readFile('/proc/stat', 'utf8'))
       .split('\n')[0]!
@@ -40,9 +45,10 @@ async function machineSeconds(): Promise<{ busy: number; all: number }> {
     return {
       busy: (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND,
       all: (user + nice + system + idle + iowait + irq + softirq + steal) / TICKS_PER_SECOND,
+      steal: steal / TICKS_PER_SECOND,
     };
   } catch {
-    return { busy: 0, all: 0 };
+    return { busy: 0, all: 0, steal: 0 };
   }
 }
 
@@ -52,9 +58,14 @@ export interface CpuPerRequest {
   readonly postgresUs: number;
   readonly redisUs: number;
   readonly loadGeneratorUs: number;
-  /** Everything else that ran on the machine meanwhile (other processes, interrupts). */
+  /** Everything else that ran on the machine meanwhile (other processes, interrupts; not steal). */
   readonly otherUs: number;
   readonly machineBusy: number;
+  /**
+   * Share of the machine's time (0-1) the hypervisor gave to other guests meanwhile (steal);
+   * counted in `machineBusy`. Absent in results recorded before it was measured.
+   */
+  readonly steal?: number;
 }
 
 /** A running CPU account; `stop(requests)` divides the CPU used since start by `requests`. */
@@ -95,13 +106,16 @@ export async function accountCpu(apiPid: number): Promise<CpuAccount> {
       const rd = delta(before.redis, after.redis);
       const self = after.self - before.self;
       const busy = after.machine.busy - before.machine.busy;
+      const steal = after.machine.steal - before.machine.steal;
+      const all = after.machine.all - before.machine.all;
       return {
         apiUs: us(api),
         postgresUs: us(pg),
         redisUs: us(rd),
         loadGeneratorUs: us(self),
-        otherUs: us(Math.max(0, busy - api - pg - rd - self)),
-        machineBusy: Math.round((busy / (after.machine.all - before.machine.all)) * 100) / 100,
+        otherUs: us(Math.max(0, busy - steal - api - pg - rd - self)),
+        machineBusy: Math.round((busy / all) * 100) / 100,
+        steal: Math.round((steal / all) * 100) / 100,
       };
     },
   };

@@ -145,13 +145,13 @@ function cpuTable(run: RunRecord): string[] {
   if (rows.length === 0) return [];
   return [
     '',
-    'CPU time per request during the measured run, microseconds (from /proc; PostgreSQL and Redis are all their server processes; "other" is everything else on the machine, e.g. other users of it):',
+    'CPU time per request during the measured run, microseconds (from /proc; PostgreSQL and Redis are all their server processes; "other" is everything else on the machine, e.g. other users of it; "steal" is the share of the machine\'s time the hypervisor gave to other guests, counted in "machine busy", n/a in runs before it was measured):',
     '',
-    '| Workload | API process | PostgreSQL | Redis | load generator | other | machine busy |',
-    '|---|---|---|---|---|---|---|',
+    '| Workload | API process | PostgreSQL | Redis | load generator | other | machine busy | steal |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows.map((w) => {
       const c = w.cpu!;
-      return `| \`${w.name}\` | ${c.apiUs} | ${c.postgresUs} | ${c.redisUs} | ${c.loadGeneratorUs} | ${c.otherUs} | ${Math.round(c.machineBusy * 100)} % |`;
+      return `| \`${w.name}\` | ${c.apiUs} | ${c.postgresUs} | ${c.redisUs} | ${c.loadGeneratorUs} | ${c.otherUs} | ${Math.round(c.machineBusy * 100)} % | ${c.steal === undefined ? 'n/a' : `${Math.round(c.steal * 100)} %`} |`;
     }),
   ];
 }
