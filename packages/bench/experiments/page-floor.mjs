@@ -8,9 +8,7 @@
 //   (after `pnpm --filter @ctss/bench build`; needs packages/server-kit built and Redis at
 //   REDIS_URL, default redis://127.0.0.1:6379)
 import { basename } from 'node:path';
-import { accountCpu } from '../dist/cpu.js';
-import { freePort, startNode, waitForHttp } from '../dist/child.js';
-import { runLoad } from '../dist/load.js';
+import { measureStack } from './stack-run.mjs';
 const [secondsArg, roundsArg, ...bodyFiles] = process.argv.slice(2);
 if (bodyFiles.length === 0)
   throw new Error('usage: page-floor.mjs <seconds> <rounds> <body-file>...');
@@ -36,30 +34,10 @@ const variants = [
 for (let round = 1; round <= rounds; round++) {
   let base;
   for (const v of variants) {
-    const port = await freePort();
-    const child = await startNode({
-      name: 'stack',
-      script: new URL('./stack-server.mjs', import.meta.url).pathname,
-      cwd: process.cwd(),
-      env: { ...v.env, PORT: String(port), NODE_ENV: 'production' },
-    });
-    await waitForHttp(child, `http://127.0.0.1:${port}/`);
-    let cpu;
-    const r = await runLoad({
-      baseUrl: `http://127.0.0.1:${port}`,
-      plan: { kind: 'paths', paths: ['/'] },
-      connections: v.connections,
-      durationSeconds: seconds,
-      warmupSeconds: 1,
-      beforeMeasure: async () => {
-        cpu = await accountCpu(child.pid);
-      },
-    });
-    const used = await cpu.stop(r.total);
+    const { result: r, cpu: used } = await measureStack(v, { connections: v.connections, seconds });
     base ??= r.rps;
     console.log(
       `round ${round}  ${v.name.padEnd(44)} ${String(Math.round(r.rps)).padStart(6)} req/s  ${(r.rps / base).toFixed(2)}x  p50 ${r.p50} ms  p99 ${r.p99} ms  server ${used?.apiUs} us  load generator ${used?.loadGeneratorUs} us  busy ${Math.round((used?.machineBusy ?? 0) * 100)} %${r.non2xx ? `  non-2xx ${r.non2xx}` : ''}`,
     );
-    await child.stop();
   }
 }
