@@ -65,6 +65,7 @@ export class PriceSnapshot {
   readonly #data: SnapshotData;
   readonly #opts: SnapshotOptions;
   #tokenPrices: TokenPricesBody | undefined;
+  readonly #derived = new Map<string, { readonly oldestObservation: number }>();
 
   constructor(data: SnapshotData, opts: SnapshotOptions) {
     this.#data = data;
@@ -90,6 +91,29 @@ export class PriceSnapshot {
       this.#opts.clock(),
       this.#opts.maxAgeSeconds,
     );
+  }
+
+  /**
+   * A value computed from this snapshot's entries (a route's fee), kept under `key` and reused
+   * while the oldest entry it read is fresh: the same test {@link requireFresh} makes of each
+   * entry at read time, so a reused value is one `compute` would still return. Otherwise (first
+   * use, or an entry aged out) `compute` runs again, reading the entries, and throws the
+   * entries' MissingPriceDataError when one is missing or stale; a throw is not kept.
+   *
+   * @param key names the value among this snapshot's derived values (e.g. the route).
+   * @param compute reads the entries through {@link gas} and {@link usd}; `oldestObservation` is
+   *   the oldest observedAt among them, ms since epoch.
+   * @throws whatever `compute` throws (MissingPriceDataError for missing or stale data).
+   */
+  derived<T extends { readonly oldestObservation: number }>(key: string, compute: () => T): T {
+    const hit = this.#derived.get(key) as T | undefined;
+    if (hit !== undefined) {
+      const age = this.#opts.clock() - hit.oldestObservation;
+      if (age <= this.#opts.maxAgeSeconds * 1000) return hit;
+    }
+    const value = compute();
+    this.#derived.set(key, value);
+    return value;
   }
 
   /**

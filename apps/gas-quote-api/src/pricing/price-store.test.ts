@@ -127,6 +127,33 @@ describe('the in-process snapshot of the price store', () => {
     }
   });
 
+  it('reuses a derived value while its oldest entry is fresh, and reads the entries again once it is not', async () => {
+    const kv = createMemoryKvStore('snap5:');
+    const store = createPriceStore(kv, { maxAgeSeconds: 120, clock, registry });
+    await store.putGas(3, gwei(1n), T, 'test');
+    await store.putUsd('ETH', 300_000_000_000n, T + 10_000, 'test');
+    const s = await snap(store);
+    let computed = 0;
+    const fee = () =>
+      s.derived('route:0:3', () => {
+        computed += 1;
+        const gas = s.gas(3);
+        const usd = s.usd('ETH');
+        return {
+          price: gas.price * usd.price,
+          oldestObservation: Math.min(gas.observedAt, usd.observedAt),
+        };
+      });
+    expect(fee().price).toBe(300_000_000_000n * 1_000_000_000n);
+    now = T + 120_000;
+    expect(fee()).toBe(fee());
+    expect(computed).toBe(1);
+    now = T + 120_001;
+    expect(fee).toThrow(/gas price of domain 3 data is 120 s old/);
+    expect(fee).toThrow(MissingPriceDataError);
+    expect(computed).toBe(3);
+  });
+
   it('reports missing and malformed entries like the store, and leaves stale tokens out of the token prices', async () => {
     const kv = createMemoryKvStore('snap4:');
     const store = createPriceStore(kv, { maxAgeSeconds: 120, clock, registry });

@@ -1,6 +1,7 @@
 /**
  * Prices one route from the price store's in-process snapshot: destination gas price and token
- * price, origin token price, per-chain redeem gas and adjustment factor (DESIGN.md "Fees").
+ * price, origin token price, per-chain redeem gas and adjustment factor (DESIGN.md "Fees"). The
+ * fee is computed once per route and snapshot, and reused while the entries it read are fresh.
  */
 import type { ChainRegistry } from '@ctss/domain-types';
 import { computeRouteFee, type RouteFee } from './fee.js';
@@ -39,26 +40,29 @@ export function createRoutePricer(
 ): RoutePricer {
   return {
     async price(local, dest) {
-      const origin = registry.require(local);
-      const target = registry.require(dest);
       const pending = store.snapshot();
       const snapshot = pending instanceof PriceSnapshot ? pending : await pending;
-      const gas = snapshot.gas(dest);
-      const destUsd = snapshot.usd(target.nativeSymbol);
-      const originUsd = snapshot.usd(origin.nativeSymbol);
-      const fee = computeRouteFee({
-        destGasPrice: gas,
-        destRedeemGas: params.redeemGas(dest),
-        destPriceUsd: destUsd.price,
-        adjustmentBps: params.adjustmentBps(dest),
-        minFee: target.minRelayerFee,
-        originPriceUsd: originUsd.price,
-        originDecimals: origin.nativeDecimals,
+      // The fee is a function of the snapshot's entries: computed once per route and snapshot.
+      return snapshot.derived(`route:${local}:${dest}`, () => {
+        const origin = registry.require(local);
+        const target = registry.require(dest);
+        const gas = snapshot.gas(dest);
+        const destUsd = snapshot.usd(target.nativeSymbol);
+        const originUsd = snapshot.usd(origin.nativeSymbol);
+        const fee = computeRouteFee({
+          destGasPrice: gas,
+          destRedeemGas: params.redeemGas(dest),
+          destPriceUsd: destUsd.price,
+          adjustmentBps: params.adjustmentBps(dest),
+          minFee: target.minRelayerFee,
+          originPriceUsd: originUsd.price,
+          originDecimals: origin.nativeDecimals,
+        });
+        return {
+          ...fee,
+          oldestObservation: Math.min(gas.observedAt, destUsd.observedAt, originUsd.observedAt),
+        };
       });
-      return {
-        ...fee,
-        oldestObservation: Math.min(gas.observedAt, destUsd.observedAt, originUsd.observedAt),
-      };
     },
   };
 }

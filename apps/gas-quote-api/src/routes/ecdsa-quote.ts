@@ -1,6 +1,6 @@
 /** `GET /getEcdsaSig_native` (SPEC.md "Endpoints"): ECDSA-signed relayer fee quote for EVM origins. */
 import { EcdsaQuoteQuery } from '@ctss/domain-types';
-import { sendJson } from '@ctss/server-kit';
+import { sendJsonText } from '@ctss/server-kit';
 import type { RequestHandler } from 'express';
 import type { QuoteService } from '../signing/quote-service.js';
 import { cachedQueryParser } from './query-cache.js';
@@ -16,6 +16,6 @@ export function ecdsaQuoteHandler(quotes: QuoteService): RequestHandler {
   const parse = cachedQueryParser(EcdsaQuoteQuery);
   return async (req, res) => {
     const query = parse(req);
-    sendJson(res, 200, await quotes.ecdsa(query));
+    sendJsonText(res, 200, (await quotes.ecdsa(query)).json);
   };
 }

@@ -1,6 +1,6 @@
 /** `GET /getEd25519Sig_native` (SPEC.md "Endpoints"): Ed25519/BCS quote for Solana, Aptos, Sui origins. */
 import { Ed25519QuoteQuery } from '@ctss/domain-types';
-import { sendJson } from '@ctss/server-kit';
+import { sendJsonText } from '@ctss/server-kit';
 import type { RequestHandler } from 'express';
 import type { QuoteService } from '../signing/quote-service.js';
 import { cachedQueryParser } from './query-cache.js';
@@ -16,6 +16,6 @@ export function ed25519QuoteHandler(quotes: QuoteService): RequestHandler {
   const parse = cachedQueryParser(Ed25519QuoteQuery);
   return async (req, res) => {
     const query = parse(req);
-    sendJson(res, 200, await quotes.ed25519(query));
+    sendJsonText(res, 200, (await quotes.ed25519(query)).json);
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Issues signed quotes: validates the route, prices it from fresh data, signs it (ECDSA for EVM
- * origins, Ed25519 over BCS for Solana/Aptos/Sui origins) and reuses a signature made for the
- * same inputs in the same second (signatures are deterministic: RFC 6979 / RFC 8032).
+ * origins, Ed25519 over BCS for Solana/Aptos/Sui origins) and reuses a quote made for the same
+ * inputs in the same second, with its response body (signatures are deterministic: RFC 6979 /
+ * RFC 8032, so the reused quote is the one signing again would give).
  */
 import type {
   ChainRegistry,
@@ -38,23 +39,30 @@ export interface QuoteServiceDeps {
   /** ECDSA packing for an origin domain (DESIGN.md "Signatures"). */
   readonly packingFor: (localDomain: number) => QuotePacking;
   readonly metrics: GasQuoteMetrics;
-  /** Entries kept in the signature LRU (default 1024). */
+  /** Quotes kept per scheme in the LRU of signed quotes (default 1024). */
   readonly cacheSize?: number;
+}
+
+/** A signed quote and its response body, `json` being `JSON.stringify(quote)`. */
+export interface SignedQuote<Q> {
+  readonly quote: Q;
+  readonly json: string;
 }
 
 /** Issues quotes; errors are HttpProblem (400 UNSUPPORTED_ROUTE) or MissingPriceDataError. */
 export interface QuoteService {
-  /** `GET /getEcdsaSig_native`. */
-  ecdsa(query: EcdsaQuoteQuery): Promise<EcdsaQuote>;
-  /** `GET /getEd25519Sig_native`. */
-  ed25519(query: Ed25519QuoteQuery): Promise<Ed25519Quote>;
+  /** `GET /getEcdsaSig_native` (SPEC.md "Quote (ECDSA, EVM)"). */
+  ecdsa(query: EcdsaQuoteQuery): Promise<SignedQuote<EcdsaQuote>>;
+  /** `GET /getEd25519Sig_native` (SPEC.md "Quote (Ed25519, Solana/Aptos/Sui)"). */
+  ed25519(query: Ed25519QuoteQuery): Promise<SignedQuote<Ed25519Quote>>;
 }
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
 
 /** Builds a {@link QuoteService}. */
 export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
-  const cache = new LruCache<string, string>(deps.cacheSize ?? 1024);
+  const ecdsaQuotes = new LruCache<string, SignedQuote<EcdsaQuote>>(deps.cacheSize ?? 1024);
+  const ed25519Quotes = new LruCache<string, SignedQuote<Ed25519Quote>>(deps.cacheSize ?? 1024);
   const publicKey = hex(deps.ed25519Signer.publicKey);
 
   function checkRoute(
@@ -106,13 +114,23 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
     }
   }
 
-  function cached(key: string, scheme: 'ecdsa' | 'ed25519', sign: () => string): string {
+  /**
+   * The quote under `key` (every signed input, so equal keys sign equal bytes), else a new one
+   * from `sign`, kept for the next request with the same inputs.
+   */
+  function cached<Q>(
+    cache: LruCache<string, SignedQuote<Q>>,
+    key: string,
+    scheme: 'ecdsa' | 'ed25519',
+    sign: () => Q,
+  ): SignedQuote<Q> {
     const hit = cache.get(key);
     deps.metrics.quotesSigned.inc({ scheme, cached: hit === undefined ? 'false' : 'true' });
     if (hit !== undefined) return hit;
-    const signature = sign();
-    cache.set(key, signature);
-    return signature;
+    const quote = sign();
+    const signed = { quote: Object.freeze(quote), json: JSON.stringify(quote) };
+    cache.set(key, signed);
+    return signed;
   }
 
   const deadlineNow = () => BigInt(Math.floor(deps.clock() / 1000)) + QUOTE_VALIDITY_SECONDS;
@@ -125,23 +143,25 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       const fee = q.isNative ? priced.feeNative : priced.feeBase;
       const deadline = deadlineNow();
       const packing = deps.packingFor(q.localDomain);
-      const fields = {
-        localDomain: q.localDomain,
-        destinationDomain: q.destinationDomain,
-        fee,
-        deadline,
-        isNative: q.isNative,
-        cctpVersion,
-      };
-      const key = `ecdsa|${packing}|${q.localDomain}|${q.destinationDomain}|${fee}|${deadline}|${q.isNative}|${cctpVersion}`;
-      const signature = cached(key, 'ecdsa', () => signQuote(fields, packing, deps.ecdsaSigner));
-      return {
+      const key = `${packing}|${q.localDomain}|${q.destinationDomain}|${fee}|${deadline}|${q.isNative}|${cctpVersion}`;
+      return cached(ecdsaQuotes, key, 'ecdsa', () => ({
         fee: fee.toString(),
         deadline: deadline.toString(),
-        signature,
+        signature: signQuote(
+          {
+            localDomain: q.localDomain,
+            destinationDomain: q.destinationDomain,
+            fee,
+            deadline,
+            isNative: q.isNative,
+            cctpVersion,
+          },
+          packing,
+          deps.ecdsaSigner,
+        ),
         isNative: q.isNative,
         cctpVersion,
-      };
+      }));
     },
 
     async ed25519(q) {
@@ -151,28 +171,28 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       const priced = await deps.pricer.price(q.localDomain, q.destinationDomain);
       const fee = q.isNative ? priced.feeNative : priced.feeBase;
       const deadline = deadlineNow();
-      const message = encodeQuoteMessage({
-        ...(q.version !== undefined ? { version: q.version } : {}),
-        localDomain: q.localDomain,
-        destinationDomain: q.destinationDomain,
-        fee,
-        deadline,
-        isNative: q.isNative,
+      // The BCS message is a function of these fields (DESIGN.md "Signatures").
+      const key = `${q.version ?? ''}|${q.localDomain}|${q.destinationDomain}|${fee}|${deadline}|${q.isNative}`;
+      return cached(ed25519Quotes, key, 'ed25519', () => {
+        const message = encodeQuoteMessage({
+          ...(q.version !== undefined ? { version: q.version } : {}),
+          localDomain: q.localDomain,
+          destinationDomain: q.destinationDomain,
+          fee,
+          deadline,
+          isNative: q.isNative,
+        });
+        return {
+          signature: hex(signEd25519(message, deps.ed25519Signer)),
+          message: hex(message),
+          publicKey,
+          destinationDomain: String(q.destinationDomain),
+          fee: fee.toString(),
+          deadline: deadline.toString(),
+          isNative: q.isNative,
+          ...(q.version !== undefined ? { version: q.version } : {}),
+        };
       });
-      const messageHex = hex(message);
-      const signature = cached(`ed25519|${messageHex}`, 'ed25519', () =>
-        hex(signEd25519(message, deps.ed25519Signer)),
-      );
-      return {
-        signature,
-        message: messageHex,
-        publicKey,
-        destinationDomain: String(q.destinationDomain),
-        fee: fee.toString(),
-        deadline: deadline.toString(),
-        isNative: q.isNative,
-        ...(q.version !== undefined ? { version: q.version } : {}),
-      };
     },
   };
 }
