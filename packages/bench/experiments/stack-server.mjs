@@ -1,7 +1,9 @@
-// Stack experiment server (run by stack-ablation.mjs): an Express 5 hello-world, either bare
-// (STACK=express) or built with @ctss/server-kit's createHttpApp (STACK=kit: the stack both APIs
-// use), answering "Hello World!" or, with BODY=feed, a 10-record feed page through sendJson, or,
-// with BODY_FILE=<path>, that file's text (read once) through sendJsonText.
+// Stack experiment server (run by the stack experiments through stack-run.mjs): an Express 5
+// hello-world, either bare (STACK=express), built with @ctss/server-kit's createHttpApp (STACK=kit:
+// the stack both APIs use), or with only the parts of that stack named in PARTS (STACK=parts,
+// PARTS a comma-separated subset of helmet, cors, log, metrics, rl, rlmem: the rate limit in Redis
+// or in memory), answering "Hello World!" or, with BODY=feed, a 10-record feed page through
+// sendJson, or, with BODY_FILE=<path>, that file's text (read once) through sendJsonText.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +27,43 @@ if (process.env.STACK === 'kit') {
 } else {
   app = express();
   app.disable('x-powered-by');
+  if (process.env.STACK === 'parts') {
+    app.set('etag', false);
+    app.set('query parser', 'simple');
+    app.use(await stackParts(new Set(process.env.PARTS?.split(',') ?? [])));
+  }
+}
+
+/** The middleware of createHttpApp (http-app.ts) named in `parts`, as one chain like there. */
+async function stackParts(parts) {
+  const fromKit = async (file) => import(new URL(`dist/${file}`, kitDir).href);
+  const { chainMiddleware } = await fromKit('middleware-chain.js');
+  const { requestLogMiddleware } = await fromKit('request-log.js');
+  const helmet = (await import(pathToFileURL(kitRequire.resolve('helmet')).href)).default;
+  const cors = (await import(pathToFileURL(kitRequire.resolve('cors')).href)).default;
+  const limit = { limit: 1_000_000, windowSeconds: 60, prefix: `stack${process.pid}:` };
+  const chain = [
+    parts.has('helmet') && helmet(),
+    parts.has('cors') &&
+      cors({
+        origin: '*',
+        methods: ['GET', 'POST', 'OPTIONS'],
+        allowedHeaders: ['Content-Type', 'X-API-Key'],
+        exposedHeaders: [
+          'RateLimit',
+          'RateLimit-Policy',
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'Retry-After',
+        ],
+        maxAge: 600,
+      }),
+    parts.has('log') && requestLogMiddleware(logger),
+    parts.has('metrics') && kit.httpMetricsMiddleware(kit.createMetrics({ prefix: 'stack_' })),
+    parts.has('rl') && kit.createRateLimiter({ ...limit, redis }),
+    parts.has('rlmem') && kit.createRateLimiter(limit),
+  ].filter(Boolean);
+  return chainMiddleware(chain);
 }
 const row = {
   id: 123456789,
