@@ -44,20 +44,7 @@ async function stackParts(parts) {
   const limit = { limit: 1_000_000, windowSeconds: 60, prefix: `stack${process.pid}:` };
   const chain = [
     parts.has('helmet') && helmet(),
-    parts.has('cors') &&
-      cors({
-        origin: '*',
-        methods: ['GET', 'POST', 'OPTIONS'],
-        allowedHeaders: ['Content-Type', 'X-API-Key'],
-        exposedHeaders: [
-          'RateLimit',
-          'RateLimit-Policy',
-          'X-RateLimit-Limit',
-          'X-RateLimit-Remaining',
-          'Retry-After',
-        ],
-        maxAge: 600,
-      }),
+    parts.has('cors') && cors(kit.corsOptions(['*'])),
     parts.has('log') && requestLogMiddleware(logger),
     parts.has('metrics') && kit.httpMetricsMiddleware(kit.createMetrics({ prefix: 'stack_' })),
     parts.has('rl') && kit.createRateLimiter({ ...limit, redis }),

@@ -4,7 +4,7 @@
  * after the routes, so every error leaves through one path.
  */
 import express, { type Express } from 'express';
-import cors from 'cors';
+import cors, { type CorsOptions } from 'cors';
 import helmet from 'helmet';
 import typeis from 'type-is';
 import type { Logger } from './logger.js';
@@ -27,6 +27,28 @@ export interface HttpAppOptions {
   bodyLimit?: string;
 }
 
+/**
+ * The CORS settings of both APIs (the `cors` package's options): `origins` `['*']` allows any
+ * origin (the APIs are public and unauthenticated), else exactly those; GET, POST and preflight;
+ * the request headers the clients send; the rate-limit headers exposed to browser code (DESIGN.md
+ * "Errors, limits, health"); preflight answers cached 600 s.
+ */
+export function corsOptions(origins: readonly string[]): CorsOptions {
+  return {
+    origin: origins.includes('*') ? '*' : [...origins],
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'X-API-Key'],
+    exposedHeaders: [
+      'RateLimit',
+      'RateLimit-Policy',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'Retry-After',
+    ],
+    maxAge: 600,
+  };
+}
+
 /** Creates the base app; mount routes on it, then call {@link finishHttpApp}. */
 export function createHttpApp(opts: HttpAppOptions): Express {
   const app = express();
@@ -35,24 +57,11 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.set('etag', false);
   app.set('trust proxy', opts.trustProxy);
   app.set('query parser', 'simple');
-  const anyOrigin = opts.corsOrigins.includes('*');
   const json = express.json({ limit: opts.bodyLimit ?? '16kb' });
   app.use(
     chainMiddleware([
       helmet(),
-      cors({
-        origin: anyOrigin ? '*' : [...opts.corsOrigins],
-        methods: ['GET', 'POST', 'OPTIONS'],
-        allowedHeaders: ['Content-Type', 'X-API-Key'],
-        exposedHeaders: [
-          'RateLimit',
-          'RateLimit-Policy',
-          'X-RateLimit-Limit',
-          'X-RateLimit-Remaining',
-          'Retry-After',
-        ],
-        maxAge: 600,
-      }),
+      cors(corsOptions(opts.corsOrigins)),
       requestLogMiddleware(opts.logger),
       httpMetricsMiddleware(opts.metrics),
       createRateLimiter(opts.rateLimit),
