@@ -10,12 +10,9 @@
 // `dist@--max-semi-space-size=32`).
 // Usage: node experiments/ab-gas.mjs <seconds> <pairs> <variantA> <variantB> [workload-regexp]
 //   (after `pnpm --filter @ctss/bench build` and the builds; Redis at REDIS_URL)
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { accountCpu } from '../dist/cpu.js';
-import { freePort, startNode, waitForHttp } from '../dist/child.js';
 import { runLoad } from '../dist/load.js';
-import { GAS_APP_DIR } from '../dist/paths.js';
+import { startGasQuoteApi } from '../dist/services.js';
 import { httpWorkloads } from '../dist/workloads.js';
 
 const [secondsArg, pairsArg, variantA, variantB, only = '^quote-'] = process.argv.slice(2);
@@ -26,37 +23,20 @@ const noParams = { deepCursors: [], senders: [], lookups: [], windows: [[0, 1]],
 const workloads = httpWorkloads(noParams).filter(
   (w) => w.service === 'gas' && new RegExp(only).test(w.name),
 );
-const keys = {
-  SIGNER_ECDSA_PRIVATE_KEY: randomBytes(32).toString('hex'),
-  SIGNER_ED25519_PRIVATE_KEY: randomBytes(32).toString('hex'),
-};
 
-/** Starts a variant as services.ts starts the gas quote API for the suite. */
+/** Starts a variant as the suite starts the gas quote API. */
 async function start(variant) {
-  const [dist, flags = ''] = variant.split('@');
-  const port = await freePort();
-  const child = await startNode({
-    name: `ab-gas-${port}`,
-    script: path.join(GAS_APP_DIR, dist, 'main.js'),
-    nodeFlags: flags.split(' ').filter(Boolean),
-    cwd: GAS_APP_DIR,
-    env: {
-      NODE_ENV: 'production',
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      REDIS_PREFIX: `ab-${port}:gas:`,
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      PRICE_SOURCE: 'snapshot',
-      FEEDER_IN_PROCESS: 'true',
-      FEEDER_INTERVAL_SECONDS: '3600',
-      PRICE_MAX_AGE_SECONDS: '86400',
-      ...keys,
+  const [dir, flags = ''] = variant.split('@');
+  const service = await startGasQuoteApi(
+    {
+      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      redisPrefix: `ab-${process.pid}-${variant}:`,
+      cpuProf: false,
+      extraEnv: {},
     },
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(child, `${baseUrl}/tokenPrices`);
-  return { name: variant, child, baseUrl };
+    { dir, nodeFlags: flags.split(' ').filter(Boolean) },
+  );
+  return { name: variant, ...service };
 }
 
 const ratios = new Map(workloads.map((w) => [w.name, []]));

@@ -12,10 +12,10 @@
 //   storedagg  the stored records aggregated into one value (string_agg over the ordered rows)
 // Usage: node experiments/pg-receive.mjs [queries] [shape...]   (default: the shapes that need no
 //   stored column)
-//   (after `pnpm --filter @ctss/monitoring-api build`; DATABASE_URL of the benchmark database,
+//   (after `pnpm --filter @ctss/monitoring-api build` and `pnpm --filter @ctss/bench build`; DATABASE_URL of the benchmark database,
 //   default postgres://postgres@127.0.0.1:5432/ctss_bench)
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { processSeconds } from '../dist/cpu.js';
 const record = await import(
   new URL('../../../apps/monitoring-api/dist/transactions/record.js', import.meta.url).href
 );
@@ -30,12 +30,6 @@ let reads = 0;
 client.connection.stream.on('data', () => reads++);
 await client.query('set jit = off');
 const backend = (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
-/** The PostgreSQL backend's user + system clock ticks (1/100 s), proc(5). */
-const backendTicks = () => {
-  const stat = readFileSync(`/proc/${backend}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-};
 const newest = await client.query(
   "select extract(epoch from max(created_at))::int8 as e from transactions where network = 'mainnet'",
 );
@@ -67,7 +61,7 @@ for (const shape of shapes) {
     });
   for (let i = 0; i < 200; i++) await run(i);
   const cpu = process.cpuUsage();
-  const ticks = backendTicks();
+  const backendBefore = await processSeconds(backend);
   reads = 0;
   const started = performance.now();
   let next = 0;
@@ -83,7 +77,7 @@ for (const shape of shapes) {
     }),
   );
   const used = process.cpuUsage(cpu);
-  const postgresUs = ((backendTicks() - ticks) * 10_000) / queries;
+  const postgresUs = (((await processSeconds(backend)) - backendBefore) * 1e6) / queries;
   console.log(
     `${shape.padEnd(9)} ${(rows / queries).toFixed(0).padStart(4)} rows, ${Math.round(chars / queries / 1024)} KB per query: ${(reads / queries).toFixed(1)} socket reads, Node CPU ${Math.round((used.user + used.system) / queries)} us, PostgreSQL CPU ${Math.round(postgresUs)} us, wall ${Math.round(((performance.now() - started) * 1000) / queries)} us per query`,
   );

@@ -59,14 +59,29 @@ export async function startHelloWorld(): Promise<RunningService> {
 export const GAS_CHANNEL = 'quote-updates';
 export const GAS_LATEST_TOKEN_PRICES = 'latest:tokenPrices';
 
-/** Starts apps/gas-quote-api (dist/main.js) with an in-process snapshot feeder. */
-export async function startGasQuoteApi(opts: ServiceOptions): Promise<RunningService> {
+/** Which build of the gas quote API to start, and how (experiments comparing builds). */
+export interface GasBuild {
+  /** Build directory under apps/gas-quote-api (default `dist`). */
+  readonly dir?: string;
+  /** Extra node flags, after the profiler's. */
+  readonly nodeFlags?: readonly string[];
+}
+
+/**
+ * Starts apps/gas-quote-api (`<build.dir>/main.js`) with an in-process snapshot feeder. Its log is
+ * bench-results/gas-quote-api.log, or gas-quote-api-<port>.log for another build than `dist`.
+ */
+export async function startGasQuoteApi(
+  opts: ServiceOptions,
+  build: GasBuild = {},
+): Promise<RunningService> {
   const port = await freePort();
+  const dir = build.dir ?? 'dist';
   const child = await startNode({
-    name: 'gas-quote-api',
-    script: path.join(GAS_APP_DIR, 'dist', 'main.js'),
+    name: build.dir === undefined && !build.nodeFlags ? 'gas-quote-api' : `gas-quote-api-${port}`,
+    script: path.join(GAS_APP_DIR, dir, 'main.js'),
     cwd: GAS_APP_DIR,
-    nodeFlags: profFlags(opts.cpuProf, 'gas-quote-api'),
+    nodeFlags: [...profFlags(opts.cpuProf, 'gas-quote-api'), ...(build.nodeFlags ?? [])],
     env: {
       NODE_ENV: 'production',
       PORT: String(port),
