@@ -13,6 +13,7 @@ import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { REPO_ROOT, REPORT_FILE } from './paths.js';
 import { judge, judgeFanout, renderReport, runSection } from './report.js';
+import { foldRounds } from './rounds.js';
 import {
   loadAllRecords,
   loadRecord,
@@ -230,23 +231,29 @@ async function run(opts: BenchOptions): Promise<void> {
   const records: WorkloadRecord[] = [];
   let fanout: FanoutRecord | undefined;
 
-  if (needGas) {
-    const gas = await startGasQuoteApi(serviceOpts);
-    try {
-      for (const w of workloads.filter((x) => x.service === 'gas'))
-        records.push(await measurePaired(w, gas));
-      if (wantFanout) fanout = await runFanout(gas, opts, redisPrefix, machine.openFilesLimit);
-    } finally {
-      await gas.child.stop();
+  // Each round starts the APIs afresh (a process can be slower than another for its whole life);
+  // the fan-out runs in the first round only.
+  for (let round = 1; round <= opts.rounds; round++) {
+    if (opts.rounds > 1) log(`round ${round} of ${opts.rounds}`);
+    if (needGas) {
+      const gas = await startGasQuoteApi(serviceOpts);
+      try {
+        for (const w of workloads.filter((x) => x.service === 'gas'))
+          records.push(await measurePaired(w, gas));
+        if (wantFanout && round === 1)
+          fanout = await runFanout(gas, opts, redisPrefix, machine.openFilesLimit);
+      } finally {
+        await gas.child.stop();
+      }
     }
-  }
-  if (needMonitoring && dataset) {
-    const monitoring = await startMonitoringApi({ ...serviceOpts, databaseUrl: dataset.url });
-    try {
-      for (const w of workloads.filter((x) => x.service === 'monitoring'))
-        records.push(await measurePaired(w, monitoring));
-    } finally {
-      await monitoring.child.stop();
+    if (needMonitoring && dataset) {
+      const monitoring = await startMonitoringApi({ ...serviceOpts, databaseUrl: dataset.url });
+      try {
+        for (const w of workloads.filter((x) => x.service === 'monitoring'))
+          records.push(await measurePaired(w, monitoring));
+      } finally {
+        await monitoring.child.stop();
+      }
     }
   }
   if (records.length > 0) {
@@ -259,6 +266,7 @@ async function run(opts: BenchOptions): Promise<void> {
       records[i] = { ...r, helloRps: bracket, ratio: r.rps / bracket };
     }
   }
+  const measured = foldRounds(records);
   /** A baseline's record: measured once, its ratio against the run's mean hello-world. */
   const baselineRecord = (
     w: HttpWorkload,
@@ -308,7 +316,8 @@ async function run(opts: BenchOptions): Promise<void> {
         .join('; ') || undefined,
     helloRps,
     pairedHelloSeconds: PAIRED_HELLO_SECONDS,
-    workloads: [...baselines, ...records],
+    rounds: opts.rounds,
+    workloads: [...baselines, ...measured],
     fanout,
   };
   const reference = await loadRecord(REFERENCE_TRANSACTIONS);

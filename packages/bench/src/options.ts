@@ -16,6 +16,7 @@ const OptionsSchema = z.object({
   transactions: positiveInt('transactions').default(1_000_000),
   users: positiveInt('users').default(100_000),
   duration: positiveInt('duration').default(10),
+  rounds: positiveInt('rounds').default(3),
   only: z
     .string()
     .optional()
@@ -66,6 +67,8 @@ export const USAGE = `Usage: pnpm bench [flags]
   --transactions N   mainnet+testnet transactions in the benchmark database (default 1000000)
   --users N          users (default 100000)
   --duration S       seconds per HTTP workload (default 10)
+  --rounds N         measure every HTTP workload N times, each round on freshly started APIs, and
+                     report the median round (default 3)
   --only PATTERN     run only workloads whose name matches this regular expression
   --ws-clients N     WebSocket clients of the fan-out workload (default 5000)
   --skip-seed        use the benchmark database as it is (no size check, no reload)
@@ -94,6 +97,7 @@ export function parseOptions(
       transactions: { type: 'string' },
       users: { type: 'string' },
       duration: { type: 'string' },
+      rounds: { type: 'string' },
       only: { type: 'string' },
       'ws-clients': { type: 'string' },
       'skip-seed': { type: 'boolean' },
@@ -114,6 +118,7 @@ export function parseOptions(
     transactions: values.transactions,
     users: values.users,
     duration: values.duration,
+    rounds: values.rounds,
     only: values.only,
     wsClients: values['ws-clients'],
     skipSeed: values['skip-seed'],

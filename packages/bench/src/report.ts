@@ -95,6 +95,12 @@ function scaling(
 const comparesWith = (run: RunRecord, reference: RunRecord | undefined): reference is RunRecord =>
   reference !== undefined && reference !== run;
 
+/** `; median of 3: 0.72 / 0.78 / 0.80` for a workload measured in several rounds, else nothing. */
+const roundsText = (w: WorkloadRecord): string =>
+  w.roundRatios && w.roundRatios.length > 1
+    ? `; median of ${w.roundRatios.length}: ${w.roundRatios.map((r) => r.toFixed(2)).join(' / ')}`
+    : '';
+
 function workloadTable(run: RunRecord, reference: RunRecord | undefined): string[] {
   const withScaling = comparesWith(run, reference);
   const head = [
@@ -118,7 +124,7 @@ function workloadTable(run: RunRecord, reference: RunRecord | undefined): string
       String(w.connections),
       num(w.rps),
       run.pairedHelloSeconds && w.group !== 'baseline'
-        ? `${w.ratio.toFixed(2)}x (of ${num(w.helloRps)})`
+        ? `${w.ratio.toFixed(2)}x (of ${num(w.helloRps)}${roundsText(w)})`
         : `${w.ratio.toFixed(2)}x`,
       `${w.p50} ms`,
       `${w.p99} ms`,
@@ -177,7 +183,7 @@ function fanoutSection(f: FanoutRecord): string[] {
 export function runSection(run: RunRecord, reference: RunRecord | undefined): string[] {
   const m = run.machine;
   const hello = run.pairedHelloSeconds
-    ? `${num(Math.min(...run.helloRps))}-${num(Math.max(...run.helloRps))} req/s over the run (${run.helloRps.length} measurements: start, one before each workload, end); each workload's "vs hello" uses the mean of the ${run.pairedHelloSeconds} s hello-worlds measured just before and just after it, the hello-world row the mean of all`
+    ? `${num(Math.min(...run.helloRps))}-${num(Math.max(...run.helloRps))} req/s over the run (${run.helloRps.length} measurements: start, one before each workload${run.rounds && run.rounds > 1 ? ` in each of ${run.rounds} rounds` : ''}, end); each workload's "vs hello" uses the mean of the ${run.pairedHelloSeconds} s hello-worlds measured just before and just after it, the hello-world row the mean of all`
     : `${run.helloRps.map(num).join(' / ')} req/s (start / end of the run; ratios use their mean)`;
   return [
     `## ${num(run.transactions)} transactions, ${num(run.users)} users`,
@@ -226,6 +232,9 @@ export async function renderReport(records: RunRecord[]): Promise<string> {
     '`CACHE_TTL_SECONDS=0`: no response is stored, but identical requests that arrive while one is being',
     'answered still share its query (single-flight, DESIGN.md "Caching"), so a stats workload, one path at 32',
     'connections, runs fewer queries than requests (see the PostgreSQL column of the CPU table).',
+    'A run measures every HTTP workload in several rounds (default 3), each on freshly started APIs; a',
+    "workload's row is its median round by ratio (every round's ratio shown next to it), with the peak RSS of",
+    'all rounds and the failures of all rounds.',
     '',
     '```sh',
     'pnpm bench                                  # 1M transactions, 100k users, 10 s per workload',

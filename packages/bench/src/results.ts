@@ -34,6 +34,11 @@ export interface WorkloadRecord {
   /** CPU per request by party during the measured run (Linux). */
   readonly cpu?: CpuPerRequest | undefined;
   readonly measuredAt: string;
+  /**
+   * The ratio of every round, in the order measured, when the workload ran in more than one
+   * (the other figures are the median round's: rounds.ts).
+   */
+  readonly roundRatios?: readonly number[] | undefined;
 }
 
 /** The WebSocket fan-out figures. */
@@ -63,6 +68,11 @@ export interface RunRecord {
    * before 2026-11-22).
    */
   readonly pairedHelloSeconds?: number;
+  /**
+   * How many rounds measured each HTTP workload, each on freshly started APIs (the workload
+   * records hold the median round: rounds.ts); absent = one (runs before 2026-11-25).
+   */
+  readonly rounds?: number;
   readonly workloads: WorkloadRecord[];
   readonly fanout: FanoutRecord | undefined;
 }
