@@ -9,7 +9,7 @@ import type { AppDeps } from './deps.js';
 import { createHealthRouter } from './health.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { createStatsRouter } from './stats/router.js';
-import { createTransactionsRouter } from './transactions/router.js';
+import { addTransactionRoutes } from './transactions/router.js';
 import { registerUsersOpenApi } from './users/openapi.js';
 import { createUsersRouter } from './users/router.js';
 
@@ -24,9 +24,10 @@ export function createApp(deps: AppDeps): Express {
     rateLimit: rateLimitFromConfig(config, deps.kv.redis, `${config.REDIS_PREFIX}rl:`),
   });
   // Most-requested first: express tries each route in turn, so the feed's and the statistics'
-  // requests should not walk past probes and docs; /stats and /users are prefix mounts, so their
-  // routes are tried only for paths under them.
-  app.use(createTransactionsRouter(deps));
+  // requests should not walk past probes and docs. The feeds are plain routes (a router mounted at
+  // the root is entered by every request); /stats and /users are prefix mounts, so their routes
+  // are tried only for paths under them.
+  addTransactionRoutes(app, deps);
   app.use('/stats', createStatsRouter(deps));
   app.use('/users', createUsersRouter(deps));
   app.use(createHealthRouter(deps));

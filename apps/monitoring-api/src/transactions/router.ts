@@ -3,7 +3,7 @@
  * first, keyset cursor pagination (SPEC.md "Endpoints"; DESIGN.md "Cursor").
  */
 import { HttpProblem, parseQuery, sendJsonText } from '@ctss/server-kit';
-import { Router } from 'express';
+import type { Express, Request, Response } from 'express';
 import { asyncRoute } from '../async-route.js';
 import type { AppDeps } from '../deps.js';
 import { addressParam } from '../params.js';
@@ -50,15 +50,15 @@ async function toFilter(deps: AppDeps, query: FeedQuery): Promise<FeedFilter> {
   };
 }
 
-/** The router of both feeds, mounted at the app root. */
-export function createTransactionsRouter(deps: AppDeps): Router {
-  const router = Router();
+/**
+ * Adds both feeds to `app` as plain routes. Not a nested router mounted at the root: every request
+ * of another path would walk its routes and leave it through a `setImmediate` (the router package's
+ * exit when no layer matches), and a feed request would pass two routers.
+ */
+export function addTransactionRoutes(app: Express, deps: AppDeps): void {
   const feed = (network: Network) => {
     const fields = network === 'mainnet' ? MAINNET_FIELDS : TESTNET_FIELDS;
-    return async function handler(
-      req: import('express').Request,
-      res: import('express').Response,
-    ): Promise<void> {
+    return async function handler(req: Request, res: Response): Promise<void> {
       const query = parseQuery(FeedQuery, req.query);
       const filter = await toFilter(deps, query);
       const page = await listTransactions(deps.db.read, network, filter, query.limit, fields);
@@ -70,7 +70,6 @@ export function createTransactionsRouter(deps: AppDeps): Router {
       );
     };
   };
-  router.get('/transactionsmainnet', asyncRoute(feed('mainnet')));
-  router.get('/transactions', asyncRoute(feed('testnet')));
-  return router;
+  app.get('/transactionsmainnet', asyncRoute(feed('mainnet')));
+  app.get('/transactions', asyncRoute(feed('testnet')));
 }
