@@ -70,7 +70,8 @@ export interface RunRecord {
   readonly pairedHelloSeconds?: number;
   /**
    * How many rounds measured each HTTP workload, each on freshly started APIs (the workload
-   * records hold the median round: rounds.ts); absent = one (runs before 2026-11-25).
+   * records hold the median round: rounds.ts); absent = one (runs before the second session of
+   * 2026-11-24).
    */
   readonly rounds?: number;
   readonly workloads: WorkloadRecord[];
