@@ -13,14 +13,12 @@
 import { accountCpu } from '../dist/cpu.js';
 import { runLoad } from '../dist/load.js';
 import { startGasQuoteApi } from '../dist/services.js';
-import { httpWorkloads } from '../dist/workloads.js';
+import { httpWorkloads, PLACEHOLDER_PARAMS } from '../dist/workloads.js';
 
 const [secondsArg, pairsArg, variantA, variantB, only = '^quote-'] = process.argv.slice(2);
 if (!variantB)
   throw new Error('usage: ab-gas.mjs <seconds> <pairs> <variantA> <variantB> [workload-regexp]');
-// The gas workloads take no database parameters.
-const noParams = { deepCursors: [], senders: [], lookups: [], windows: [[0, 1]], searches: [] };
-const workloads = httpWorkloads(noParams).filter(
+const workloads = httpWorkloads(PLACEHOLDER_PARAMS).filter(
   (w) => w.service === 'gas' && new RegExp(only).test(w.name),
 );
 

@@ -13,14 +13,14 @@ import WebSocket from 'ws';
 import { freePort } from '../dist/child.js';
 import { runLoad } from '../dist/load.js';
 import { startGasQuoteApi } from '../dist/services.js';
-import { httpWorkloads } from '../dist/workloads.js';
+import { httpWorkloads, PLACEHOLDER_PARAMS } from '../dist/workloads.js';
 
 const [mode, name = 'quote-ed25519', secondsArg = '10', topArg = '30'] = process.argv.slice(2);
 if (mode !== 'cpu' && mode !== 'alloc')
   throw new Error('usage: gas-profile.mjs <cpu|alloc> [workload] [seconds] [top]');
-// The gas workloads take no database parameters.
-const noParams = { deepCursors: [], senders: [], lookups: [], windows: [[0, 1]], searches: [] };
-const workload = httpWorkloads(noParams).find((w) => w.service === 'gas' && w.name === name);
+const workload = httpWorkloads(PLACEHOLDER_PARAMS).find(
+  (w) => w.service === 'gas' && w.name === name,
+);
 if (!workload) throw new Error(`no gas workload ${name}`);
 
 const profileDir = await mkdtemp(path.join(tmpdir(), 'gas-profile-'));

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { accountCpu, type CpuAccount, type CpuPerRequest } from './cpu.js';
-import { ensureDataset, pickParams, type BenchParams } from './dataset.js';
+import { ensureDataset, pickParams } from './dataset.js';
 import { runLoad, type LoadResult } from './load.js';
 import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
@@ -35,6 +35,7 @@ import { measureFanout } from './websocket.js';
 import {
   HELLO_WORLD_32,
   httpWorkloads,
+  PLACEHOLDER_PARAMS,
   REFERENCE_TRANSACTIONS,
   type HttpWorkload,
 } from './workloads.js';
@@ -166,31 +167,23 @@ async function run(opts: BenchOptions): Promise<void> {
     name === 'hello-world' ||
     name === HELLO_WORLD_32 ||
     opts.only.test(name);
-  const placeholder: BenchParams = {
-    deepCursors: [''],
-    senders: [''],
-    lookups: [''],
-    windows: [[0, 1]],
-    searches: [''],
-    mainnetRows: 0,
-  };
-  const wanted = httpWorkloads(placeholder)
+  const wanted = httpWorkloads(PLACEHOLDER_PARAMS)
     .filter((w) => selected(w.name))
     .map((w) => w.name);
   const wantFanout = selected('ws-fanout');
-  const needMonitoring = httpWorkloads(placeholder).some(
+  const needMonitoring = httpWorkloads(PLACEHOLDER_PARAMS).some(
     (w) => w.service === 'monitoring' && wanted.includes(w.name),
   );
   // The latency floor only matters next to the 32-connection (monitoring) workloads.
   if (!needMonitoring) wanted.splice(wanted.indexOf(HELLO_WORLD_32), 1);
   const needGas =
     wantFanout ||
-    httpWorkloads(placeholder).some((w) => w.service === 'gas' && wanted.includes(w.name));
+    httpWorkloads(PLACEHOLDER_PARAMS).some((w) => w.service === 'gas' && wanted.includes(w.name));
 
   if (!opts.skipBuild) await buildApps();
 
   let dataset: Awaited<ReturnType<typeof ensureDataset>> | undefined;
-  let params = placeholder;
+  let params = PLACEHOLDER_PARAMS;
   if (needMonitoring) {
     dataset = await ensureDataset({
       adminUrl: opts.databaseUrl,

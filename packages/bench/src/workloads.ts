@@ -123,6 +123,20 @@ export const WORKLOAD_ORDER: readonly string[] = [
   'stats-wallets',
 ];
 
+/**
+ * Parameters without a benchmark database: enough to name every workload (main.ts lists them
+ * before the dataset is loaded) and to run the gas quote API's workloads, which read none of them
+ * (experiments).
+ */
+export const PLACEHOLDER_PARAMS: BenchParams = {
+  deepCursors: [''],
+  senders: [''],
+  lookups: [''],
+  windows: [[0, 1]],
+  searches: [''],
+  mainnetRows: 0,
+};
+
 /** Builds every HTTP workload from the picked parameters. */
 export function httpWorkloads(p: BenchParams): HttpWorkload[] {
   const ecdsa = EVM_ROUTES.flatMap(([from, to]) =>
