@@ -30,6 +30,23 @@ export class HttpProblem extends Error {
   }
 }
 
+/**
+ * A backend the request needs (Redis, PostgreSQL) is unreachable or too slow: 503
+ * DEPENDENCY_UNAVAILABLE with `Retry-After`, so clients and load balancers retry instead of
+ * treating it as a bug. `dependency` names the backend in the detail (never its URL).
+ */
+export class DependencyUnavailableError extends HttpProblem {
+  constructor(
+    readonly dependency: string,
+    retryAfterSeconds = 1,
+  ) {
+    super(503, 'DEPENDENCY_UNAVAILABLE', `${dependency} is unavailable; retry shortly`, {
+      'Retry-After': String(retryAfterSeconds),
+    });
+    this.name = 'DependencyUnavailableError';
+  }
+}
+
 /** Formats zod issues as `field: message; field: message` for a problem `detail`. */
 export function describeZodError(error: ZodError): string {
   return error.issues

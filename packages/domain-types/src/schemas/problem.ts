@@ -18,6 +18,9 @@ export const ErrorCode = z.enum([
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'SERVICE_UNAVAILABLE',
+  'DEPENDENCY_UNAVAILABLE',
+  'BAD_REQUEST',
+  'HEADERS_TOO_LARGE',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
