@@ -377,6 +377,33 @@ export const VALUE_CATALOGUE: Array<{ kind: string; value: QueryValue }> = [
     'a.eth',
     'x.sol',
   ].map((v) => ({ kind: 'injection', value: t(v) })),
+  ...[
+    '0_0',
+    '-1_1',
+    '1_-1',
+    '253402300800_1',
+    '1700000000_9223372036854775807',
+    '1700000000_9223372036854775808',
+    '1700000000_' + '9'.repeat(30),
+    '1e3_1',
+    '0x10_0x10',
+    '1_1_1',
+    '_',
+    ',',
+    ',,,,',
+    '0x52908400098527886e0f7030069857d2e4169ee7,' + '9'.repeat(300),
+    'a,'.repeat(60),
+    '0x52908400098527886e0f7030069857d2e4169ee7_evm',
+    '0x52908400098527886E0F7030069857D2E4169EE7_EVM',
+    '0xZZ908400098527886e0f7030069857d2e4169ee7_evm',
+    '11111111111111111111111111111111_sol',
+    '0x' + '0'.repeat(64) + '_aptos',
+    '0x' + 'f'.repeat(64) + '_sui',
+    '\u0000_evm',
+    '_evm',
+    'a_unknownchain',
+    '0x52908400098527886e0f7030069857d2e4169ee7_evm,'.repeat(25),
+  ].map((v) => ({ kind: 'compound', value: t(v) })),
   { kind: 'long', value: t('a'.repeat(10_000)) },
   { kind: 'long', value: t('0'.repeat(12_000)) },
   { kind: 'long', value: t('a'.repeat(100_000)) },
@@ -606,6 +633,8 @@ export interface FuzzOptions {
   bodyLimitBytes: number;
   /** Requests in flight at once during the catalogue sweep. */
   concurrency?: number;
+  /** App-specific bad values tried for every parameter too (e.g. around a configured suffix). */
+  extraValues?: string[];
 }
 
 /** Sends `req` and checks the answer (the property); resolves to 1 for counting. */
@@ -704,7 +733,8 @@ export async function fuzzOperation(
       : { ...req, headers: {} };
   const requests: BadRequest[] = [];
   for (const name of names) {
-    for (const { kind, value } of VALUE_CATALOGUE) {
+    const extra = (opts.extraValues ?? []).map((v) => ({ kind: 'app-specific', value: t(v) }));
+    for (const { kind, value } of [...VALUE_CATALOGUE, ...extra]) {
       const query = queryString({ ...toValues(good), [name]: value });
       requests.push(
         withBody({ method: op.method, target: targetOf(op, query), label: `${name}: ${kind}` }),
@@ -751,7 +781,10 @@ export async function fuzzOperation(
   }
   count += await sweep(opts, op, requests);
 
-  const mutation = fc.array(fc.tuple(fc.constantFrom(...names), badValue), {
+  const values = opts.extraValues?.length
+    ? fc.oneof(badValue, fc.constantFrom(...opts.extraValues).map(t))
+    : badValue;
+  const mutation = fc.array(fc.tuple(fc.constantFrom(...names), values), {
     minLength: 1,
     maxLength: 3,
   });

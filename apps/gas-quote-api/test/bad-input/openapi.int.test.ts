@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { buildTestApp, type TestApp } from '../support/app.js';
 import {
   FUZZ_SEED,
+  checkAnswer,
   checkValid,
   closeAgent,
   fuzzOperation,
@@ -58,6 +59,30 @@ afterAll(async () => {
 it('documents a valid request of every operation it has', () => {
   const names = operationsOf(opts.doc).map((op) => `${op.method} ${op.path}`);
   expect(names.sort()).toEqual(Object.keys(FIXTURES).sort());
+});
+
+it('rejects a 5xx, a 4xx without a problem body, and a 2xx the response schema refuses', () => {
+  const op = operationsOf(opts.doc).find((o) => o.method === 'GET' && o.path === '/tokenPrices');
+  const req = { method: 'GET', target: '/tokenPrices', headers: {}, label: 'self-check' };
+  const problem = (status: number) =>
+    JSON.stringify({ type: 'x', title: 'x', status, detail: 'x', code: 'INVALID_QUERY' });
+  const json = { 'content-type': 'application/json' };
+  const problemType = { 'content-type': 'application/problem+json' };
+  expect(() =>
+    checkAnswer(opts.doc, op, req, { status: 500, headers: problemType, text: problem(500) }),
+  ).toThrow(/neither 2xx nor 4xx/);
+  expect(() =>
+    checkAnswer(opts.doc, op, req, { status: 400, headers: json, text: problem(400) }),
+  ).toThrow(/problem\+json/);
+  expect(() =>
+    checkAnswer(opts.doc, op, req, { status: 404, headers: problemType, text: problem(400) }),
+  ).toThrow(/status differs/);
+  expect(() =>
+    checkAnswer(opts.doc, op, req, { status: 200, headers: json, text: '{"0":"not a number"}' }),
+  ).toThrow(/response schema/);
+  expect(() =>
+    checkAnswer(opts.doc, op, req, { status: 400, headers: problemType, text: problem(400) }),
+  ).not.toThrow();
 });
 
 it('answers bad input to every operation with a 4xx problem or a schema-valid 2xx', async () => {

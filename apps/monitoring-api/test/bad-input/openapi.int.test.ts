@@ -9,8 +9,11 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { listen } from '@ctss/server-kit';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { aTransaction, insertAll } from '../support/builders.js';
+import { bindTestWallet, insertUser } from '../users/builders.js';
 import {
   FUZZ_SEED,
+  checkAnswer,
   checkValid,
   closeAgent,
   fuzzOperation,
@@ -23,7 +26,7 @@ import {
 
 const EVM_ADDRESS = '0x52908400098527886e0f7030069857d2e4169ee7';
 
-/** A valid request of each operation; those answered 2xx on an empty database say so. */
+/** A valid request of each operation; those answered 2xx on the data of `beforeAll` say so. */
 function fixtures(suffix: string): Record<string, OperationFixture> {
   const feed = {
     query: { limit: '10', source_domain: '0', start_time: '1700000000', senders: EVM_ADDRESS },
@@ -49,7 +52,7 @@ function fixtures(suffix: string): Record<string, OperationFixture> {
       query: { network: 'mainnet', limit: '10', offset: '0', search: 'alice' },
       expect2xx: true,
     },
-    'GET /users': { query: { domains: `alice${suffix}` } },
+    'GET /users': { query: { domains: `alice${suffix}` }, expect2xx: true },
     'GET /users/messages': {
       query: { username: `alice${suffix}`, address: EVM_ADDRESS, chain_type: 'evm' },
     },
@@ -74,12 +77,45 @@ let total = 0;
 
 beforeAll(async () => {
   t = await startTestApp();
+  const suffix = t.deps.config.USERNAME_SUFFIX;
+  // A little data, so 2xx answers carry records for the response schemas to check.
+  const at = new Date('2026-11-21T12:00:00Z');
+  await insertAll(t.db.knex, [
+    aTransaction({ sender: EVM_ADDRESS, created_at: at }),
+    aTransaction({ deposit_amount: 2n ** 60n, receive_amount: 2n ** 60n - 1n, created_at: at }),
+    aTransaction({ network: 'testnet', source_domain: 5, sender: EVM_ADDRESS, created_at: at }),
+  ]);
+  const alice = await insertUser(t.db.knex, { username: `alice${suffix}`, nft_points: 0.5 });
+  await bindTestWallet(t.db.knex, alice, 'evm', EVM_ADDRESS, { swap_points_mainnet: 3 });
   server = createServer(t.app);
   const port = await listen(server, 0, '127.0.0.1');
   const base = `http://127.0.0.1:${port}`;
   const doc = (await (await fetch(`${base}/openapi.json`)).json()) as OpenApiDocument;
-  opts = { base, doc, numRuns: 60, bodyLimitBytes: 16 * 1024 };
-  byOperation = fixtures(t.deps.config.USERNAME_SUFFIX);
+  opts = {
+    base,
+    doc,
+    numRuns: 60,
+    bodyLimitBytes: 16 * 1024,
+    // Usernames pass the suffix check before they reach SQL: bad text in front of the suffix.
+    extraValues: [
+      suffix,
+      `alice${suffix}`,
+      `ALICE${suffix.toUpperCase()}`,
+      ` alice${suffix} `,
+      `a\u0000${suffix}`,
+      `alice${suffix}\u0000`,
+      `\ud800${suffix}`,
+      `😀${suffix}`,
+      `%${suffix}`,
+      `_${suffix}`,
+      `\\${suffix}`,
+      `' OR 1=1 --${suffix}`,
+      `a,b${suffix}`,
+      `${'a'.repeat(300)}${suffix}`,
+      `${'é'.repeat(99)}${suffix}`,
+    ],
+  };
+  byOperation = fixtures(suffix);
 }, 120_000);
 
 afterAll(async () => {
@@ -97,6 +133,36 @@ afterAll(async () => {
 it('documents a valid request of every operation it has', () => {
   const names = operationsOf(opts.doc).map((op) => `${op.method} ${op.path}`);
   expect(names.sort()).toEqual(Object.keys(byOperation).sort());
+});
+
+it('rejects a 5xx, a 4xx without a problem body, and a 2xx the response schema refuses', () => {
+  const op = operationsOf(opts.doc).find(
+    (o) => o.method === 'GET' && o.path === '/users/leaderboard',
+  );
+  const req = { method: 'GET', target: '/users/leaderboard', headers: {}, label: 'self-check' };
+  const problem = (status: number) =>
+    JSON.stringify({ type: 'x', title: 'x', status, detail: 'x', code: 'INVALID_QUERY' });
+  const json = { 'content-type': 'application/json' };
+  const problemType = { 'content-type': 'application/problem+json' };
+  expect(() =>
+    checkAnswer(opts.doc, op, req, { status: 500, headers: problemType, text: problem(500) }),
+  ).toThrow(/neither 2xx nor 4xx/);
+  expect(() =>
+    checkAnswer(opts.doc, op, req, { status: 400, headers: json, text: problem(400) }),
+  ).toThrow(/problem\+json/);
+  expect(() =>
+    checkAnswer(opts.doc, op, req, { status: 404, headers: problemType, text: problem(400) }),
+  ).toThrow(/status differs/);
+  expect(() =>
+    checkAnswer(opts.doc, op, req, {
+      status: 200,
+      headers: json,
+      text: '{"leaderboard":[],"total_count":"1","limit":1,"offset":0,"has_more":false}',
+    }),
+  ).toThrow(/response schema/);
+  expect(() =>
+    checkAnswer(opts.doc, op, req, { status: 400, headers: problemType, text: problem(400) }),
+  ).not.toThrow();
 });
 
 it('answers bad input to every operation with a 4xx problem or a schema-valid 2xx', async () => {
