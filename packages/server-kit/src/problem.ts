@@ -64,9 +64,10 @@ export function sendProblem(res: Parameters<RequestHandler>[1], error: HttpProbl
 /**
  * Error codes of node:zlib when a body does not decompress as its `Content-Encoding` says (plain
  * bytes sent as gzip, truncated deflate: `Z_*`; bad brotli: `ERR__ERROR_*`, the decoder's error
- * name): body-parser passes them on as status 400 without a `type` (body-parser 2 `read`).
+ * name; zstd where Node has it: `ZSTD_error*`): body-parser passes them on as status 400
+ * without a `type` (body-parser 2 `read`).
  */
-const DECOMPRESSION_ERROR = /^(Z_|ERR__ERROR_|ERR_BROTLI|ERR_ZSTD|ERR_ZLIB)/;
+const DECOMPRESSION_ERROR = /^(Z_|ERR__ERROR_|ERR_BROTLI|ERR_ZSTD|ERR_ZLIB|ZSTD_error)/;
 
 /**
  * Errors body-parser raises carry `type` and `status` (body-parser README "Errors"); map the

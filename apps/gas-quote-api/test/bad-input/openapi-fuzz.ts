@@ -548,6 +548,10 @@ export function bodyCatalogue(good: Record<string, unknown>, limitBytes: number)
     raw('utf-32 charset', json, 'application/json; charset=utf-32'),
     raw('empty charset', json, 'application/json; charset='),
     raw('broken type', json, 'application/json;;;=='),
+    raw('unterminated quoted charset', json, 'application/json; charset="utf-8'),
+    raw('two charsets', json, 'application/json; charset=utf-8; charset=latin1'),
+    raw('type list', json, 'application/json, text/plain'),
+    raw('wildcard type', json, '*/*'),
     raw('no type', json, ''),
     encoded('gzip header, plain bytes', 'gzip', json),
     encoded('deflate header, plain bytes', 'deflate', json),
@@ -667,7 +671,7 @@ async function sweep(opts: FuzzOptions, op: Operation, requests: BadRequest[]): 
       count += checked;
     }
   };
-  await Promise.all(Array.from({ length: opts.concurrency ?? 6 }, worker));
+  await Promise.all(Array.from({ length: opts.concurrency ?? 8 }, worker));
   return count;
 }
 
@@ -755,6 +759,17 @@ export async function fuzzOperation(
     }
   }
   const goodQuery = queryString(toValues(good));
+  // Headers and unexpected bodies meet the app-wide middleware only: sent once per run.
+  const appWide = !fixture.body && !appWideDone.has(opts);
+  if (appWide) appWideDone.add(opts);
+  for (const [name, value] of appWide ? HEADER_CASES : []) {
+    const req = withBody({
+      method: op.method,
+      target: targetOf(op, goodQuery),
+      label: `header ${name}`,
+    });
+    requests.push({ ...req, headers: { ...req.headers, [name]: value } });
+  }
   if (fixture.body) {
     for (const c of bodyCatalogue(fixture.body, opts.bodyLimitBytes)) {
       requests.push({
@@ -765,7 +780,7 @@ export async function fuzzOperation(
         label: `body: ${c.label}`,
       });
     }
-  } else {
+  } else if (appWide) {
     // A body where none is expected still goes through the body parser.
     for (const c of bodyCatalogue({ a: 'b' }, opts.bodyLimitBytes).filter(
       (c) => c.headers['Content-Encoding'] || c.label.startsWith('not JSON'),
@@ -819,6 +834,30 @@ export async function fuzzOperation(
   count += await checkValid(opts, op, fixture);
   return count;
 }
+
+/** The runs whose app-wide cases (headers, unexpected bodies) were sent already. */
+const appWideDone = new WeakSet<FuzzOptions>();
+
+/** Odd request headers the app reads or passes to its middleware (CORS, rate limit, API key). */
+const HEADER_CASES: Array<[string, string]> = [
+  ['X-API-Key', ''],
+  ['X-API-Key', ' '],
+  ['X-API-Key', 'a'.repeat(8_000)],
+  ['X-API-Key', "' OR 1=1 --"],
+  ['Origin', 'null'],
+  ['Origin', 'http://'],
+  ['Origin', 'https://evil.example'],
+  ['X-Forwarded-For', 'not-an-ip, 999.999.999.999, ::ffff:1.2.3.4'],
+  ['Forwarded', 'for=" unterminated'],
+  ['Accept', 'application/xml'],
+  ['Accept', '*/*;q=abc'],
+  ['Accept-Encoding', 'gzip;q=x, br, x-unknown'],
+  ['Range', 'bytes=0-1'],
+  ['If-None-Match', '*'],
+  ['If-Modified-Since', 'not a date'],
+  ['Content-Type', 'application/json'],
+  ['Cookie', '__proto__=1; constructor=2'],
+];
 
 function toValues(query: Record<string, string>): Record<string, QueryValue | undefined> {
   return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, { text: v }]));
