@@ -61,9 +61,35 @@ export function sendProblem(res: Parameters<RequestHandler>[1], error: HttpProbl
   res.status(error.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(error.toBody()));
 }
 
-/** Errors body-parser raises carry `type` and `status`; map the client-caused ones to 4xx. */
-function fromBodyParser(err: { type?: unknown; status?: unknown }): HttpProblem | undefined {
+/**
+ * Error codes of node:zlib when a body does not decompress as its `Content-Encoding` says (plain
+ * bytes sent as gzip, truncated deflate: `Z_*`; bad brotli: `ERR__ERROR_*`, the decoder's error
+ * name; zstd where Node has it: `ZSTD_error*`): body-parser passes them on as status 400
+ * without a `type` (body-parser 2 `read`).
+ */
+const DECOMPRESSION_ERROR = /^(Z_|ERR__ERROR_|ERR_BROTLI|ERR_ZSTD|ERR_ZLIB|ZSTD_error)/;
+
+/**
+ * Errors body-parser raises carry `type` and `status` (body-parser README "Errors"); map the
+ * client-caused ones to 4xx: bad JSON, bad length, undecodable content encoding or charset.
+ */
+function fromBodyParser(err: {
+  type?: unknown;
+  status?: unknown;
+  code?: unknown;
+}): HttpProblem | undefined {
+  if (err.status === 400 && typeof err.code === 'string' && DECOMPRESSION_ERROR.test(err.code)) {
+    return new HttpProblem(400, 'INVALID_BODY', 'request body does not match its Content-Encoding');
+  }
   switch (err.type) {
+    case 'request.size.invalid':
+      return new HttpProblem(
+        400,
+        'INVALID_BODY',
+        'request body length does not match Content-Length',
+      );
+    case 'request.aborted':
+      return new HttpProblem(400, 'INVALID_BODY', 'request body was not received completely');
     case 'entity.parse.failed':
       return new HttpProblem(400, 'INVALID_BODY', 'request body is not valid JSON');
     case 'entity.too.large':
