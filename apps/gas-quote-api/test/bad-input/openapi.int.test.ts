@@ -17,7 +17,7 @@ import {
   type FuzzOptions,
   type OpenApiDocument,
   type OperationFixture,
-} from './openapi-fuzz.js';
+} from '@ctss/test-support/openapi-fuzz';
 
 /** A valid request of each operation (the document has no examples for the quote routes). */
 const FIXTURES: Record<string, OperationFixture> = {

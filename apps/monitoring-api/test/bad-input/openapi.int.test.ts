@@ -22,7 +22,7 @@ import {
   type FuzzOptions,
   type OpenApiDocument,
   type OperationFixture,
-} from './openapi-fuzz.js';
+} from '@ctss/test-support/openapi-fuzz';
 
 const EVM_ADDRESS = '0x52908400098527886e0f7030069857d2e4169ee7';
 
