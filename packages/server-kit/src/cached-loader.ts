@@ -173,7 +173,8 @@ export function createCachedLoader(kv: KvStore, opts: CachedLoaderOptions): Cach
 
   const cached = async <T>(key: string, loader: () => Promise<T>, codec: Codec<T>): Promise<T> =>
     (await lookup(key, loader, codec)).value;
-  return Object.assign(cached, { lookup }) as CachedLoader;
+  const loaderWithLookup: CachedLoader = Object.assign(cached, { lookup });
+  return loaderWithLookup;
 }
 
 /**

@@ -87,9 +87,10 @@ export async function startOwnPostgres(port: number): Promise<OwnPostgres> {
       frozen = await processes();
       signal(frozen, 'SIGSTOP');
     },
-    async thaw() {
+    thaw() {
       signal(frozen, 'SIGCONT');
       frozen = [];
+      return Promise.resolve();
     },
     async destroy() {
       signal(frozen, 'SIGCONT');
