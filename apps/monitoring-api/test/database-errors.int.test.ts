@@ -172,6 +172,31 @@ describe('circuit breaker states', () => {
     expect(() => b.admit()).not.toThrow();
   });
 
+  it('when it has a probe function, then while open every request is refused and the probe closes it in the background', async () => {
+    const answers = [false, true];
+    let probes = 0;
+    const b = new CircuitBreaker({
+      name: 'database',
+      openMs: 20,
+      probe: () => {
+        probes += 1;
+        return Promise.resolve(answers.shift() ?? true);
+      },
+    });
+    for (let i = 0; i < 3; i += 1) b.failed();
+    try {
+      for (let i = 0; i < 5; i += 1) expect(() => b.admit()).toThrow(DependencyUnavailableError);
+      const started = Date.now();
+      while (b.state !== 'closed' && Date.now() - started < 5_000)
+        await new Promise((r) => setTimeout(r, 10));
+      expect(b.state).toBe('closed');
+      expect(probes).toBe(2);
+      expect(() => b.admit()).not.toThrow();
+    } finally {
+      b.stop();
+    }
+  });
+
   it('when an answer comes between failures, then the count starts again', () => {
     const b = breaker();
     b.failed();

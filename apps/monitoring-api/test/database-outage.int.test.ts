@@ -201,9 +201,8 @@ function percentile(values: number[], p: number): number {
       console.info(
         `frozen database: detected after ${Math.max(...first.map((r) => r.ms)).toFixed(0)} ms; then ${times.length} requests, p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`,
       );
-      // The one probe every 500 ms waits for the connect timeout (500 ms); the others fail at once.
-      expect(percentile(times, 50)).toBeLessThan(200);
-      expect(Math.max(...times)).toBeLessThan(2_000);
+      // The breaker probes in the background: no request waits for the frozen server.
+      expect(Math.max(...times)).toBeLessThan(1_000);
       const stale = await get(WARMED[0]!);
       expect(stale.status).toBe(200);
       expect(stale.headers.get('cache-status')).toMatch(/fwd=stale/);

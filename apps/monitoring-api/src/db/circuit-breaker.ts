@@ -7,11 +7,15 @@
  *
  * - closed: everything passes. `failureThreshold` consecutive connection failures (no answer
  *   from the server in between) open it.
- * - open: {@link CircuitBreaker.admit} throws for `openMs`; then the next request is admitted as
- *   the one probe (half-open) while the others keep failing at once.
- * - half-open: the probe's outcome decides: any answer of the server closes the breaker, a
- *   connection failure opens it again for `openMs`. A probe that reports nothing within
- *   `probeTimeoutMs` no longer blocks the next one.
+ * - open: {@link CircuitBreaker.admit} throws. With a `probe` function, it runs every `openMs`,
+ *   one at a time, in the background, and closes the breaker when it succeeds: no request ever
+ *   waits for a dead server. Without one, after `openMs` the next request is admitted as the one
+ *   probe (half-open) while the others keep failing at once.
+ * - half-open (no `probe` function): the probe request's outcome decides: any answer of the
+ *   server closes the breaker, a connection failure opens it again for `openMs`. A probe that
+ *   reports nothing within `probeTimeoutMs` no longer blocks the next one.
+ *
+ * Any answer of the server (a query of a request still in flight, say) closes it at once.
  *
  * Only lost connections count as failures: a pool busy under load (acquire timeout) or a slow
  * statement (statement timeout) is a live database and never opens the breaker.
@@ -27,8 +31,13 @@ export interface CircuitBreakerOptions {
   readonly failureThreshold?: number;
   /** How long it stays open before one probe is let through (default 500). */
   readonly openMs?: number;
-  /** How long a probe may go unreported before another is admitted (default 5000). */
+  /** How long a probe request may go unreported before another is admitted (default 5000). */
   readonly probeTimeoutMs?: number;
+  /**
+   * Tests the database while open (resolves true when it answers; must settle within its own
+   * timeouts); absent = a request is the probe.
+   */
+  readonly probe?: () => Promise<boolean>;
   readonly logger?: Logger;
   /** The clock, epoch milliseconds (tests may pass their own). */
   readonly now?: () => number;
@@ -47,6 +56,8 @@ export class CircuitBreaker {
   private openedAt = 0;
   private probeAt: number | undefined;
   private current: CircuitState = 'closed';
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(private readonly options: CircuitBreakerOptions) {
     this.threshold = options.failureThreshold ?? 3;
@@ -68,6 +79,7 @@ export class CircuitBreaker {
    */
   admit(): void {
     if (this.current === 'closed') return;
+    if (this.options.probe) throw new DependencyUnavailableError(this.options.name);
     const now = this.now();
     if (this.current === 'open' && now - this.openedAt >= this.openMs) {
       this.current = 'half-open';
@@ -106,6 +118,30 @@ export class CircuitBreaker {
       this.current = 'open';
       this.openedAt = this.now();
       this.probeAt = undefined;
+      this.scheduleProbe();
     }
+  }
+
+  /** Stops background probing for good (the pool is being closed). */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Runs the `probe` function `openMs` from now, unless one is already scheduled or running. */
+  private scheduleProbe(): void {
+    const { probe } = this.options;
+    if (probe === undefined || this.timer !== undefined || this.stopped) return;
+    this.timer = setTimeout(() => {
+      void (async () => {
+        const ok = await probe().catch(() => false);
+        this.timer = undefined;
+        if (this.current !== 'open') return;
+        if (ok) this.succeeded();
+        else this.scheduleProbe();
+      })();
+    }, this.openMs);
+    this.timer.unref();
   }
 }

@@ -95,7 +95,7 @@ function sessionSettings(options: SessionOptions) {
 /** Where new read connections go (set by {@link createDatabases} when there are replicas). */
 interface ReadRouting {
   readonly primaryUrl: string;
-  /** Every replica URL (bounds the connection attempts of one new connection). */
+  /** How many replicas there are (bounds the connection attempts of one new connection). */
   readonly replicas: number;
   /** The URL of the next new connection: a healthy replica, else the primary. */
   pick(): string;
@@ -182,7 +182,8 @@ class ResilientClient extends ClientPG {
   queryFailed(connection: unknown, err: unknown): void {
     const { breaker, routing } = this.hooks;
     if (!isConnectionLost(err)) {
-      if (typeof (err as { code?: unknown } | null)?.code === 'string') breaker?.succeeded();
+      const code = (err as { code?: unknown } | null)?.code;
+      if (typeof code === 'string' && SQLSTATE.test(code)) breaker?.succeeded();
       return;
     }
     const link = connection as PoolConnection;
@@ -192,11 +193,12 @@ class ResilientClient extends ClientPG {
   }
 }
 
+/** A PostgreSQL error code (five digits or upper-case letters), as opposed to a Node one. */
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
 /** knex's `log` option: its per-acquire warnings at debug level, its errors as warnings. */
-function knexLog(logger: Logger | undefined) {
+function knexLog(logger: Logger) {
   const silent = () => undefined;
-  if (logger === undefined)
-    return { warn: silent, debug: silent, deprecate: silent, error: silent };
   return {
     warn: (message: unknown) => logger.debug({ knex: message }, 'knex warning'),
     debug: silent,
@@ -222,7 +224,8 @@ function buildKnex(url: string, options: KnexOptions, routing?: ReadRouting): Kn
     connection: { connectionString: url, ...sessionSettings(session) },
     pool: { min: 0, max: options.poolMax },
     acquireConnectionTimeout: options.acquireTimeoutMs ?? 10_000,
-    log: knexLog(options.logger),
+    // Without a logger knex keeps its own console output.
+    ...(options.logger ? { log: knexLog(options.logger) } : {}),
     resilience: { breaker: options.breaker, routing },
   };
   const knex = knexFactory(config);
@@ -263,7 +266,8 @@ export interface DatabaseHandles extends Databases {
 
 /**
  * Builds the primary pool and the read pool, each behind a circuit breaker
- * (db/circuit-breaker.ts) and with `timeouts` (default {@link DEFAULT_TIMEOUTS}). With replicas,
+ * (db/circuit-breaker.ts) that, while open, probes the database in the background (a new
+ * connection and `select 1`, within the timeouts) every 500 ms, and with `timeouts` (default {@link DEFAULT_TIMEOUTS}). With replicas,
  * the read pool opens each new connection on the next healthy replica (round robin); replicas are
  * probed every 5 seconds, a replica that fails a connection is skipped until its next successful
  * probe, and when none is healthy new read connections go to the primary. Without replicas
@@ -282,30 +286,46 @@ export function createDatabases(
 ): DatabaseHandles {
   const timeouts = config.timeouts ?? DEFAULT_TIMEOUTS;
   const lanes = config.pipelineLanes ?? 0;
-  const breaker = () =>
-    new CircuitBreaker({
+  const breakers: CircuitBreaker[] = [];
+  /** A breaker whose background probe connects to `target()` (the URL a new connection would use). */
+  const breaker = (target: () => string): CircuitBreaker => {
+    const created = new CircuitBreaker({
       name: DATABASE,
       logger,
-      // A probe left unreported longer than a whole request can take lets the next one through.
-      probeTimeoutMs:
-        timeouts.connectTimeoutMs + timeouts.statementTimeoutMs + READ_TIMEOUT_MARGIN_MS,
+      probe: () => probe(target(), timeouts),
     });
-  const poolOptions = (poolMax: number, lanesOfPool: number): KnexOptions => ({
+    breakers.push(created);
+    return created;
+  };
+  const poolOptions = (
+    poolMax: number,
+    lanesOfPool: number,
+    target: () => string,
+  ): KnexOptions => ({
     poolMax,
     statementTimeoutMs: timeouts.statementTimeoutMs,
     connectTimeoutMs: timeouts.connectTimeoutMs,
     acquireTimeoutMs: timeouts.acquireTimeoutMs,
     pipelineLanes: lanesOfPool,
-    breaker: breaker(),
+    breaker: breaker(target),
     logger,
   });
-  const primary = createKnex(config.primaryUrl, poolOptions(config.poolMax, lanes));
+  const stopBreakers = () => {
+    for (const each of breakers) each.stop();
+  };
+  const primary = createKnex(
+    config.primaryUrl,
+    poolOptions(config.poolMax, lanes, () => config.primaryUrl),
+  );
   if (config.readUrls.length === 0) {
     return {
       primary,
       read: primary,
       refreshReplicaHealth: () => Promise.resolve(),
-      close: () => primary.destroy(),
+      close: () => {
+        stopBreakers();
+        return primary.destroy();
+      },
     };
   }
   const healthy = new Map<string, boolean>(config.readUrls.map((url) => [url, true]));
@@ -340,7 +360,9 @@ export function createDatabases(
   };
   const read = buildKnex(
     config.primaryUrl,
-    poolOptions(config.poolMax * config.readUrls.length, lanes * config.readUrls.length),
+    poolOptions(config.poolMax * config.readUrls.length, lanes * config.readUrls.length, () =>
+      routing.pick(),
+    ),
     routing,
   );
   const refreshReplicaHealth = async (): Promise<void> => {
@@ -358,6 +380,7 @@ export function createDatabases(
     refreshReplicaHealth,
     async close() {
       clearInterval(timer);
+      stopBreakers();
       await Promise.all([primary.destroy(), read.destroy()]);
     },
   };
