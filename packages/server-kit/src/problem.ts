@@ -102,9 +102,22 @@ function fromBodyParser(err: {
   }
 }
 
-/** Turns any error into an HttpProblem; unknown errors become a 500 INTERNAL without internals. */
-export function toHttpProblem(err: unknown): HttpProblem {
+/**
+ * An app's own mapping of errors server-kit cannot know (a database driver's errors, say) to a
+ * problem; `undefined` leaves the error to the built-in mapping. It must not throw. Given to
+ * {@link toHttpProblem}, {@link problemHandler} and `finishHttpApp`, so the app keeps one error
+ * path instead of try/catch in each route.
+ */
+export type ProblemClassifier = (err: unknown) => HttpProblem | undefined;
+
+/**
+ * Turns any error into an HttpProblem: an HttpProblem as is, then `classify` (the app's own
+ * errors), then zod and body-parser errors; anything else becomes a 500 INTERNAL without internals.
+ */
+export function toHttpProblem(err: unknown, classify?: ProblemClassifier): HttpProblem {
   if (err instanceof HttpProblem) return err;
+  const classified = classify?.(err);
+  if (classified) return classified;
   if (err instanceof ZodError) return new HttpProblem(400, 'INVALID_QUERY', describeZodError(err));
   if (typeof err === 'object' && err !== null) {
     const mapped = fromBodyParser(err);
@@ -113,11 +126,17 @@ export function toHttpProblem(err: unknown): HttpProblem {
   return new HttpProblem(500, 'INTERNAL', 'internal error');
 }
 
-/** Final express error handler: logs 5xx with the cause, answers with a problem body. */
-export function problemHandler(logger: Logger): ErrorRequestHandler {
+/**
+ * Final express error handler: maps the error with {@link toHttpProblem} (and `classify`, when
+ * given), logs 5xx with the cause (a 503 DEPENDENCY_UNAVAILABLE only at debug level: an outage is
+ * logged once where it is detected, not once per request), answers with a problem body.
+ */
+export function problemHandler(logger: Logger, classify?: ProblemClassifier): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    const problemError = toHttpProblem(err);
-    if (problemError.status >= 500) {
+    const problemError = toHttpProblem(err, classify);
+    if (problemError.code === 'DEPENDENCY_UNAVAILABLE') {
+      logger.debug({ err, method: req.method, url: req.originalUrl }, problemError.detail);
+    } else if (problemError.status >= 500) {
       logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
     }
     if (res.headersSent) {
