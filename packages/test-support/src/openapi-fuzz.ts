@@ -2,7 +2,7 @@
  * Bad input generated from a service's own OpenAPI document, sent over real HTTP, and the property
  * every answer must have: a 4xx RFC 9457 problem (`status` equal to the HTTP status, `code` from
  * ErrorCode) or a 2xx whose body the operation's response schema accepts; never a 5xx, never a
- * hang. Both apps' bad-input suites (apps/*/test/bad-input/openapi.int.test.ts) import it.
+ * hang. The bad-input suite of each app (test/bad-input/openapi.int.test.ts) imports it.
  */
 import { request as httpRequest, Agent, type IncomingHttpHeaders } from 'node:http';
 import { maxHeaderSize } from 'node:http';
