@@ -68,12 +68,16 @@ interface EdgeState {
 const states = new WeakMap<Server, EdgeState>();
 
 /**
- * The path of a request target, or undefined when it cannot be parsed (WHATWG URL against a
- * dummy base, so origin-form and absolute-form both work). Never throws.
+ * The path of a request target, or undefined when it cannot be parsed. Origin-form (`/a/b?q`) is
+ * a path as written, so `//host/x` is not read as a network-path reference; absolute-form
+ * (`http://host/x`) gives its path (RFC 9112 section 3.2). Never throws.
  */
 export function requestPathname(target: string | undefined): string | undefined {
+  const text = target ?? '/';
   try {
-    return new URL(target ?? '/', 'http://localhost').pathname;
+    return text.startsWith('/')
+      ? new URL(`http://localhost${text}`).pathname
+      : new URL(text).pathname;
   } catch {
     return undefined;
   }

@@ -1,1 +1,2 @@
 export * from './solidity.js';
+export * from './raw-http.js';
