@@ -72,7 +72,9 @@ export function rawExchange(
     };
     const timer = setTimeout(() => finish('timeout'), opts.timeoutMs ?? 5000);
     socket.on('connect', () => {
-      for (const part of Array.isArray(payload) ? payload : [payload]) {
+      const parts: readonly (string | Buffer)[] =
+        typeof payload === 'string' || Buffer.isBuffer(payload) ? [payload] : payload;
+      for (const part of parts) {
         socket.write(typeof part === 'string' ? Buffer.from(part, 'latin1') : part);
       }
     });
