@@ -22,7 +22,9 @@ import {
 
 const prefix = uniquePrefix('metrics');
 const logger = createLogger({ name: 'metrics-test', level: 'silent' });
-const redisEnv = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
+const redisEnv: Record<string, string> = process.env.REDIS_URL
+  ? { REDIS_URL: process.env.REDIS_URL }
+  : {};
 
 afterAll(async () => {
   const kv = testKv(prefix);
