@@ -52,8 +52,8 @@ export interface DrainResult {
 }
 
 interface SocketState {
-  /** Requests read on this connection whose response has not closed yet. */
-  active: number;
+  /** Responses on this connection that have not closed yet (several when pipelined). */
+  readonly responses: Set<ServerResponse>;
   /** When the connection last became idle (connect or last response closed), ms (Date.now). */
   idleSince: number;
 }
@@ -61,7 +61,6 @@ interface SocketState {
 interface EdgeState {
   draining: boolean;
   readonly sockets: Map<Socket, SocketState>;
-  readonly responses: Set<ServerResponse>;
   readonly onDrain: (() => void)[];
 }
 
@@ -193,13 +192,12 @@ export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptio
   const state: EdgeState = {
     draining: false,
     sockets: new Map(),
-    responses: new Set(),
     onDrain: [],
   };
   states.set(server, state);
 
   server.on('connection', (socket: Socket) => {
-    state.sockets.set(socket, { active: 0, idleSince: Date.now() });
+    state.sockets.set(socket, { responses: new Set(), idleSince: Date.now() });
     socket.once('close', () => state.sockets.delete(socket));
   });
 
@@ -207,12 +205,10 @@ export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptio
   const admit = (req: IncomingMessage, res: ServerResponse): boolean => {
     const socketState = state.sockets.get(req.socket);
     if (socketState) {
-      socketState.active += 1;
-      state.responses.add(res);
+      socketState.responses.add(res);
       res.once('close', () => {
-        socketState.active -= 1;
+        socketState.responses.delete(res);
         socketState.idleSince = Date.now();
-        state.responses.delete(res);
       });
     }
     if (req.httpVersion === '1.1' && req.headers.host === undefined) {
@@ -244,8 +240,9 @@ export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptio
     endSocketWithProblem(socket, 400, 'BAD_REQUEST', 'CONNECT is not supported');
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    const inFlight = [...state.responses].find((res) => res.socket === socket);
-    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    const responses = state.sockets.get(socket as Socket)?.responses ?? [];
+    const begun = [...responses].some((res) => res.headersSent);
+    if (err.code === 'ECONNRESET' || !socket.writable || begun) {
       socket.destroy();
       return;
     }
@@ -351,7 +348,9 @@ export async function drainHttpServer(server: Server, opts: DrainOptions): Promi
   }
   if (!state.draining) {
     state.draining = true;
-    for (const res of state.responses) if (!res.headersSent) res.setHeader('Connection', 'close');
+    for (const { responses } of state.sockets.values()) {
+      for (const res of responses) if (!res.headersSent) res.setHeader('Connection', 'close');
+    }
     for (const fn of state.onDrain.splice(0)) {
       try {
         fn();
@@ -369,7 +368,7 @@ export async function drainHttpServer(server: Server, opts: DrainOptions): Promi
   const sweep = (): void => {
     const now = Date.now();
     for (const [socket, s] of state.sockets) {
-      if (s.active === 0 && now - s.idleSince >= grace) socket.destroy();
+      if (s.responses.size === 0 && now - s.idleSince >= grace) socket.destroy();
     }
   };
   sweep();
