@@ -98,7 +98,9 @@ export interface RateLimiter extends RequestHandler {
    * `req.ip` must already be the client address (see {@link clientAddress}). Never rejects: with
    * Redis away the hit is counted in process memory.
    */
-  consume(req: IncomingMessage & { readonly ip?: string | undefined }): Promise<RateLimitDecision>;
+  consume(
+    req: Pick<IncomingMessage, 'headers'> & { readonly ip?: string | undefined },
+  ): Promise<RateLimitDecision>;
 }
 
 /** The metric name prefix of `metrics` (e.g. `gas_quote_`), read off its HTTP request counter. */

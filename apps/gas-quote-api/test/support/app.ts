@@ -57,7 +57,11 @@ export const usingRedis = Boolean(process.env.REDIS_URL);
 
 /** Creates the kv store: Redis when REDIS_URL is set, else in-process. */
 export function testKv(prefix: string): KvStore {
-  return createKvStore({ redisUrl: process.env.REDIS_URL, prefix });
+  return createKvStore({
+    redisUrl: process.env.REDIS_URL,
+    prefix,
+    logger: createLogger({ name: 'gas-quote-api-test', level: 'silent' }),
+  });
 }
 
 /** Deletes every Redis key under `prefix` (never FLUSHALL). No-op for the in-process store. */
@@ -66,9 +70,16 @@ export async function cleanupKv(kv: KvStore, prefix: string): Promise<void> {
   if (!redis) return;
   let cursor = '0';
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    const [next, keys] = (await redis.sendCommand([
+      'SCAN',
+      cursor,
+      'MATCH',
+      `${prefix}*`,
+      'COUNT',
+      '500',
+    ])) as [string, string[]];
     cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
+    if (keys.length > 0) await redis.sendCommand(['DEL', ...keys]);
   } while (cursor !== '0');
 }
 
