@@ -55,10 +55,10 @@ export function uniquePrefix(name: string): string {
 /** The store backend in use for this run. */
 export const usingRedis = Boolean(process.env.REDIS_URL);
 
-/** Creates the kv store: Redis when REDIS_URL is set, else in-process. */
-export function testKv(prefix: string): KvStore {
+/** Creates the kv store: Redis at `redisUrl` (default REDIS_URL) when set, else in-process. */
+export function testKv(prefix: string, redisUrl = process.env.REDIS_URL): KvStore {
   return createKvStore({
-    redisUrl: process.env.REDIS_URL,
+    redisUrl,
     prefix,
     logger: createLogger({ name: 'gas-quote-api-test', level: 'silent' }),
   });
@@ -113,12 +113,18 @@ export interface TestApp {
 
 /** Builds an app like main.ts does. `prefix` lets two instances share one store. */
 export function buildTestApp(
-  opts: { env?: Record<string, string>; prefix?: string; clock?: TestClock } = {},
+  opts: {
+    env?: Record<string, string>;
+    prefix?: string;
+    clock?: TestClock;
+    /** Redis of the test's own (default REDIS_URL, else the in-process store). */
+    redisUrl?: string;
+  } = {},
 ): TestApp {
   const prefix = opts.prefix ?? uniquePrefix('app');
   const config = testConfig({ REDIS_PREFIX: prefix, ...opts.env });
   const clock = opts.clock ?? testClock();
-  const kv = testKv(prefix);
+  const kv = testKv(prefix, opts.redisUrl ?? process.env.REDIS_URL);
   const registry = createChainRegistry();
   const store = createPriceStore(kv, {
     maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS,

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 /** A test-owned Redis process. */
 export interface RedisProcess {
   readonly url: string;
-  /** Starts (or restarts) it; resolves once it accepts connections. */
+  /** Starts (or restarts) it; resolves once it accepts connections. No-op while it runs. */
   start(): Promise<void>;
   /** Kills it (SIGKILL: an abrupt loss, as a crash) and waits for the exit. */
   stop(): Promise<void>;
@@ -23,6 +23,7 @@ export function redisProcess(port: number): RedisProcess {
   return {
     url: `redis://127.0.0.1:${port}`,
     async start() {
+      if (child && child.exitCode === null && child.signalCode === null) return;
       const proc = spawn(
         'redis-server',
         [
