@@ -72,16 +72,14 @@ describe('the Monitoring API while Redis is away', () => {
     expect(verify.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
     expect(verify.body).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
     // Bad input is still a 400 first: the shape is checked before the store is needed.
-    const bad = await request(t.app)
-      .post('/users/verify')
-      .send({
-        username: 'alice.ctss',
-        address: wallet.address,
-        chain_type: 'evm',
-        type: 'bind',
-        signature: '0x',
-        message: 'hello',
-      });
+    const bad = await request(t.app).post('/users/verify').send({
+      username: 'alice.ctss',
+      address: wallet.address,
+      chain_type: 'evm',
+      type: 'bind',
+      signature: '0x',
+      message: 'hello',
+    });
     expect(bad.status).toBe(400);
   });
 
