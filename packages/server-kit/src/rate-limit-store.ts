@@ -77,7 +77,10 @@ export class FailoverRateLimitStore implements Store {
    * Redis failure: that hit is counted in memory instead.
    */
   async increment(key: string): Promise<IncrementResponse> {
-    if (this.#connection.ready && this.#clock() >= this.#retryRedisAt) {
+    const now = this.#clock();
+    if (this.#connection.ready && now >= this.#retryRedisAt) {
+      // While falling back, one request at a time probes Redis; the others do not wait on it.
+      if (this.#fallingBack) this.#retryRedisAt = now + RATE_LIMIT_REDIS_RETRY_MS;
       try {
         const result = await this.#incrementInRedis(key);
         this.#recovered();
