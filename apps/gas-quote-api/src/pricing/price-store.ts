@@ -254,7 +254,10 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
       const now = clock();
       if (current && now >= current.loadedAt && now - current.loadedAt <= refreshMs) return current;
       if (failedAt !== undefined && now >= failedAt && now - failedAt < refreshMs) {
-        return lastRead ?? Promise.reject(lastReadOr(new Error('the last read failed')));
+        if (lastRead) return lastRead;
+        return Promise.reject(
+          new MissingPriceDataError('price data is unavailable: the price store does not answer'),
+        );
       }
       return reload().catch(lastReadOr);
     },
