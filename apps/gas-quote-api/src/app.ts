@@ -7,6 +7,7 @@ import type { ChainRegistry } from '@ctss/domain-types';
 import {
   HttpProblem,
   createHttpApp,
+  createRateLimiter,
   finishHttpApp,
   rateLimitFromConfig,
   serveOpenApi,
@@ -27,6 +28,7 @@ import { buildOpenApiDocument } from './routes/openapi.js';
 import { TOKEN_PRICES_PATH, tokenPricesHandler } from './routes/token-prices.js';
 import { UPDATES_CHANNEL } from './feeder/feeder.js';
 import { createQuoteService } from './signing/quote-service.js';
+import { createUpgradeAdmission } from './ws/admission.js';
 import { createSubscribeHub, type SubscribeHub } from './ws/subscribe.js';
 
 /** Dependencies of {@link createApp}. */
@@ -113,13 +115,18 @@ export function createApp(deps: AppDeps): GasQuoteApp {
     return samples;
   });
 
+  // One limiter for HTTP requests and WebSocket upgrades: an upgrade counts against the same limit.
+  const rateLimiter = createRateLimiter(
+    rateLimitFromConfig(config, deps.kv.redis, `${config.REDIS_PREFIX}rl:`),
+    { logger, metrics },
+  );
   const app = createHttpApp({
     logger,
     metrics,
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
     serveMetrics: config.METRICS_PORT === undefined,
-    rateLimit: rateLimitFromConfig(config, deps.kv.redis, `${config.REDIS_PREFIX}rl:`),
+    rateLimit: rateLimiter,
   });
   // The hot endpoints first, as plain routes: no nested router to walk through per request.
   app.get(ECDSA_QUOTE_PATH, ecdsaQuoteHandler(quotes));
@@ -149,6 +156,11 @@ export function createApp(deps: AppDeps): GasQuoteApp {
     maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES,
     pingIntervalMs: config.WS_PING_INTERVAL_SECONDS * 1000,
     allowedOrigins: config.CORS_ORIGINS,
+    admission: createUpgradeAdmission({
+      rateLimiter,
+      trustProxy: config.TRUST_PROXY,
+      maxConnectionsPerIp: config.WS_MAX_CONNECTIONS_PER_IP,
+    }),
   });
   let stopWatching: (() => Promise<void>) | undefined;
   return {

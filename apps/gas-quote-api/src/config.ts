@@ -61,6 +61,8 @@ const Fixed = z.object({
   SOLANA_PRIORITY_FEE_PERCENTILE: int(0, 100).default(75),
   WS_MAX_BUFFERED_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
   WS_PING_INTERVAL_SECONDS: int(1, 3600).default(30),
+  /** Open WebSocket connections allowed per client address; more are refused with 429. */
+  WS_MAX_CONNECTIONS_PER_IP: int(1, 1_000_000).default(20),
 });
 
 /** Per-domain variables: `<PREFIX><DOMAIN>` where DOMAIN is the id (`0`) or the chain key (`ETHEREUM`). */

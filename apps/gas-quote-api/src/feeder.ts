@@ -41,7 +41,7 @@ await runService({
   async start() {
     const clock = () => Date.now();
     const registry = createChainRegistry();
-    const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
+    const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger });
     if (kv.kind === 'memory')
       logger.warn(
         'REDIS_URL not set: the feeder writes to its own process memory, which no API replica reads',

@@ -37,7 +37,7 @@ export async function startGasQuoteService(
   clock: () => number = Date.now,
 ): Promise<StartedGasQuoteService> {
   const registry = createChainRegistry();
-  const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
+  const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger });
   const priceStore = createPriceStore(kv, {
     maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS,
     clock,

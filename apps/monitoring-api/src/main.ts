@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       } finally {
         await admin.destroy();
       }
-      const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
+      const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger });
       if (!config.REDIS_URL)
         logger.warn(
           'REDIS_URL is not set: cache, rate limits and nonces are in-process (single replica only)',

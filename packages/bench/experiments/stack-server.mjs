@@ -11,10 +11,12 @@ const kitDir = new URL('../../server-kit/', import.meta.url);
 const kitRequire = createRequire(new URL('package.json', kitDir));
 const kit = await import(new URL('dist/index.js', kitDir).href);
 const express = (await import(pathToFileURL(kitRequire.resolve('express')).href)).default;
-const { Redis } = await import(pathToFileURL(kitRequire.resolve('ioredis')).href);
 
 const logger = kit.createLogger({ name: 'stack', level: 'warn' });
-const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL) : undefined;
+// The rate limiter's Redis connection, as the services get it (KvStore.redis).
+const redis = process.env.REDIS_URL
+  ? kit.createKvStore({ redisUrl: process.env.REDIS_URL, prefix: '', logger }).redis
+  : undefined;
 let app;
 if (process.env.STACK === 'kit') {
   app = kit.createHttpApp({
@@ -87,6 +89,6 @@ const server = app.listen(Number(process.env.PORT), '::');
 process.once('SIGTERM', () => {
   server.close();
   server.closeAllConnections();
-  redis?.disconnect();
+  // The process exits: its Redis connection goes with it.
   process.exit(0);
 });

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { Redis } from 'ioredis';
+import { createClient } from 'redis';
 import { accountCpu, type CpuAccount, type CpuPerRequest } from './cpu.js';
 import { ensureDataset, pickParams } from './dataset.js';
 import { runLoad, type LoadResult } from './load.js';
@@ -341,7 +341,7 @@ async function runFanout(
       `ws: open-files limit ${openFiles} is too low for ${opts.wsClients} clients; using ${clients}`,
     );
   }
-  const redis = new Redis(opts.redisUrl, { lazyConnect: true });
+  const redis = createClient({ url: opts.redisUrl });
   await redis.connect();
   let rss: Awaited<ReturnType<typeof sampleRss>> | undefined;
   try {
@@ -374,7 +374,7 @@ async function runFanout(
     return record;
   } finally {
     await rss?.stop();
-    redis.disconnect();
+    redis.destroy();
   }
 }
 

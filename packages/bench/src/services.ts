@@ -89,6 +89,8 @@ export async function startGasQuoteApi(
       REDIS_URL: opts.redisUrl,
       REDIS_PREFIX: `${opts.redisPrefix}gas:`,
       RATE_LIMIT_PER_MINUTE: '1000000',
+      // The fan-out opens thousands of WebSockets from this one address.
+      WS_MAX_CONNECTIONS_PER_IP: '1000000',
       PRICE_SOURCE: 'snapshot',
       FEEDER_IN_PROCESS: 'true',
       FEEDER_INTERVAL_SECONDS: '3600',

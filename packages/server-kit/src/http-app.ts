@@ -11,7 +11,7 @@ import type { Logger } from './logger.js';
 import { httpMetricsMiddleware, markUnmatched, metricsHandler, type Metrics } from './metrics.js';
 import { chainMiddleware } from './middleware-chain.js';
 import { notFoundHandler, problemHandler, type ProblemClassifier } from './problem.js';
-import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { requestLogMiddleware } from './request-log.js';
 
 /** Options of {@link createHttpApp}. */
@@ -20,7 +20,8 @@ export interface HttpAppOptions {
   metrics: Metrics;
   /** Allowed browser origins; `['*']` allows any (the APIs are public and unauthenticated). */
   corsOrigins: readonly string[];
-  rateLimit: RateLimitOptions;
+  /** Rate limit settings, or a limiter built by the caller (to share it with WebSocket upgrades). */
+  rateLimit: RateLimitOptions | RateLimiter;
   /** express `trust proxy` setting: hops or CIDR list; false when clients connect directly. */
   trustProxy: boolean | number | string;
   /** Largest JSON body accepted (default `16kb`). */
@@ -71,10 +72,9 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       requestLogMiddleware(opts.logger),
       httpMetricsMiddleware(opts.metrics),
       // Probes are never limited; /metrics is, when it is served on the public port.
-      createRateLimiter({
-        ...opts.rateLimit,
-        skipPaths: opts.rateLimit.skipPaths ?? ['/health', '/ready'],
-      }),
+      typeof opts.rateLimit === 'function'
+        ? opts.rateLimit
+        : createRateLimiter(opts.rateLimit, { logger: opts.logger, metrics: opts.metrics }),
       // Only a request with a body goes through the parser (type-is's test: Transfer-Encoding or
       // a numeric Content-Length); a GET without one skips its per-request checks.
       (req, res, next) => (typeis.hasBody(req) ? json(req, res, next) : next()),

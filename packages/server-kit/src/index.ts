@@ -11,6 +11,8 @@ export * from './kv.js';
 export * from './cached-loader.js';
 export * from './metrics.js';
 export * from './rate-limit.js';
+export * from './rate-limit-store.js';
+export * from './client-address.js';
 export * from './http-app.js';
 export * from './openapi.js';
 export * from './service.js';

@@ -1,10 +1,19 @@
 /**
- * The key-value store both services share: Redis in production (ioredis), an in-process store
- * with the same interface when no REDIS_URL is configured (DESIGN.md "Running"). Keys and
+ * The key-value store both services share: Redis in production (node-redis), an in-process store
+ * with the same interface when no REDIS_URL is configured (README.md "Configuration"). Keys and
  * channels are namespaced by `prefix`. TTLs are whole seconds.
+ *
+ * Redis is a dependency that can vanish: every command is bounded by {@link KV_COMMAND_TIMEOUT_MS}
+ * and fails at once while the connection is down (no offline queue), with a
+ * {@link KvUnavailableError} (503 DEPENDENCY_UNAVAILABLE when it reaches the problem handler). The
+ * client reconnects forever with capped backoff; an outage is logged once when it starts and once
+ * when it ends.
  */
 import { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
+import { createClient, ErrorReply } from 'redis';
+import type { Logger } from './logger.js';
+import { createLogger } from './logger.js';
+import { DependencyUnavailableError } from './problem.js';
 
 /** A message handler for {@link KvStore.subscribe}. */
 export type MessageHandler = (message: string) => void;
@@ -12,8 +21,12 @@ export type MessageHandler = (message: string) => void;
 /** Key-value operations with expiry, atomic take, owner-checked locks and pub/sub. */
 export interface KvStore {
   readonly kind: 'redis' | 'memory';
-  /** The underlying ioredis client (for rate-limit-redis), undefined for the in-process store. */
-  readonly redis: Redis | undefined;
+  /** The raw Redis command channel (for rate-limit-redis), undefined for the in-process store. */
+  readonly redis: RedisConnection | undefined;
+  /**
+   * The value of `key`, null when absent. Every operation of the Redis store rejects with
+   * {@link KvUnavailableError} when Redis is down or does not answer within the command timeout.
+   */
   get(key: string): Promise<string | null>;
   /** Sets `key`; with `ttlSeconds` it expires after that many seconds. */
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
@@ -29,7 +42,12 @@ export interface KvStore {
   expireIfEquals(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   /** Publishes `message` on `channel` to every subscriber of every replica. */
   publish(channel: string, message: string): Promise<void>;
-  /** Subscribes to `channel`; resolves once subscribed; returns an async unsubscribe. */
+  /**
+   * Subscribes to `channel`; returns an async unsubscribe. Resolves once subscribed while Redis is
+   * up; while it is down, at once: the subscription is made when it returns, and every
+   * subscription is renewed after each reconnection.
+   * @throws KvUnavailableError when Redis is up but does not confirm within the command timeout.
+   */
   subscribe(channel: string, handler: MessageHandler): Promise<() => Promise<void>>;
   /** Round-trips to the store; throws when unreachable. */
   ping(): Promise<void>;
@@ -43,73 +61,258 @@ export interface KvStoreOptions {
   redisUrl?: string | undefined;
   /** Namespace for keys and channels, e.g. `gas:`. */
   prefix: string;
+  /** Where connection loss and recovery are logged (default: a pino logger named `kv`). */
+  logger?: Logger | undefined;
 }
+
+/**
+ * The raw command channel of the Redis store, for rate-limit-redis (`sendCommand`) and for code
+ * that must know whether Redis is reachable right now without waiting on it.
+ */
+export interface RedisConnection {
+  /** True while connected and ready: a command sent now reaches Redis. */
+  readonly ready: boolean;
+  /**
+   * Sends one command as its words (`['EVALSHA', sha, '1', key, '60000']`); keys are NOT prefixed.
+   * Resolves to the reply as node-redis decodes it (strings, numbers, arrays).
+   * @throws KvUnavailableError when Redis is down or does not answer within the command timeout;
+   *   a Redis error reply (e.g. `NOSCRIPT`) as node-redis's `ErrorReply`.
+   */
+  sendCommand(args: readonly string[]): Promise<unknown>;
+  /**
+   * Calls `listener` each time the connection becomes ready after being down (not on the first
+   * connection); returns a function that removes it.
+   */
+  onReconnect(listener: () => void): () => void;
+}
+
+/** Redis is down or did not answer in time: 503 DEPENDENCY_UNAVAILABLE with `Retry-After`. */
+export class KvUnavailableError extends DependencyUnavailableError {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super('Redis', KV_RETRY_AFTER_SECONDS);
+    this.name = 'KvUnavailableError';
+    if (options && 'cause' in options) this.cause = options.cause;
+  }
+}
+
+/** Longest wait for one Redis command (or, at start-up, for the first connection), ms. */
+export const KV_COMMAND_TIMEOUT_MS = 500;
+/** Longest wait for a TCP connection to Redis to open, ms. */
+export const KV_CONNECT_TIMEOUT_MS = 1000;
+/**
+ * Reconnection backoff: 50 ms doubling per attempt, capped at this, ms; retried forever. The cap
+ * bounds recovery: a returning Redis is reconnected within about half a second
+ * (docs/operations.md), at two connection attempts a second per client while it is away.
+ */
+export const KV_RECONNECT_MAX_DELAY_MS = 500;
+/** `Retry-After` of a {@link KvUnavailableError}, seconds: about one capped reconnection delay. */
+export const KV_RETRY_AFTER_SECONDS = 1;
 
 const DEL_IF_EQUALS = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const EXPIRE_IF_EQUALS = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('expire', KEYS[1], ARGV[2]) else return 0 end`;
 
+/**
+ * Capped exponential backoff with jitter (node-redis `socket.reconnectStrategy`): never gives up,
+ * so the store heals by itself once Redis is back.
+ */
+function reconnectDelay(retries: number): number {
+  const base = Math.min(50 * 2 ** Math.min(retries, 10), KV_RECONNECT_MAX_DELAY_MS);
+  return Math.round(base / 2 + Math.random() * (base / 2));
+}
+
 /** Creates the Redis-backed store when `redisUrl` is given, else the in-process one. */
 export function createKvStore(opts: KvStoreOptions): KvStore {
   return opts.redisUrl
-    ? createRedisKvStore(opts.redisUrl, opts.prefix)
+    ? createRedisKvStore(opts.redisUrl, opts.prefix, opts.logger ?? createLogger({ name: 'kv' }))
     : createMemoryKvStore(opts.prefix);
 }
 
-function createRedisKvStore(url: string, prefix: string): KvStore {
-  const client = new Redis(url, {
-    maxRetriesPerRequest: 2,
-    enableOfflineQueue: true,
-    lazyConnect: false,
-    // Commands issued in one event-loop turn (e.g. the rate-limit EVALSHA of every request that
-    // arrived together) go out in one write and come back in one read: fewer syscalls per
-    // request on both sides (packages/bench/FINDINGS.md).
-    enableAutoPipelining: true,
-  });
-  let subscriber: Redis | undefined;
-  const handlers = new Map<string, Set<MessageHandler>>();
-  const k = (key: string) => prefix + key;
+/** The message of an error-like value, for a log line (never a stack per retry). */
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-  const getSubscriber = (): Redis => {
+/** Rejects with KvUnavailableError unless `promise` settles within `ms`; Redis error replies pass through. */
+function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new KvUnavailableError(`no answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(
+          err instanceof ErrorReply || err instanceof KvUnavailableError
+            ? err
+            : new KvUnavailableError(messageOf(err), { cause: err }),
+        );
+      },
+    );
+  });
+}
+
+/** The first connection attempt of a node-redis client, to wait on (bounded) before giving up. */
+interface FirstConnection {
+  /** Resolves at the first `ready` or `error` event, or after the command timeout, whichever is first. */
+  wait(): Promise<void>;
+}
+
+/** Watches the first connection attempt of `client` (call before `connect`). */
+function firstConnection(client: EventEmitter): FirstConnection {
+  let settled = false;
+  const first = new Promise<void>((resolve) => {
+    const done = () => {
+      settled = true;
+      resolve();
+    };
+    client.once('ready', done);
+    client.once('error', done);
+  });
+  return {
+    wait: () =>
+      settled ? Promise.resolve() : bounded(first, KV_COMMAND_TIMEOUT_MS).catch(() => undefined),
+  };
+}
+
+function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStore {
+  // Commands sent in one event-loop turn (e.g. the rate-limit EVALSHA of every request that
+  // arrived together) go out in one write: node-redis batches its queue once per turn.
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: KV_CONNECT_TIMEOUT_MS, reconnectStrategy: reconnectDelay },
+  });
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  let everReady = false;
+  let down = false;
+  let closed = false;
+
+  client.on('error', (err: unknown) => {
+    if (down || client.isReady || closed) return;
+    down = true;
+    logger.warn(
+      { event: 'redis_down', reason: messageOf(err) },
+      'Redis is unreachable: its operations fail fast until it returns',
+    );
+  });
+  client.on('ready', () => {
+    everReady = true;
+    if (!down) return;
+    down = false;
+    logger.info({ event: 'redis_up' }, 'Redis is reachable again');
+    events.emit('reconnect');
+  });
+  // Never awaited: the store works (failing fast) before the first connection, and node-redis
+  // keeps reconnecting by itself. It rejects only when closed while connecting.
+  client.connect().catch(() => undefined);
+
+  const firstReady = firstConnection(client);
+
+  async function run<T>(send: () => Promise<T>): Promise<T> {
+    if (!client.isReady) {
+      if (everReady || down || closed) throw new KvUnavailableError('not connected');
+      await firstReady.wait();
+      if (!client.isReady) throw new KvUnavailableError('not connected');
+    }
+    return bounded(send(), KV_COMMAND_TIMEOUT_MS);
+  }
+
+  const connection: RedisConnection = {
+    get ready() {
+      return client.isReady;
+    },
+    sendCommand: (args) => run(() => client.sendCommand([...args])),
+    onReconnect(listener) {
+      events.on('reconnect', listener);
+      return () => events.off('reconnect', listener);
+    },
+  };
+
+  // Subscriptions use their own connection (a subscribed connection runs nothing else). It keeps
+  // an offline queue, so a SUBSCRIBE issued while Redis is away is sent when it returns; node-redis
+  // renews confirmed subscriptions on every reconnection.
+  let subscriber: ReturnType<typeof client.duplicate> | undefined;
+  let subscriberFirstReady: FirstConnection | undefined;
+  const handlers = new Map<string, Set<MessageHandler>>();
+  const dispatch = (message: string, channel: string) => {
+    for (const handler of handlers.get(channel) ?? []) handler(message);
+  };
+  const getSubscriber = () => {
     if (!subscriber) {
-      // No auto-pipelining on the subscriber connection (redis/ioredis#1505).
-      subscriber = client.duplicate({ enableAutoPipelining: false });
-      subscriber.on('message', (channel: string, message: string) => {
-        for (const handler of handlers.get(channel) ?? []) handler(message);
-      });
+      subscriber = client.duplicate({ disableOfflineQueue: false });
+      subscriber.on('error', (err: unknown) =>
+        logger.debug({ reason: messageOf(err) }, 'Redis subscriber connection error'),
+      );
+      subscriberFirstReady = firstConnection(subscriber);
+      subscriber.connect().catch(() => undefined);
     }
     return subscriber;
   };
+  const k = (key: string) => prefix + key;
 
   return {
     kind: 'redis',
-    redis: client,
-    get: (key) => client.get(k(key)),
+    redis: connection,
+    get: (key) => run(() => client.get(k(key))),
     async set(key, value, ttlSeconds) {
-      if (ttlSeconds !== undefined) await client.set(k(key), value, 'EX', ttlSeconds);
-      else await client.set(k(key), value);
+      await run(() =>
+        ttlSeconds !== undefined
+          ? client.set(k(key), value, { expiration: { type: 'EX', value: ttlSeconds } })
+          : client.set(k(key), value),
+      );
     },
     async setIfAbsent(key, value, ttlSeconds) {
-      return (await client.set(k(key), value, 'EX', ttlSeconds, 'NX')) === 'OK';
+      const reply = await run(() =>
+        client.set(k(key), value, {
+          expiration: { type: 'EX', value: ttlSeconds },
+          condition: 'NX',
+        }),
+      );
+      return reply === 'OK';
     },
-    getDel: (key) => client.getdel(k(key)),
-    del: (key) => client.del(k(key)),
+    getDel: (key) => run(() => client.getDel(k(key))),
+    del: (key) => run(() => client.del(k(key))),
     async delIfEquals(key, value) {
-      return (await client.eval(DEL_IF_EQUALS, 1, k(key), value)) === 1;
+      const reply = await run(() =>
+        client.eval(DEL_IF_EQUALS, { keys: [k(key)], arguments: [value] }),
+      );
+      return reply === 1;
     },
     async expireIfEquals(key, value, ttlSeconds) {
-      return (await client.eval(EXPIRE_IF_EQUALS, 1, k(key), value, String(ttlSeconds))) === 1;
+      const reply = await run(() =>
+        client.eval(EXPIRE_IF_EQUALS, { keys: [k(key)], arguments: [value, String(ttlSeconds)] }),
+      );
+      return reply === 1;
     },
     async publish(channel, message) {
-      await client.publish(k(channel), message);
+      await run(() => client.publish(k(channel), message));
     },
     async subscribe(channel, handler) {
       const full = k(channel);
       const sub = getSubscriber();
+      await subscriberFirstReady?.wait();
       let set = handlers.get(full);
       if (!set) {
         set = new Set();
         handlers.set(full, set);
-        await sub.subscribe(full);
+        const subscribed = sub.subscribe(full, dispatch);
+        if (sub.isReady) {
+          try {
+            await bounded(subscribed, KV_COMMAND_TIMEOUT_MS);
+          } catch (err) {
+            handlers.delete(full);
+            sub.unsubscribe(full).catch(() => undefined);
+            throw err;
+          }
+        } else {
+          subscribed.catch((err: unknown) =>
+            logger.warn({ channel: full, reason: messageOf(err) }, 'Redis subscription failed'),
+          );
+        }
       }
       set.add(handler);
       return async () => {
@@ -117,15 +320,25 @@ function createRedisKvStore(url: string, prefix: string): KvStore {
         current?.delete(handler);
         if (current && current.size === 0) {
           handlers.delete(full);
-          await sub.unsubscribe(full);
+          // While Redis is away the UNSUBSCRIBE waits in the subscriber's queue; nothing to wait for.
+          if (sub.isReady) await bounded(sub.unsubscribe(full), KV_COMMAND_TIMEOUT_MS);
+          else sub.unsubscribe(full).catch(() => undefined);
         }
       };
     },
     async ping() {
-      await client.ping();
+      await run(() => client.ping());
     },
     async close() {
-      await Promise.all([client.quit(), subscriber?.quit()]);
+      closed = true;
+      events.removeAllListeners();
+      await Promise.all(
+        [client, subscriber].map(async (c) => {
+          if (!c) return;
+          if (c.isReady) await c.close().catch(() => c.destroy());
+          else if (c.isOpen) c.destroy();
+        }),
+      );
     },
   };
 }

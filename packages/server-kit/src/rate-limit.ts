@@ -1,14 +1,26 @@
 /**
- * Per-client rate limiting (DESIGN.md "Rate limit"): per IP behind a trusted proxy, shared across
- * replicas through Redis (rate-limit-redis), default 120 requests/minute, API keys for a higher
- * tier. Headers: `RateLimit` and `RateLimit-Policy` (IETF draft 7) and `X-RateLimit-*`; excess
- * gets 429 RATE_LIMITED with `Retry-After`.
+ * Per-client rate limiting (README.md "Configuration"): per IP behind a trusted proxy, shared
+ * across replicas through Redis (rate-limit-redis), default 120 requests/minute, API keys for a
+ * higher tier. Headers: `RateLimit` and `RateLimit-Policy` (IETF draft 7) and `X-RateLimit-*`;
+ * excess gets 429 RATE_LIMITED with `Retry-After`. While Redis is away the counts fail open to
+ * process memory ({@link FailoverRateLimitStore}). {@link RateLimiter.consume} applies the same
+ * limit to requests that never reach express (WebSocket upgrades).
  */
+import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { rateLimit, ipKeyGenerator, type RateLimitInfo } from 'express-rate-limit';
-import { RedisStore, type RedisReply } from 'rate-limit-redis';
-import type { Redis } from 'ioredis';
+import {
+  MemoryStore,
+  rateLimit,
+  ipKeyGenerator,
+  type RateLimitInfo,
+  type Store,
+} from 'express-rate-limit';
+import { Counter, Gauge } from 'prom-client';
+import type { RedisConnection } from './kv.js';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
 import { HttpProblem, sendProblem } from './problem.js';
+import { FailoverRateLimitStore } from './rate-limit-store.js';
 
 /** Rate limit settings. */
 export interface RateLimitOptions {
@@ -16,14 +28,15 @@ export interface RateLimitOptions {
   limit: number;
   /** Window length in seconds (default 60). */
   windowSeconds?: number;
-  /** Redis client shared by replicas; absent means per-process counting. */
-  redis?: Redis | undefined;
+  /** Redis connection shared by replicas (`KvStore.redis`); absent means per-process counting. */
+  redis?: RedisConnection | undefined;
   /** Key prefix in Redis, e.g. `gas:rl:`. */
   prefix?: string;
   /** API keys (sent as `X-API-Key`) and the per-window limit they get. */
   apiKeys?: ReadonlySet<string>;
+  /** Per-window limit of an API key (default 10 x `limit`). */
   apiKeyLimit?: number;
-  /** Paths never limited (probes and metrics). */
+  /** Paths never limited (default: the probes; /metrics is limited when served on the API port). */
   skipPaths?: readonly string[];
 }
 
@@ -53,36 +66,117 @@ function setLegacyHeaders(
   res.setHeader('X-RateLimit-Remaining', String(info.remaining));
 }
 
-/** Creates the rate-limiting middleware. */
-export function createRateLimiter(opts: RateLimitOptions): RequestHandler {
+/** What the rate limiter reports to: fallback log lines and the Prometheus instruments. */
+export interface RateLimitDeps {
+  readonly logger?: Logger | undefined;
+  /**
+   * The app's registry: adds `<prefix>rate_limit_fallback_total` (requests counted in process
+   * memory because Redis was away) and `<prefix>redis_up` (1 while the Redis connection is ready).
+   */
+  readonly metrics?: Metrics | undefined;
+}
+
+/** The outcome of {@link RateLimiter.consume}. */
+export interface RateLimitDecision {
+  /** False when this hit is over the limit of its window. */
+  readonly allowed: boolean;
+  /** The client's per-window limit. */
+  readonly limit: number;
+  /** Hits left in the window. */
+  readonly remaining: number;
+  /** Seconds until the window resets (at least 1): the `Retry-After` of a refusal. */
+  readonly retryAfterSeconds: number;
+  /** The counter key (`ip:<address>` or `key:<api key>`). */
+  readonly key: string;
+}
+
+/** The rate-limiting middleware, plus an entry point for requests that bypass express. */
+export interface RateLimiter extends RequestHandler {
+  /**
+   * Counts one hit for `req` under the same key rules ({@link clientKey}, `X-API-Key`), limits and
+   * store as the middleware, so e.g. a WebSocket upgrade counts against its client's HTTP limit.
+   * `req.ip` must already be the client address (see {@link clientAddress}). Never rejects: with
+   * Redis away the hit is counted in process memory.
+   */
+  consume(
+    req: Pick<IncomingMessage, 'headers'> & { readonly ip?: string | undefined },
+  ): Promise<RateLimitDecision>;
+}
+
+/** The metric name prefix of `metrics` (e.g. `gas_quote_`), read off its HTTP request counter. */
+function metricsPrefix(metrics: Metrics): string {
+  const suffix = 'http_requests_total';
+  const name = metrics.registry
+    .getMetricsAsArray()
+    .map((m) => m.name)
+    .find((n) => n.endsWith(suffix));
+  return name ? name.slice(0, -suffix.length) : '';
+}
+
+/** The fallback counter and the Redis gauge in the app's registry (created once per registry). */
+function rateLimitInstruments(
+  metrics: Metrics | undefined,
+  redis: RedisConnection | undefined,
+): { fallback?: Counter } {
+  if (!metrics) return {};
+  const prefix = metricsPrefix(metrics);
+  const registry = metrics.registry;
+  const fallbackName = `${prefix}rate_limit_fallback_total`;
+  const fallback =
+    (registry.getSingleMetric(fallbackName) as Counter | undefined) ??
+    new Counter({
+      name: fallbackName,
+      help: 'Requests whose rate limit was counted in process memory because Redis was unavailable',
+      registers: [registry],
+    });
+  const upName = `${prefix}redis_up`;
+  if (redis && !registry.getSingleMetric(upName)) {
+    new Gauge({
+      name: upName,
+      help: 'Whether the Redis connection is ready (1) or not (0)',
+      registers: [registry],
+      collect() {
+        this.set(redis.ready ? 1 : 0);
+      },
+    });
+  }
+  return { fallback };
+}
+
+/** Creates the rate-limiting middleware (see {@link RateLimiter}). */
+export function createRateLimiter(opts: RateLimitOptions, deps: RateLimitDeps = {}): RateLimiter {
   const windowMs = (opts.windowSeconds ?? 60) * 1000;
   const apiKeys = opts.apiKeys ?? new Set<string>();
   const apiKeyOf = (header: unknown): string | undefined =>
     typeof header === 'string' && apiKeys.has(header) ? header : undefined;
-  const skip = new Set(opts.skipPaths ?? ['/health', '/ready', '/metrics']);
+  const skip = new Set(opts.skipPaths ?? ['/health', '/ready']);
   const redis = opts.redis;
+  const { fallback } = rateLimitInstruments(deps.metrics, redis);
+  const limitOf = (apiKeyHeader: unknown) =>
+    apiKeyOf(apiKeyHeader) ? (opts.apiKeyLimit ?? opts.limit * 10) : opts.limit;
+  const keyOf = (apiKeyHeader: unknown, ip: string | undefined) => {
+    const key = apiKeyOf(apiKeyHeader);
+    return key ? `key:${key}` : clientKey(ip);
+  };
+  const store: Store = redis
+    ? new FailoverRateLimitStore(redis, {
+        prefix: opts.prefix ?? 'rl:',
+        logger: deps.logger,
+        onFallback: () => fallback?.inc(),
+      })
+    : new MemoryStore();
 
   const limiter = rateLimit({
     windowMs,
-    limit: (req) =>
-      apiKeyOf(req.headers['x-api-key']) ? (opts.apiKeyLimit ?? opts.limit * 10) : opts.limit,
+    limit: (req) => limitOf(req.headers['x-api-key']),
     standardHeaders: 'draft-7',
     // Set by hand below: the library's legacy set also writes X-RateLimit-Reset per request.
     legacyHeaders: false,
     skip: (req) => skip.has(req.path),
     // clientKey applies ipKeyGenerator to IPv6 clients; the library's source-text check cannot see that.
     validate: { keyGeneratorIpFallback: false },
-    keyGenerator: (req) => {
-      const key = apiKeyOf(req.headers['x-api-key']);
-      return key ? `key:${key}` : clientKey(req.ip);
-    },
-    store: redis
-      ? new RedisStore({
-          prefix: opts.prefix ?? 'rl:',
-          sendCommand: (command: string, ...args: string[]) =>
-            redis.call(command, ...args) as Promise<RedisReply>,
-        })
-      : undefined,
+    keyGenerator: (req) => keyOf(req.headers['x-api-key'], req.ip),
+    store,
     handler: (req, res, _next, options) => {
       setLegacyHeaders(res, infoOf(req));
       const retryAfter = String(Math.ceil(options.windowMs / 1000));
@@ -97,10 +191,24 @@ export function createRateLimiter(opts: RateLimitOptions): RequestHandler {
       sendProblem(res, limitError);
     },
   });
-  return (req, res, next) => {
+  const middleware: RequestHandler = (req, res, next) => {
     void limiter(req, res, (err?: unknown) => {
       if (!err) setLegacyHeaders(res, infoOf(req));
       next(err);
     });
   };
+  const consume: RateLimiter['consume'] = async (req) => {
+    const key = keyOf(req.headers['x-api-key'], req.ip);
+    const limit = limitOf(req.headers['x-api-key']);
+    const { totalHits, resetTime } = await store.increment(key);
+    const resetsInMs = (resetTime?.getTime() ?? Date.now() + windowMs) - Date.now();
+    return {
+      allowed: totalHits <= limit,
+      limit,
+      remaining: Math.max(limit - totalHits, 0),
+      retryAfterSeconds: Math.max(1, Math.ceil(resetsInMs / 1000)),
+      key,
+    };
+  };
+  return Object.assign(middleware, { consume });
 }

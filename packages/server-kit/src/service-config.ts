@@ -4,7 +4,7 @@
  * into its own config schema, so the names, defaults and parsing agree across services.
  */
 import { z } from 'zod';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './kv.js';
 import type { RateLimitOptions } from './rate-limit.js';
 
 const wholeNumber = (min: number, max: number) =>
@@ -55,13 +55,13 @@ export const serviceConfigShape = {
 /** The parsed shared variables. */
 export type ServiceConfig = z.output<z.ZodObject<typeof serviceConfigShape>>;
 
-/** Rate-limit options from the shared variables; `redis` shares counters across replicas. */
+/** Rate-limit options from the shared variables; `redis` (`KvStore.redis`) shares counters across replicas. */
 export function rateLimitFromConfig(
   config: Pick<
     ServiceConfig,
     'RATE_LIMIT_PER_MINUTE' | 'API_KEY_RATE_LIMIT_PER_MINUTE' | 'API_KEYS'
   >,
-  redis: Redis | undefined,
+  redis: RedisConnection | undefined,
   prefix: string,
 ): RateLimitOptions {
   return {

@@ -22,7 +22,7 @@ const logger = createLogger({ name: 'test', level: 'silent' });
 
 function buildApp(rateLimit: {
   limit: number;
-  redis?: import('ioredis').Redis;
+  redis?: import('../src/kv.js').RedisConnection;
   prefix?: string;
   apiKeys?: Set<string>;
 }) {

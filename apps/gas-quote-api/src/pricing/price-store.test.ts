@@ -1,5 +1,5 @@
 import { createChainRegistry } from '@ctss/domain-types';
-import { createMemoryKvStore } from '@ctss/server-kit';
+import { createKvStore, createLogger, createMemoryKvStore } from '@ctss/server-kit';
 import { MissingPriceDataError, createPriceStore } from './price-store.js';
 
 describe('the price store', () => {
@@ -181,3 +181,29 @@ function evmEth(
       .map((c) => [String(c.domain), price]),
   );
 }
+
+describe('the price snapshot when the store never answered', () => {
+  it('fails fast with MissingPriceDataError, and does not retry the store within refreshMs', async () => {
+    // Port 6394 is reserved for this package's tests and has no Redis: a real, refused connection.
+    const kv = createKvStore({
+      redisUrl: 'redis://127.0.0.1:6394',
+      prefix: 'test:',
+      logger: createLogger({ name: 'test', level: 'silent' }),
+    });
+    let now = 1_763_000_000_000;
+    const store = createPriceStore(kv, {
+      maxAgeSeconds: 120,
+      clock: () => now,
+      registry: createChainRegistry(),
+    });
+    try {
+      const started = Date.now();
+      await expect(store.snapshot()).rejects.toThrow(MissingPriceDataError);
+      now += 500;
+      await expect(store.snapshot()).rejects.toThrow(/price store does not answer/);
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await kv.close();
+    }
+  });
+});

@@ -7,7 +7,9 @@
  * The quote routes read an in-process {@link PriceSnapshot} of every entry instead of the store:
  * it is re-read when older than `refreshMs` (1 s), when this store writes, and on every update
  * message the feeder publishes, so a replica serves nothing older than the stored copy + 1 s, and
- * every read still checks observedAt against the maximum age.
+ * every read still checks observedAt against the maximum age. While the store does not answer
+ * (Redis away), the last copy read keeps being served, each entry only while it is within the
+ * maximum age: then 500 MISSING_PRICE_DATA, at once, never a quote from older prices.
  */
 import { z, type ChainRegistry } from '@ctss/domain-types';
 import type { KvStore } from '@ctss/server-kit';
@@ -85,8 +87,10 @@ export interface PriceStore {
   /**
    * The in-process copy of every served entry: returned as is (no promise) while it is at most
    * `refreshMs` old and nothing invalidated it, else re-read from the store (one read at a time;
-   * concurrent callers share it). Its reads check freshness at read time.
-   * @throws (the promise) when the store does not answer.
+   * concurrent callers share it). Its reads check freshness at read time. When the re-read fails
+   * (the store does not answer), the last copy read is returned instead, and the store is not
+   * tried again for `refreshMs`: requests do not wait on a store that is away.
+   * @throws MissingPriceDataError (the promise) when the store does not answer and no copy was ever read.
    */
   snapshot(): PriceSnapshot | Promise<PriceSnapshot>;
   /** Marks the in-process copy out of date: the next {@link snapshot} re-reads the store. */
@@ -163,6 +167,10 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
   /** The read in flight and the generation it started in. */
   let loading:
     { readonly generation: number; readonly promise: Promise<PriceSnapshot> } | undefined;
+  /** The last copy read from the store, kept across invalidations: served while the store is away. */
+  let lastRead: PriceSnapshot | undefined;
+  /** Clock time of the last failed read, undefined after a success. */
+  let failedAt: number | undefined;
 
   async function load(): Promise<PriceSnapshot> {
     const startedGeneration = generation;
@@ -186,6 +194,8 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
     lastLoaded = { gas, usd, loadedAt };
     const snapshot = new PriceSnapshot(lastLoaded, { registry, maxAgeSeconds, clock });
     if (generation === startedGeneration) current = snapshot;
+    lastRead = snapshot;
+    failedAt = undefined;
     return snapshot;
   }
 
@@ -197,8 +207,19 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
     const clear = () => {
       if (loading === entry) loading = undefined;
     };
-    entry.promise.then(clear, clear);
+    entry.promise.then(clear, () => {
+      clear();
+      failedAt = clock();
+    });
     return entry.promise;
+  }
+
+  /** The last copy read when the store failed; its reads refuse entries past the maximum age. */
+  function lastReadOr(err: unknown): PriceSnapshot {
+    if (lastRead) return lastRead;
+    throw new MissingPriceDataError(
+      `price data is unavailable: the price store does not answer (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
 
   function invalidate(): void {
@@ -239,7 +260,13 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
     snapshot() {
       const now = clock();
       if (current && now >= current.loadedAt && now - current.loadedAt <= refreshMs) return current;
-      return reload();
+      if (failedAt !== undefined && now >= failedAt && now - failedAt < refreshMs) {
+        if (lastRead) return lastRead;
+        return Promise.reject(
+          new MissingPriceDataError('price data is unavailable: the price store does not answer'),
+        );
+      }
+      return reload().catch(lastReadOr);
     },
     invalidate,
     lastLoaded: () => lastLoaded,

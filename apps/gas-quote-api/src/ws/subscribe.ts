@@ -11,6 +11,7 @@ import { endSocketWithProblem, requestPathname, type KvStore, type Logger } from
 import { WebSocket, WebSocketServer } from 'ws';
 import { LATEST_KEYS, UPDATES_CHANNEL } from '../feeder/feeder.js';
 import type { GasQuoteMetrics } from '../metrics.js';
+import { writeRefusal, type UpgradeAdmission } from './admission.js';
 
 /** Path of the WebSocket endpoint. */
 export const SUBSCRIBE_PATH = '/subscribe';
@@ -31,6 +32,8 @@ export interface SubscribeHubOptions {
    * header is present and not listed is refused with 403 (CORS does not cover WebSockets).
    */
   readonly allowedOrigins: readonly string[];
+  /** Rate limit and per-address cap of upgrades; absent admits every upgrade. */
+  readonly admission?: UpgradeAdmission | undefined;
 }
 
 /** The WebSocket side of the app. */
@@ -115,7 +118,25 @@ export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    admitAndUpgrade(req, socket, head);
+  }
+
+  /** Completes the handshake once {@link SubscribeHubOptions.admission} admits the upgrade. */
+  function admitAndUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const upgrade = () =>
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    if (!opts.admission) return upgrade();
+    opts.admission.admit(req, socket).then(
+      (refusal) => {
+        if (socket.destroyed) return;
+        if (refusal) writeRefusal(socket, refusal);
+        else upgrade();
+      },
+      (err: unknown) => {
+        logger.warn({ err }, 'WebSocket admission failed');
+        socket.destroy();
+      },
+    );
   }
 
   return {

@@ -62,9 +62,13 @@ export function uniquePrefix(name: string): string {
 /** The store backend in use for this run. */
 export const usingRedis = Boolean(process.env.REDIS_URL);
 
-/** Creates the kv store: Redis when REDIS_URL is set, else in-process. */
-export function testKv(prefix: string): KvStore {
-  return createKvStore({ redisUrl: process.env.REDIS_URL, prefix });
+/** Creates the kv store: Redis at `redisUrl` (default REDIS_URL) when set, else in-process. */
+export function testKv(prefix: string, redisUrl = process.env.REDIS_URL): KvStore {
+  return createKvStore({
+    redisUrl,
+    prefix,
+    logger: createLogger({ name: 'gas-quote-api-test', level: 'silent' }),
+  });
 }
 
 /** Deletes every Redis key under `prefix` (never FLUSHALL). No-op for the in-process store. */
@@ -73,9 +77,16 @@ export async function cleanupKv(kv: KvStore, prefix: string): Promise<void> {
   if (!redis) return;
   let cursor = '0';
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    const [next, keys] = (await redis.sendCommand([
+      'SCAN',
+      cursor,
+      'MATCH',
+      `${prefix}*`,
+      'COUNT',
+      '500',
+    ])) as [string, string[]];
     cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
+    if (keys.length > 0) await redis.sendCommand(['DEL', ...keys]);
   } while (cursor !== '0');
 }
 
@@ -109,12 +120,18 @@ export interface TestApp {
 
 /** Builds an app like main.ts does. `prefix` lets two instances share one store. */
 export function buildTestApp(
-  opts: { env?: Record<string, string>; prefix?: string; clock?: TestClock } = {},
+  opts: {
+    env?: Record<string, string>;
+    prefix?: string;
+    clock?: TestClock;
+    /** Redis of the test's own (default REDIS_URL, else the in-process store). */
+    redisUrl?: string;
+  } = {},
 ): TestApp {
   const prefix = opts.prefix ?? uniquePrefix('app');
   const config = testConfig({ REDIS_PREFIX: prefix, ...opts.env });
   const clock = opts.clock ?? testClock();
-  const kv = testKv(prefix);
+  const kv = testKv(prefix, opts.redisUrl ?? process.env.REDIS_URL);
   const registry = createChainRegistry();
   const store = createPriceStore(kv, {
     maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS,

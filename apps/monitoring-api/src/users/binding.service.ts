@@ -2,7 +2,8 @@
  * Wallet binding (SPEC "States and transitions", `GET /users/messages`, `POST /users/verify`;
  * DESIGN.md "Binding"). Failures: 400 bad input, 401 bad signature (or a message issued for
  * another username / address / chain), 404 unknown username, 409 ALREADY_BOUND / NOT_BOUND,
- * 410 NONCE_EXPIRED (expired, already used, or never issued).
+ * 410 NONCE_EXPIRED (expired, already used, or never issued), 503 DEPENDENCY_UNAVAILABLE with
+ * `Retry-After` while the nonce store (Redis) is away.
  */
 import type { BindingNonce, VerifyRequest, VerifyResponse } from '@ctss/domain-types';
 import { HttpProblem, type KvStore } from '@ctss/server-kit';
@@ -50,7 +51,8 @@ export class BindingService {
    * Issues a one-time nonce and the exact message to sign. The message carries the username as
    * stored (canonical case).
    *
-   * @throws HttpProblem 400 INVALID_QUERY (bad address), 404 NOT_FOUND (unknown username).
+   * @throws HttpProblem 400 INVALID_QUERY (bad address), 404 NOT_FOUND (unknown username),
+   *   503 DEPENDENCY_UNAVAILABLE (DependencyUnavailableError: the nonce store does not answer).
    */
   async issueNonce(query: {
     username: string;
@@ -76,7 +78,8 @@ export class BindingService {
    * Order: shape checks (400) -> the nonce must be live (410) and issued for this username,
    * address, chain and exact text (401) -> signature (401, or 400 for malformed encodings) ->
    * the nonce is consumed atomically (410 when a concurrent request took it) -> database write
-   * (409). A failed signature does not burn the nonce; a success can never be replayed.
+   * (409). A failed signature does not burn the nonce; a success can never be replayed. The nonce
+   * store away: 503 DEPENDENCY_UNAVAILABLE (DependencyUnavailableError) after the shape checks.
    */
   async verify(body: VerifyRequest): Promise<VerifyResponse> {
     if (body.chain_type === 'aptos' && !body.public_key) {

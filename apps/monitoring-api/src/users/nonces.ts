@@ -1,10 +1,12 @@
 /**
  * Binding nonces (DESIGN.md "Binding"): random, single-use, bound to (username, address,
  * chain_type), expiring at `expires_at`, stored in the KvStore (Redis in production) and consumed
- * atomically (GETDEL), so one nonce binds or unbinds at most once across every replica.
+ * atomically (GETDEL), so one nonce binds or unbinds at most once across every replica. Without
+ * the store there is no nonce to issue or check: its loss is 503 DEPENDENCY_UNAVAILABLE with
+ * `Retry-After`, answered as fast as the store fails (bounded by its command timeout).
  */
 import { randomBytes } from 'node:crypto';
-import type { KvStore } from '@ctss/server-kit';
+import { DependencyUnavailableError, KV_RETRY_AFTER_SECONDS, type KvStore } from '@ctss/server-kit';
 import { z } from 'zod';
 
 /** A nonce is 32 lower-case hex digits (128 random bits). */
@@ -34,6 +36,21 @@ export function nonceOfMessage(message: string): string | undefined {
 
 const keyOf = (nonce: string) => `binding-nonce:${nonce}`;
 
+/**
+ * Runs one store operation; a failure of the store (unreachable, too slow) becomes
+ * DependencyUnavailableError (503 with Retry-After), whatever the store threw.
+ */
+async function storeCall<T>(op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    if (err instanceof DependencyUnavailableError) throw err;
+    const unavailable = new DependencyUnavailableError('the nonce store', KV_RETRY_AFTER_SECONDS);
+    unavailable.cause = err;
+    throw unavailable;
+  }
+}
+
 /** Issues and consumes nonces in a KvStore. */
 export class NonceStore {
   constructor(
@@ -41,7 +58,10 @@ export class NonceStore {
     private readonly ttlSeconds: number,
   ) {}
 
-  /** Issues a fresh nonce for (username, chain, address) valid for ttlSeconds from `now`. */
+  /**
+   * Issues a fresh nonce for (username, chain, address) valid for ttlSeconds from `now`.
+   * @throws DependencyUnavailableError when the store does not answer.
+   */
   async issue(
     grant: Omit<NonceGrant, 'message' | 'expires_at_ms'>,
     now: Date,
@@ -51,20 +71,28 @@ export class NonceStore {
     const message = bindingMessage(grant.username, nonce);
     const record: NonceGrant = { ...grant, message, expires_at_ms: expiresAt.getTime() };
     // NX: a collision of 128 random bits would be a bug elsewhere; never overwrite a live grant.
-    const stored = await this.kv.setIfAbsent(keyOf(nonce), JSON.stringify(record), this.ttlSeconds);
+    const stored = await storeCall(() =>
+      this.kv.setIfAbsent(keyOf(nonce), JSON.stringify(record), this.ttlSeconds),
+    );
     if (!stored) throw new Error('nonce collision');
     return { nonce, message, expiresAt };
   }
 
-  /** Reads a grant without consuming it; undefined when unknown, used or expired at `now`. */
+  /**
+   * Reads a grant without consuming it; undefined when unknown, used or expired at `now`.
+   * @throws DependencyUnavailableError when the store does not answer.
+   */
   async peek(nonce: string, now: Date): Promise<NonceGrant | undefined> {
-    const raw = await this.kv.get(keyOf(nonce));
+    const raw = await storeCall(() => this.kv.get(keyOf(nonce)));
     return this.decode(raw, now);
   }
 
-  /** Takes a grant atomically: the first caller gets it, every later caller gets undefined. */
+  /**
+   * Takes a grant atomically: the first caller gets it, every later caller gets undefined.
+   * @throws DependencyUnavailableError when the store does not answer.
+   */
   async consume(nonce: string, now: Date): Promise<NonceGrant | undefined> {
-    const raw = await this.kv.getDel(keyOf(nonce));
+    const raw = await storeCall(() => this.kv.getDel(keyOf(nonce)));
     return this.decode(raw, now);
   }
 

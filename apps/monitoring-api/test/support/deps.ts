@@ -33,14 +33,15 @@ export function buildTestDeps(overrides: TestDepsOverrides): TestDeps {
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...overrides.env,
   });
-  const kv = overrides.kv ?? createKvStore({ redisUrl: config.REDIS_URL, prefix });
+  const logger = createLogger({ name: 'monitoring-api-test', level: 'silent' });
+  const kv = overrides.kv ?? createKvStore({ redisUrl: config.REDIS_URL, prefix, logger });
   const { knex, env: _env, ...rest } = overrides;
   return {
     config,
     db: { primary: knex, read: knex },
     kv,
     clock: () => TEST_NOW,
-    logger: createLogger({ name: 'monitoring-api-test', level: 'silent' }),
+    logger,
     metrics: createMetrics({ prefix: 'monitoring_test_' }),
     names: createNameResolver(config),
     ...rest,
