@@ -86,7 +86,7 @@ export function send(
           }
           const code =
             parsed && typeof parsed === 'object' && 'code' in parsed
-              ? String((parsed).code)
+              ? String(parsed.code)
               : undefined;
           const header = (name: string) => {
             const v = res.headers[name];

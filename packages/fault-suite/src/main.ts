@@ -7,7 +7,14 @@
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { createPostgres, postgresAvailable, query, type Postgres } from './postgres.js';
+import {
+  PG_BIN,
+  createEmbeddedPostgres,
+  createPostgres,
+  postgresAvailable,
+  query,
+  type Postgres,
+} from './postgres.js';
 import type { Child } from './processes.js';
 import { startRedis } from './redis.js';
 import { check, figure, printReport } from './report.js';
@@ -69,18 +76,25 @@ hardLimit.unref();
 let failed = 1;
 try {
   say(`logs in ${LOG_DIR}`);
-  if (!postgresAvailable())
-    throw new Error('PostgreSQL 15 binaries not found under /usr/lib/postgresql/15/bin');
   redis = await startRedis();
   say(`redis-server pid ${redis.pid}`);
-  db = await createPostgres();
-  say('PostgreSQL 15 cluster started (scram-sha-256)');
-  await seedDatabase(db.url);
+  if (postgresAvailable()) {
+    db = await createPostgres();
+    say(`PostgreSQL cluster started from ${PG_BIN} (scram-sha-256 password)`);
+  } else {
+    db = await createEmbeddedPostgres();
+    say(`no PostgreSQL binaries in ${PG_BIN}: FALLBACK to the embedded PGlite socket server`);
+    figure('setup', 'database', 'embedded PGlite fallback (no password; stopped, not killed)');
+  }
+  if (!db.embedded) await seedDatabase(db.url);
   say('database seeded');
   upstream = await startFakeUpstream();
   const feeder = await startFeeder();
   children.push(feeder);
-  const [gas, monitoring] = await Promise.all([startGasQuoteApi(), startMonitoringApi(db.url)]);
+  const [gas, monitoring] = await Promise.all([
+    startGasQuoteApi(),
+    startMonitoringApi(db.url, db.embedded),
+  ]);
   children.push(gas, monitoring);
   say(
     `feeder pid ${feeder.pid}, gas quote API pid ${gas.pid}, monitoring API pid ${monitoring.pid}`,
@@ -114,7 +128,7 @@ try {
   await scenario('3 sigterm', () => sigterm(monitoring, gas, loadUser));
   await Promise.all(children.map((c) => c.stop(5000)));
   await redis.stop(5000);
-  copyFileSync(pg.logFile, path.join(LOG_DIR, 'postgres-server.log'));
+  if (existsSync(pg.logFile)) copyFileSync(pg.logFile, path.join(LOG_DIR, 'postgres-server.log'));
   await scenario('5 secrets in logs', () => Promise.resolve(secretsScan()));
   failed = 0;
 } catch (err) {

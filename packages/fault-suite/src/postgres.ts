@@ -7,13 +7,16 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { runToEnd } from './processes.js';
+import { runToEnd, spawnNode, waitUntil, type Child } from './processes.js';
 import { DB_PASSWORD, PORTS } from './settings.js';
 
-/** PostgreSQL binaries (Debian layout). */
-export const PG_BIN = '/usr/lib/postgresql/15/bin';
+/** PostgreSQL binaries: `FAULTS_PG_BIN`, else the Debian layout of version 15. */
+export const PG_BIN = process.env.FAULTS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** initdb refuses root: as root the tools run as `postgres` (su), otherwise as the current user. */
+const isRoot = process.getuid?.() === 0;
 
 /** A cluster managed by the suite. */
 export interface Postgres {
@@ -21,16 +24,19 @@ export interface Postgres {
   readonly url: string;
   /** The server log (copied next to the other logs at the end). */
   readonly logFile: string;
+  /** Whether this is the embedded fallback (seeded by itself, one statement at a time). */
+  readonly embedded: boolean;
   kill(): Promise<void>;
   start(): Promise<void>;
   /** Stops the cluster and removes its directory. */
   destroy(): Promise<void>;
 }
 
-/** Whether the PostgreSQL 15 binaries are installed and `postgres` can run them. */
+/** Whether the PostgreSQL binaries are installed (and, as root, the `postgres` user exists). */
 export function postgresAvailable(): boolean {
   if (!existsSync(path.join(PG_BIN, 'initdb')) || !existsSync(path.join(PG_BIN, 'pg_ctl')))
     return false;
+  if (!isRoot) return true;
   try {
     execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
     return true;
@@ -40,7 +46,9 @@ export function postgresAvailable(): boolean {
 }
 
 const asPostgres = (name: string, command: string) =>
-  runToEnd({ name, command: 'su', args: ['postgres', '-c', command] });
+  isRoot
+    ? runToEnd({ name, command: 'su', args: ['postgres', '-c', command] })
+    : runToEnd({ name, command: 'sh', args: ['-c', command] });
 
 /**
  * Creates and starts the cluster.
@@ -48,13 +56,15 @@ const asPostgres = (name: string, command: string) =>
  */
 export async function createPostgres(): Promise<Postgres> {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctss-faults-pg-'));
-  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-  chownSync(dir, uid, gid);
   chmodSync(dir, 0o700);
   const pwfile = path.join(dir, 'pw');
   writeFileSync(pwfile, `${DB_PASSWORD}\n`, { mode: 0o600 });
-  chownSync(pwfile, uid, gid);
+  if (isRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(dir, uid, gid);
+    chownSync(pwfile, uid, gid);
+  }
   const data = path.join(dir, 'data');
   const logFile = path.join(dir, 'postgres.log');
   await asPostgres(
@@ -71,6 +81,7 @@ export async function createPostgres(): Promise<Postgres> {
   return {
     url: `postgres://postgres:${DB_PASSWORD}@127.0.0.1:${PORTS.postgres}/postgres`,
     logFile,
+    embedded: false,
     kill: () => stop('immediate'),
     start,
     async destroy() {
@@ -93,4 +104,49 @@ export async function query<T extends pg.QueryResultRow>(
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The fallback when the PostgreSQL binaries are absent: the embedded PGlite socket server as a
+ * child process on PORTS.postgres with a durable data directory. PGlite has no authentication,
+ * so no database password is set (and none can be checked in the logs); "kill" stops it with
+ * SIGTERM, since PGlite's data directory is not crash-safe.
+ */
+export async function createEmbeddedPostgres(): Promise<Postgres> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctss-faults-pglite-'));
+  let child: Child | undefined;
+  const url = `postgres://postgres@127.0.0.1:${PORTS.postgres}/postgres`;
+  let seeded = false;
+  let starts = 0;
+  const start = async () => {
+    const c = spawnNode('postgres-embedded', 'packages/fault-suite/dist/embedded-postgres.js', {}, [
+      path.join(dir, 'data'),
+      String(PORTS.postgres),
+      ...(seeded ? [] : ['--seed']),
+    ]);
+    child = c;
+    starts += 1;
+    // The child prints its "listening" line once seeded and serving.
+    await waitUntil(
+      'the embedded PostgreSQL',
+      async () => (await readFile(c.logFile, 'utf8')).split('listening:').length - 1 >= starts,
+      180_000,
+      c,
+    );
+    seeded = true;
+  };
+  await start();
+  return {
+    url,
+    logFile: path.join(dir, 'none.log'),
+    embedded: true,
+    kill: async () => {
+      await child?.stop(10_000);
+    },
+    start,
+    async destroy() {
+      await child?.stop(10_000);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

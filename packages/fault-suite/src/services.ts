@@ -7,6 +7,7 @@
 import { answersOk, runToEnd, spawnNode, waitUntil, type Child } from './processes.js';
 import { REDIS_URL } from './redis.js';
 import {
+  CACHE_TTL_SECONDS,
   FEEDER_INTERVAL_SECONDS,
   PORTS,
   PRICE_MAX_AGE_SECONDS,
@@ -44,12 +45,16 @@ function gasEnv(): Record<string, string> {
   };
 }
 
-function monitoringEnv(databaseUrl: string): Record<string, string> {
+/** `embedded`: the PGlite fallback, which runs one statement at a time (no pipelining, small pools). */
+function monitoringEnv(databaseUrl: string, embedded = false): Record<string, string> {
   return {
+    ...(embedded ? { DATABASE_POOL_MAX: '2', DATABASE_PIPELINE_LANES: '0' } : {}),
     ...common,
     PORT: String(PORTS.monitoring),
     DATABASE_URL: databaseUrl,
     REDIS_PREFIX: 'faults:monitoring:',
+    // Short, so cached statistics go stale within the PostgreSQL outage of scenario 2.
+    CACHE_TTL_SECONDS: String(CACHE_TTL_SECONDS),
   };
 }
 
@@ -94,11 +99,11 @@ export async function startGasQuoteApi(): Promise<Child> {
 }
 
 /** Starts the monitoring API and waits until /ready answers 200. */
-export async function startMonitoringApi(databaseUrl: string): Promise<Child> {
+export async function startMonitoringApi(databaseUrl: string, embedded: boolean): Promise<Child> {
   const child = spawnNode(
     'monitoring-api',
     'apps/monitoring-api/dist/main.js',
-    monitoringEnv(databaseUrl),
+    monitoringEnv(databaseUrl, embedded),
   );
   await waitUntil(
     'the monitoring API to be ready',

@@ -45,6 +45,8 @@ export const REDIS_PASSWORD = 'faults-redis-Pw-3f8d2b6a1e';
 export const PRICE_MAX_AGE_SECONDS = 8;
 /** Feeder refresh interval, seconds: prices are at most about this old when Redis goes. */
 export const FEEDER_INTERVAL_SECONDS = 1;
+/** Lifetime of the monitoring API's cached statistics, seconds. */
+export const CACHE_TTL_SECONDS = 2;
 /** The lifecycle's default drain timeout (server-kit runService), ms. */
 export const DRAIN_TIMEOUT_MS = 10_000;
 

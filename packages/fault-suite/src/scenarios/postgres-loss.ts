@@ -10,10 +10,12 @@ import { runLoop, stopSwitch, timeToRecover } from '../load.js';
 import type { Postgres } from '../postgres.js';
 import type { Child } from '../processes.js';
 import { check, figure, fmt, outcomes, summarize } from '../report.js';
-import { LIMITS } from '../settings.js';
+import { CACHE_TTL_SECONDS, LIMITS } from '../settings.js';
 import { GAS_REQUESTS, cycle, monitoringReads } from '../workload.js';
 
 const NAME = '2 postgres loss';
+/** An RFC 9211 Cache-Status saying the copy is stale (`fwd=stale`, a `detail` naming it, or a negative `ttl`). */
+const isStale = (s: Sample) => /stale|ttl=-/i.test(s.cacheStatus ?? '');
 const OUTAGE_MS = 5000;
 
 /** 503 DEPENDENCY_UNAVAILABLE problem with Retry-After, or (statistics only) a 200 marked stale or cached. */
@@ -56,7 +58,7 @@ export async function postgresLoss(
     reads.map((spec) =>
       timeToRecover(
         () => send(false, spec),
-        (s) => ok(s) && !/stale/i.test(s.cacheStatus ?? ''),
+        (s) => ok(s) && !isStale(s),
         backAt,
         10_000,
       ),
@@ -81,6 +83,15 @@ export async function postgresLoss(
     NAME,
     'stats 200 during outage (Cache-Status)',
     `${stale.length}: ${[...new Set(stale.map((s) => s.cacheStatus ?? 'no Cache-Status'))].join(' | ') || '-'}`,
+  );
+  // Past the cache lifetime, a statistics 200 can only be a stale copy, and must say so.
+  const lateStats = stale.filter((s) => s.startedAt >= killedAt + (CACHE_TTL_SECONDS + 1) * 1000);
+  const marked = lateStats.filter(isStale);
+  check(
+    NAME,
+    'stats 200 after cache TTL + 1 s carry Cache-Status stale',
+    `${marked.length} of ${lateStats.length}`,
+    marked.length === lateStats.length,
   );
   check(
     NAME,
