@@ -1,9 +1,9 @@
 /**
  * Scenario 3: SIGTERM under keep-alive load, both APIs at once. Several keep-alive clients loop
  * (node's http Agent); a client stops after a response carrying `Connection: close`, as a client
- * told to go away does, so what it counts is what a real client sees. Also a fresh-connection
- * /ready probe (as the kubelet probes), one idle keep-alive socket, and (gas quote API) a
- * WebSocket subscriber. Asserted: no failed request, in-flight requests finish, /ready 503 during
+ * told to go away does, so what it counts is what a real client sees. Also /ready probes on
+ * fresh connections (as the kubelet probes) and on a keep-alive one, one idle keep-alive socket,
+ * and (gas quote API) a WebSocket subscriber. Asserted: no failed request, in-flight requests finish, /ready 503 during
  * the drain, idle sockets closed, WebSocket close 1001, exit 0 well inside the drain timeout.
  */
 import net from 'node:net';
@@ -82,6 +82,15 @@ async function drain(
     }),
   );
   let sigtermAt = Number.POSITIVE_INFINITY;
+  // /ready on a busy keep-alive connection too: it sees the drain even if the listener is closed.
+  const readyKeepAlive = runLoop({
+    next: () => ({ label: 'ready', url: `http://127.0.0.1:${port}/ready` }),
+    pauseMs: 5,
+    maxRequests: 20_000,
+    deadline,
+    stopped: sw.stopped,
+    stopAfter: (s) => s.connectionClose || s.status === 0,
+  });
   const readyProbe = (async () => {
     const seen: Sample[] = [];
     while (!sw.stopped() && Date.now() < deadline) {
@@ -108,9 +117,10 @@ async function drain(
   sw.stop();
   const samples = (await Promise.all(loops)).flat();
   const ready = await readyProbe;
+  const readyKept = (await readyKeepAlive).filter((s) => s.startedAt >= sigtermAt);
   const idleMs = (await idle.closed) - sigtermAt;
 
-  const failed = samples.filter((s) => !ok(s));
+  const failed = [...samples.filter((s) => !ok(s)), ...readyKept.filter((s) => s.status === 0)];
   summarize(label, `${CLIENTS} keep-alive clients`, samples, ok);
   check(label, '0 failed requests', `${failed.length} (${outcomes(failed)})`, failed.length === 0);
   const inFlight = samples.filter((s) => s.startedAt < sigtermAt && s.endedAt >= sigtermAt);
@@ -128,13 +138,10 @@ async function drain(
     `${closes} of ${CLIENTS}`,
     closes >= CLIENTS,
   );
-  figure(label, '/ready after SIGTERM', outcomes(ready));
-  check(
-    label,
-    '/ready answered 503 during the drain',
-    ready.filter((s) => s.status === 503).length,
-    ready.some((s) => s.status === 503),
-  );
+  figure(label, '/ready after SIGTERM, new connections', outcomes(ready));
+  figure(label, '/ready after SIGTERM, keep-alive', outcomes(readyKept));
+  const ready503 = [...ready, ...readyKept].filter((s) => s.status === 503).length;
+  check(label, '/ready answered 503 during the drain', ready503, ready503 > 0);
   figure(label, 'idle keep-alive socket closed after', `${fmt(idleMs)} ms`);
   check(label, 'idle keep-alive socket closed within 1 s', `${fmt(idleMs)} ms`, idleMs <= 1000);
   if (ws) {
