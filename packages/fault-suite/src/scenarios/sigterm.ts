@@ -18,6 +18,11 @@ import { GAS_REQUESTS, cycle, monitoringReads } from '../workload.js';
 
 const NAME = '3 sigterm';
 const CLIENTS = 4;
+/**
+ * An idle keep-alive socket may get a short grace (a request already on its way still lands)
+ * before the drain closes it; it must be closed well before the drain timeout.
+ */
+const IDLE_CLOSE_LIMIT_MS = 2000;
 
 /** Rejects with `what` when `promise` has not settled within `ms`. */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -143,7 +148,12 @@ async function drain(
   const ready503 = [...ready, ...readyKept].filter((s) => s.status === 503).length;
   check(label, '/ready answered 503 during the drain', ready503, ready503 > 0);
   figure(label, 'idle keep-alive socket closed after', `${fmt(idleMs)} ms`);
-  check(label, 'idle keep-alive socket closed within 1 s', `${fmt(idleMs)} ms`, idleMs <= 1000);
+  check(
+    label,
+    `idle keep-alive socket closed within ${IDLE_CLOSE_LIMIT_MS} ms`,
+    `${fmt(idleMs)} ms`,
+    idleMs <= IDLE_CLOSE_LIMIT_MS,
+  );
   if (ws) {
     const wsCode = await within(ws.closed, 1000, 'WebSocket close').catch(() => 'not closed');
     check(label, 'WebSocket closed with 1001', wsCode, wsCode === 1001);
