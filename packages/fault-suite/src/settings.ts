@@ -42,7 +42,7 @@ export const DB_PASSWORD = 'faults-db-Pw-7c1e9a4b2d';
 export const REDIS_PASSWORD = 'faults-redis-Pw-3f8d2b6a1e';
 
 /** Gas and USD entries older than this are refused (short, so scenario 1 outlives it). */
-export const PRICE_MAX_AGE_SECONDS = 8;
+export const PRICE_MAX_AGE_SECONDS = 10;
 /** Feeder refresh interval, seconds: prices are at most about this old when Redis goes. */
 export const FEEDER_INTERVAL_SECONDS = 1;
 /** Lifetime of the monitoring API's cached statistics, seconds. */

@@ -37,9 +37,9 @@ function rpc(body: unknown): unknown {
   return { jsonrpc: '2.0', id: call.id, result: fn(call.params ?? []) };
 }
 
-/** Hermes: every requested feed at $100 (mantissa, expo -8), confidence 0.1 %, published 1 s ago. */
+/** Hermes: every requested feed at $100 (mantissa, expo -8), confidence 0.1 %, published now. */
 function hermes(ids: string[]): unknown {
-  const publish = nowSeconds() - 1;
+  const publish = nowSeconds();
   const price = { price: '10000000000', conf: '10000000', expo: -8, publish_time: publish };
   return {
     binary: { encoding: 'hex', data: [] },
@@ -47,9 +47,9 @@ function hermes(ids: string[]): unknown {
   };
 }
 
-/** CoinGecko simple price: every requested coin at $1, updated 1 s ago. */
+/** CoinGecko simple price: every requested coin at $1, updated now. */
 function coingecko(ids: string[]): unknown {
-  return Object.fromEntries(ids.map((id) => [id, { usd: 1, last_updated_at: nowSeconds() - 1 }]));
+  return Object.fromEntries(ids.map((id) => [id, { usd: 1, last_updated_at: nowSeconds() }]));
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {

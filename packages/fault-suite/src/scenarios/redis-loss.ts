@@ -106,36 +106,34 @@ export async function redisLoss(
     m.ratio >= LIMITS.minSuccessRatio,
   );
 
-  const freshUntil = killedAt + (PRICE_MAX_AGE_SECONDS - 3) * 1000;
+  // Prices are at most about 2 s old at the kill (1 s feeder interval, publish times in whole
+  // seconds): they are surely fresh for max age - 4 s, and surely stale from max age + 2 s.
+  const freshUntil = killedAt + (PRICE_MAX_AGE_SECONDS - 4) * 1000;
   const staleFrom = killedAt + (PRICE_MAX_AGE_SECONDS + 2) * 1000;
-  const quotesFresh = during.filter((s) => isQuote(s) && s.startedAt <= freshUntil);
-  const q = summarize(NAME, `quotes in the first ${PRICE_MAX_AGE_SECONDS - 3} s`, quotesFresh, ok);
-  check(
-    NAME,
-    `quotes within max age succeed >= ${LIMITS.minSuccessRatio * 100} %`,
-    `${fmt(q.ratio * 100)} % (${outcomes(quotesFresh.filter((s) => !ok(s)))})`,
-    q.ratio >= LIMITS.minSuccessRatio,
-  );
-  const prices = during.filter((s) => s.label === 'tokenPrices');
-  const p = summarize(NAME, '/tokenPrices during outage', prices, ok);
-  check(
-    NAME,
-    `/tokenPrices succeeds >= ${LIMITS.minSuccessRatio * 100} %`,
-    `${fmt(p.ratio * 100)} %`,
-    p.ratio >= LIMITS.minSuccessRatio,
-  );
-
-  const quotesStale = during.filter((s) => isQuote(s) && s.startedAt >= staleFrom);
-  const missing = quotesStale.filter(
-    (s) => s.status === 500 && s.code === 'MISSING_PRICE_DATA' && s.problemBody,
-  );
-  figure(NAME, `quotes from max age + 2 s to restart`, outcomes(quotesStale));
-  check(
-    NAME,
-    'every quote after max age + 2 s is 500 MISSING_PRICE_DATA',
-    `${missing.length} of ${quotesStale.length}`,
-    quotesStale.length > 0 && missing.length === quotesStale.length,
-  );
+  for (const [what, pick] of [
+    ['quotes', isQuote],
+    ['/tokenPrices', (s: Sample) => s.label === 'tokenPrices'],
+  ] as const) {
+    const fresh = during.filter((s) => pick(s) && s.startedAt <= freshUntil);
+    const f = summarize(NAME, `${what} in the first ${PRICE_MAX_AGE_SECONDS - 4} s`, fresh, ok);
+    check(
+      NAME,
+      `${what} within max age succeed >= ${LIMITS.minSuccessRatio * 100} %`,
+      `${fmt(f.ratio * 100)} % (${outcomes(fresh.filter((s) => !ok(s)))})`,
+      f.ratio >= LIMITS.minSuccessRatio,
+    );
+    const stale = during.filter((s) => pick(s) && s.startedAt >= staleFrom);
+    const missing = stale.filter(
+      (s) => s.status === 500 && s.code === 'MISSING_PRICE_DATA' && s.problemBody,
+    );
+    figure(NAME, `${what} from max age + 2 s to restart`, outcomes(stale));
+    check(
+      NAME,
+      `every ${what} answer after max age + 2 s is 500 MISSING_PRICE_DATA`,
+      `${missing.length} of ${stale.length}`,
+      stale.length > 0 && missing.length === stale.length,
+    );
+  }
   const lastSigned = Math.max(
     ...during.filter((s) => isQuote(s) && ok(s)).map((s) => s.endedAt),
     killedAt,
