@@ -5,6 +5,7 @@
  */
 import { createHttpApp, finishHttpApp, rateLimitFromConfig, serveOpenApi } from '@ctss/server-kit';
 import type { Express } from 'express';
+import { classifyDatabaseError } from './db/unavailable.js';
 import type { AppDeps } from './deps.js';
 import { createHealthRouter } from './health.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -32,5 +33,5 @@ export function createApp(deps: AppDeps): Express {
   app.use('/users', createUsersRouter(deps));
   app.use(createHealthRouter(deps));
   serveOpenApi(app, buildOpenApiDocument([registerUsersOpenApi]));
-  return finishHttpApp(app, deps.logger);
+  return finishHttpApp(app, deps.logger, { classifyError: classifyDatabaseError });
 }

@@ -5,6 +5,7 @@
  */
 import { serviceConfigShape } from '@ctss/server-kit';
 import { z } from 'zod';
+import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './db/connect.js';
 import { usersConfigSchema } from './users/config.js';
 
 const csv = (value: string | undefined): string[] =>
@@ -57,6 +58,15 @@ const CoreConfigSchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(0).max(199))
     .optional(),
+  /** Longest time opening a database connection may take, ms (README "Database outages"). */
+  DATABASE_CONNECT_TIMEOUT_MS: intInRange(100, 60_000, DEFAULT_TIMEOUTS.connectTimeoutMs),
+  /**
+   * Longest time a statement of a request may run, ms (PostgreSQL `statement_timeout`; the
+   * client stops waiting for any answer 1 s later).
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: intInRange(100, 600_000, DEFAULT_TIMEOUTS.statementTimeoutMs),
+  /** Longest time a request waits for a connection of a busy pool, ms. */
+  DATABASE_ACQUIRE_TIMEOUT_MS: intInRange(100, 60_000, DEFAULT_TIMEOUTS.acquireTimeoutMs),
   /** Key prefix in Redis, so several deployments can share one Redis. */
   REDIS_PREFIX: z
     .string()
@@ -115,4 +125,18 @@ export function pipelineLanes(
   return (
     config.DATABASE_PIPELINE_LANES ?? Math.min(DEFAULT_PIPELINE_LANES, config.DATABASE_POOL_MAX - 1)
   );
+}
+
+/** The request pools' timeouts (db/connect.ts) from DATABASE_*_TIMEOUT_MS. */
+export function databaseTimeouts(
+  config: Pick<
+    AppConfig,
+    'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_ACQUIRE_TIMEOUT_MS'
+  >,
+): DatabaseTimeouts {
+  return {
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
+  };
 }

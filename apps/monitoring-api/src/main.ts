@@ -14,7 +14,7 @@ import {
   runService,
 } from '@ctss/server-kit';
 import { createApp } from './app.js';
-import { ConfigSchema, pipelineLanes, type AppConfig } from './config.js';
+import { ConfigSchema, databaseTimeouts, pipelineLanes, type AppConfig } from './config.js';
 import { createDatabases, createKnex } from './db/connect.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import type { AppDeps } from './deps.js';
@@ -61,6 +61,7 @@ async function main(): Promise<void> {
           poolMax: embedded ? 1 : config.DATABASE_POOL_MAX,
           // The embedded PGlite serves one statement at a time: nothing to pipeline.
           pipelineLanes: embedded ? 0 : pipelineLanes(config),
+          timeouts: databaseTimeouts(config),
         },
         logger,
       );

@@ -10,7 +10,7 @@ import typeis from 'type-is';
 import type { Logger } from './logger.js';
 import { httpMetricsMiddleware, metricsHandler, type Metrics } from './metrics.js';
 import { chainMiddleware } from './middleware-chain.js';
-import { notFoundHandler, problemHandler } from './problem.js';
+import { notFoundHandler, problemHandler, type ProblemClassifier } from './problem.js';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { requestLogMiddleware } from './request-log.js';
 
@@ -30,8 +30,8 @@ export interface HttpAppOptions {
 /**
  * The CORS settings of both APIs (the `cors` package's options): `origins` `['*']` allows any
  * origin (the APIs are public and unauthenticated), else exactly those; GET, POST and preflight;
- * the request headers the clients send; the rate-limit headers exposed to browser code (DESIGN.md
- * "Errors, limits, health"); preflight answers cached 600 s.
+ * the request headers the clients send; the rate-limit headers and `Cache-Status` (RFC 9211: a stale statistic) exposed to browser
+ * code (DESIGN.md "Errors, limits, health"); preflight answers cached 600 s.
  */
 export function corsOptions(origins: readonly string[]): CorsOptions {
   return {
@@ -44,6 +44,7 @@ export function corsOptions(origins: readonly string[]): CorsOptions {
       'X-RateLimit-Limit',
       'X-RateLimit-Remaining',
       'Retry-After',
+      'Cache-Status',
     ],
     maxAge: 600,
   };
@@ -75,9 +76,22 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   return app;
 }
 
-/** Adds the 404 handler and the problem-details error handler; call after mounting routes. */
-export function finishHttpApp(app: Express, logger: Logger): Express {
+/** Options of {@link finishHttpApp}. */
+export interface FinishHttpAppOptions {
+  /** The app's own error mapping, tried before the built-in one (see {@link ProblemClassifier}). */
+  classifyError?: ProblemClassifier;
+}
+
+/**
+ * Adds the 404 handler and the problem-details error handler; call after mounting routes.
+ * `options.classifyError` maps the app's own errors (e.g. "database unavailable" to 503).
+ */
+export function finishHttpApp(
+  app: Express,
+  logger: Logger,
+  options: FinishHttpAppOptions = {},
+): Express {
   app.use(notFoundHandler());
-  app.use(problemHandler(logger));
+  app.use(problemHandler(logger, options.classifyError));
   return app;
 }

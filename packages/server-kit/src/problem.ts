@@ -61,9 +61,35 @@ export function sendProblem(res: Parameters<RequestHandler>[1], error: HttpProbl
   res.status(error.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(error.toBody()));
 }
 
-/** Errors body-parser raises carry `type` and `status`; map the client-caused ones to 4xx. */
-function fromBodyParser(err: { type?: unknown; status?: unknown }): HttpProblem | undefined {
+/**
+ * Error codes of node:zlib when a body does not decompress as its `Content-Encoding` says (plain
+ * bytes sent as gzip, truncated deflate: `Z_*`; bad brotli: `ERR__ERROR_*`, the decoder's error
+ * name; zstd where Node has it: `ZSTD_error*`): body-parser passes them on as status 400
+ * without a `type` (body-parser 2 `read`).
+ */
+const DECOMPRESSION_ERROR = /^(Z_|ERR__ERROR_|ERR_BROTLI|ERR_ZSTD|ERR_ZLIB|ZSTD_error)/;
+
+/**
+ * Errors body-parser raises carry `type` and `status` (body-parser README "Errors"); map the
+ * client-caused ones to 4xx: bad JSON, bad length, undecodable content encoding or charset.
+ */
+function fromBodyParser(err: {
+  type?: unknown;
+  status?: unknown;
+  code?: unknown;
+}): HttpProblem | undefined {
+  if (err.status === 400 && typeof err.code === 'string' && DECOMPRESSION_ERROR.test(err.code)) {
+    return new HttpProblem(400, 'INVALID_BODY', 'request body does not match its Content-Encoding');
+  }
   switch (err.type) {
+    case 'request.size.invalid':
+      return new HttpProblem(
+        400,
+        'INVALID_BODY',
+        'request body length does not match Content-Length',
+      );
+    case 'request.aborted':
+      return new HttpProblem(400, 'INVALID_BODY', 'request body was not received completely');
     case 'entity.parse.failed':
       return new HttpProblem(400, 'INVALID_BODY', 'request body is not valid JSON');
     case 'entity.too.large':
@@ -76,9 +102,22 @@ function fromBodyParser(err: { type?: unknown; status?: unknown }): HttpProblem 
   }
 }
 
-/** Turns any error into an HttpProblem; unknown errors become a 500 INTERNAL without internals. */
-export function toHttpProblem(err: unknown): HttpProblem {
+/**
+ * An app's own mapping of errors server-kit cannot know (a database driver's errors, say) to a
+ * problem; `undefined` leaves the error to the built-in mapping. It must not throw. Given to
+ * {@link toHttpProblem}, {@link problemHandler} and `finishHttpApp`, so the app keeps one error
+ * path instead of try/catch in each route.
+ */
+export type ProblemClassifier = (err: unknown) => HttpProblem | undefined;
+
+/**
+ * Turns any error into an HttpProblem: an HttpProblem as is, then `classify` (the app's own
+ * errors), then zod and body-parser errors; anything else becomes a 500 INTERNAL without internals.
+ */
+export function toHttpProblem(err: unknown, classify?: ProblemClassifier): HttpProblem {
   if (err instanceof HttpProblem) return err;
+  const classified = classify?.(err);
+  if (classified) return classified;
   if (err instanceof ZodError) return new HttpProblem(400, 'INVALID_QUERY', describeZodError(err));
   if (typeof err === 'object' && err !== null) {
     const mapped = fromBodyParser(err);
@@ -87,11 +126,17 @@ export function toHttpProblem(err: unknown): HttpProblem {
   return new HttpProblem(500, 'INTERNAL', 'internal error');
 }
 
-/** Final express error handler: logs 5xx with the cause, answers with a problem body. */
-export function problemHandler(logger: Logger): ErrorRequestHandler {
+/**
+ * Final express error handler: maps the error with {@link toHttpProblem} (and `classify`, when
+ * given), logs 5xx with the cause (a 503 DEPENDENCY_UNAVAILABLE only at debug level: an outage is
+ * logged once where it is detected, not once per request), answers with a problem body.
+ */
+export function problemHandler(logger: Logger, classify?: ProblemClassifier): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    const problemError = toHttpProblem(err);
-    if (problemError.status >= 500) {
+    const problemError = toHttpProblem(err, classify);
+    if (problemError.code === 'DEPENDENCY_UNAVAILABLE') {
+      logger.debug({ err, method: req.method, url: req.originalUrl }, problemError.detail);
+    } else if (problemError.status >= 500) {
       logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
     }
     if (res.headersSent) {

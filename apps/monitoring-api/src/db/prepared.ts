@@ -44,6 +44,10 @@ interface KnexPool {
   acquireConnection(): Promise<PgConnection>;
   releaseConnection(connection: PgConnection): Promise<unknown>;
   emit(event: 'query', data: { sql: string; bindings: readonly unknown[]; method: 'raw' }): boolean;
+  /** The server answered a statement (db/connect.ts: the circuit breaker hears it). */
+  queryAnswered?(): void;
+  /** A statement on `connection` failed (db/connect.ts: a lost link discards the connection). */
+  queryFailed?(connection: PgConnection, err: unknown): void;
 }
 
 /**
@@ -155,8 +159,10 @@ async function run(
       values,
       ...(arrays ? { rowMode: 'array' as const } : {}),
     });
+    pool.queryAnswered?.();
     return result.rows;
   } catch (err) {
+    pool.queryFailed?.(connection, err);
     if (!isStatementError(err)) dropLane(pool, lane);
     throw err;
   } finally {

@@ -2,9 +2,15 @@
  * The statistics endpoints (SPEC.md "Statistics"). Every response is cached in the KvStore for
  * CACHE_TTL_SECONDS (0 = off) with single-flight, so a miss under load runs one query per process
  * (DESIGN.md "Caching"); the cached value is the serialized body, so bigints stay exact.
+ *
+ * While the database is unavailable the last good body of each key (kept in process, at most
+ * {@link STALE_ENTRIES} keys, at most a day old) is served stale with `Cache-Status:
+ * monitoring-api; fwd=stale; ttl=<seconds>` (RFC 9211; README "Database outages"); without one the
+ * request is a 503 DEPENDENCY_UNAVAILABLE. Every response says how it was served in `Cache-Status`.
  */
 import { createHash } from 'node:crypto';
 import {
+  cacheStatus,
   createCachedLoader,
   parseQuery,
   sendJsonText,
@@ -13,6 +19,7 @@ import {
 } from '@ctss/server-kit';
 import { Router, type Response } from 'express';
 import { asyncRoute } from '../async-route.js';
+import { classifyDatabaseError } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
 import type { Network } from '../transactions/repository.js';
 import { DailyQuery, FeesQuery, HourlyQuery, NoQuery, VolumesQuery } from './query.js';
@@ -28,12 +35,20 @@ import {
 /** Base units (6 decimals) to a float of whole units, for `_usd` fields. */
 const toUsd = (amount: bigint): number => Number(amount) / 1e6;
 
+/** Keys whose last good body is kept for serving stale (a few hundred short JSON bodies). */
+export const STALE_ENTRIES = 500;
+
+/** The cache's name in `Cache-Status` (RFC 9211 section 2). */
+const CACHE_NAME = 'monitoring-api';
+
 /** The statistics router, mounted at `/stats` (its paths below are relative to it). */
 export function createStatsRouter(deps: AppDeps): Router {
   const router = Router();
   const cached = createCachedLoader(deps.kv, {
     ttlSeconds: deps.config.CACHE_TTL_SECONDS,
     logger: deps.logger,
+    staleEntries: STALE_ENTRIES,
+    classifyError: classifyDatabaseError,
   });
   const db = () => deps.db.read;
   const respond = async (
@@ -41,8 +56,13 @@ export function createStatsRouter(deps: AppDeps): Router {
     key: string,
     load: () => Promise<unknown>,
   ): Promise<void> => {
-    const body = await cached(`stats:${key}`, async () => stringifyJson(await load()), textCodec);
-    sendJsonText(res, 200, body);
+    const result = await cached.lookup(
+      `stats:${key}`,
+      async () => stringifyJson(await load()),
+      textCodec,
+    );
+    res.setHeader('Cache-Status', cacheStatus(CACHE_NAME, result));
+    sendJsonText(res, 200, result.value);
   };
   const series = (period: Period, limit: number, offset = 0) =>
     volumeSeries(db(), 'mainnet', period, limit, deps.clock(), offset);

@@ -14,6 +14,15 @@ export const SEARCH_MAX_LENGTH = 100;
 /** Most `<address>_<chain>` entries accepted in one `?wallets=` query. */
 export const MAX_WALLET_ENTRIES = 20;
 
+/**
+ * The first {@link SEARCH_MAX_LENGTH} UTF-16 units of a search term, less a high surrogate left
+ * at the cut: half of a pair has no UTF-8 form and would be searched as U+FFFD.
+ */
+export function truncateSearch(term: string): string {
+  const cut = term.slice(0, SEARCH_MAX_LENGTH);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
 const positiveInt = z
   .string()
   .regex(/^[0-9]+$/, 'must be a non-negative integer')
@@ -35,13 +44,9 @@ export const LeaderboardQuery = z
       .pipe(z.number().int().min(0).max(1_000_000_000))
       .default(0)
       .openapi({ type: 'integer', description: 'rows to skip, default 0' }),
-    search: z
-      .string()
-      .default('')
-      .transform((s) => s.slice(0, SEARCH_MAX_LENGTH))
-      .openapi({
-        description: 'case-insensitive substring of the username; truncated to 100 characters',
-      }),
+    search: z.string().default('').transform(truncateSearch).openapi({
+      description: 'case-insensitive substring of the username; truncated to 100 characters',
+    }),
   })
   .strict();
 export type LeaderboardQuery = z.output<typeof LeaderboardQuery>;

@@ -1,0 +1,119 @@
+/**
+ * Losing the read replica (README "Database outages"): an own PostgreSQL server is the replica,
+ * the shared test server the primary (told apart by a marker table). When the replica is killed
+ * under reads, reads go on against the primary without waiting for the periodic health probe; the
+ * read pool's statistics route keeps answering 200 over real HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createKvStore, createLogger } from '@ctss/server-kit';
+import type { Knex } from 'knex';
+import { createApp } from '../src/app.js';
+import { createDatabases, createKnex, type DatabaseHandles } from '../src/db/connect.js';
+import { classifyDatabaseError } from '../src/db/unavailable.js';
+import { migrateLatest } from '../src/migrations/index.js';
+import { aTransaction, insertAll } from './support/builders.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { buildTestDeps, type TestDeps } from './support/deps.js';
+import { canRunOwnPostgres, startOwnPostgres, type OwnPostgres } from './support/own-postgres.js';
+
+const PORT = 5443;
+const enabled = canRunOwnPostgres() && Boolean(process.env.DATABASE_URL);
+if (!enabled)
+  console.info(
+    'replica loss test skipped: needs DATABASE_URL, root and PostgreSQL 15 binaries for an own server',
+  );
+
+(enabled ? describe : describe.skip)('read replica loss', () => {
+  let primary: TestDatabase;
+  let replica: OwnPostgres;
+  let dbs: DatabaseHandles;
+  let deps: TestDeps;
+  let server: Server;
+  let base: string;
+
+  /** Which server a read lands on, or the problem code when it fails. */
+  const readMarker = async (knex: Knex): Promise<string> => {
+    try {
+      return (await knex.raw<{ rows: { name: string }[] }>('select name from marker')).rows[0]!
+        .name;
+    } catch (err) {
+      return classifyDatabaseError(err)?.code ?? `unexpected: ${String(err)}`;
+    }
+  };
+
+  beforeAll(async () => {
+    primary = await createTestDatabase();
+    await primary.knex.raw(`create table marker as select 'primary'::text as name`);
+    await insertAll(primary.knex, [aTransaction(), aTransaction()]);
+    replica = await startOwnPostgres(PORT);
+    // The replica holds the same schema and one transfer (a different count tells the two apart).
+    const setup = createKnex(replica.url, { poolMax: 1 });
+    await migrateLatest(setup);
+    await setup.raw(`create table marker as select 'replica'::text as name`);
+    await insertAll(setup, [aTransaction()]);
+    await setup.destroy();
+    dbs = createDatabases(
+      { primaryUrl: primary.url, readUrls: [replica.url], poolMax: 3, pipelineLanes: 1 },
+      createLogger({ name: 'replica-loss-test', level: 'silent' }),
+    );
+    await dbs.refreshReplicaHealth();
+    deps = buildTestDeps({ knex: dbs.primary, kv: createKvStore({ prefix: 'replica-loss:' }) });
+    const app = createApp({ ...deps, db: { primary: dbs.primary, read: dbs.read } });
+    server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    await dbs?.close();
+    await deps?.close();
+    await replica?.destroy();
+    await primary?.drop();
+  }, 60_000);
+
+  /** `total_transactions` of the statistics route (read pool), uncached. */
+  const totalTransactions = async (): Promise<{ status: number; total?: number }> => {
+    const res = await fetch(`${base}/stats/mainnet/transactions`);
+    const body = (await res.json()) as { total_transactions?: number };
+    return { status: res.status, total: body.total_transactions };
+  };
+
+  it('when the replica is up, then reads go to it', async () => {
+    const names = await Promise.all(Array.from({ length: 3 }, () => readMarker(dbs.read)));
+    expect(names).toEqual(['replica', 'replica', 'replica']);
+    expect(await readMarker(dbs.primary)).toBe('primary');
+    expect(await totalTransactions()).toEqual({ status: 200, total: 1 });
+  });
+
+  it('when the replica is killed, then reads fall back to the primary at once', async () => {
+    await replica.kill();
+    const started = performance.now();
+    // Connections open to the replica are discarded; new ones skip it when it refuses them.
+    const names: string[] = [];
+    for (let i = 0; i < 20; i += 1) names.push(await readMarker(dbs.read));
+    const ms = performance.now() - started;
+    console.info(`replica killed: 20 reads in ${ms.toFixed(0)} ms: ${names.join(',')}`);
+    expect(names.every((name) => name === 'primary')).toBe(true);
+    expect(ms).toBeLessThan(3_000);
+    // A statistic not cached before: loaded through the read pool, from the primary's two transfers.
+    const res = await fetch(`${base}/stats/mainnet/chain-shares`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/"total_amount":"?20000000"?/);
+  });
+
+  it('when the replica comes back, then the next health probe returns new reads to it', async () => {
+    await replica.start();
+    await dbs.refreshReplicaHealth();
+    // Hold more connections than the pool had open to the primary, so new ones are opened.
+    const connections: { query(sql: string): Promise<{ rows: { name: string }[] }> }[] = [];
+    for (let i = 0; i < 3; i += 1) connections.push(await dbs.read.client.acquireConnection());
+    const names: string[] = [];
+    for (const connection of connections)
+      names.push((await connection.query('select name from marker')).rows[0]!.name);
+    for (const connection of connections) await dbs.read.client.releaseConnection(connection);
+    expect(names).toContain('replica');
+  }, 30_000);
+});
