@@ -87,21 +87,23 @@ export function createApp(deps: AppDeps): GasQuoteApp {
     packingFor: (domain) => config.quotePacking.get(domain) ?? 'spec',
     metrics,
   });
-  metrics.setPriceAgeProvider(async () => {
+  // Ages come from the in-process copy of the store that the quote routes read: a scrape costs
+  // no store reads (the copy is at most about a second behind the store, see price-store.ts).
+  metrics.setPriceAgeProvider(() => {
+    const loaded = priceStore.lastLoaded();
+    if (!loaded) return [];
     const now = deps.clock();
     const samples: PriceAgeSample[] = [];
     for (const chain of registry.all()) {
-      const [gas, usd] = await Promise.all([
-        priceStore.gasRaw(chain.domain),
-        priceStore.usdRaw(chain.nativeSymbol),
-      ]);
-      if (gas)
+      const gas = loaded.gas.get(chain.domain);
+      const usd = loaded.usd.get(chain.nativeSymbol);
+      if (gas && !(gas instanceof Error))
         samples.push({
           domain: chain.domain,
           kind: 'gas',
           ageSeconds: (now - gas.observedAt) / 1000,
         });
-      if (usd)
+      if (usd && !(usd instanceof Error))
         samples.push({
           domain: chain.domain,
           kind: 'usd',
@@ -116,6 +118,7 @@ export function createApp(deps: AppDeps): GasQuoteApp {
     metrics,
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
+    serveMetrics: config.METRICS_PORT === undefined,
     rateLimit: rateLimitFromConfig(config, deps.kv.redis, `${config.REDIS_PREFIX}rl:`),
   });
   // The hot endpoints first, as plain routes: no nested router to walk through per request.

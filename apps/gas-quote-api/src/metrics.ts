@@ -15,7 +15,7 @@ export interface GasQuoteMetrics extends Metrics {
   readonly wsClients: Gauge;
   /** `gas_quote_websocket_dropped_total{reason}`: clients dropped as slow or dead. */
   readonly wsDropped: Counter<'reason'>;
-  /** Sets where `priceAge` reads at each scrape (the app wires its price store in). */
+  /** Sets where `priceAge` reads at each scrape: in-process values only (the app wires its price snapshot in). */
   setPriceAgeProvider(provider: PriceAgeProvider): void;
 }
 
@@ -25,14 +25,14 @@ export interface PriceAgeSample {
   readonly kind: 'gas' | 'usd';
   readonly ageSeconds: number;
 }
-/** Reads the current ages of stored entries. */
-export type PriceAgeProvider = () => Promise<readonly PriceAgeSample[]>;
+/** The current ages of the entries, from in-process state (a scrape reads no backend). */
+export type PriceAgeProvider = () => readonly PriceAgeSample[];
 
 /** Creates a fresh registry (one per app instance) with all instruments. */
 export function createGasQuoteMetrics(): GasQuoteMetrics {
   const base = createMetrics({ prefix: 'gas_quote_' });
   const registers = [base.registry];
-  let provider: PriceAgeProvider = () => Promise.resolve([]);
+  let provider: PriceAgeProvider = () => [];
   return {
     setPriceAgeProvider(p) {
       provider = p;
@@ -46,12 +46,12 @@ export function createGasQuoteMetrics(): GasQuoteMetrics {
     }),
     priceAge: new Gauge({
       name: 'gas_quote_price_age_seconds',
-      help: 'Age of the stored price entry per domain (kind="gas" or "usd"), seconds',
+      help: 'Age of the price entry per domain (kind="gas" or "usd") in the in-process copy of the store, seconds',
       labelNames: ['domain', 'kind'],
       registers,
-      async collect() {
+      collect() {
         this.reset();
-        for (const s of await provider())
+        for (const s of provider())
           this.set({ domain: String(s.domain), kind: s.kind }, s.ageSeconds);
       },
     }),

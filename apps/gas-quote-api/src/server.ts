@@ -3,9 +3,16 @@
  * configured; always with the bundled snapshot), one HTTP server for HTTP and WebSocket. Used by
  * main.ts through server-kit `runService`, and by the shutdown test the same way.
  */
-import { createServer } from 'node:http';
 import { createChainRegistry } from '@ctss/domain-types';
-import { createKvStore, listen, type Logger, type RunningService } from '@ctss/server-kit';
+import {
+  createEdgeServer,
+  createKvStore,
+  listen,
+  onDrainStart,
+  startMetricsServer,
+  type Logger,
+  type RunningService,
+} from '@ctss/server-kit';
 import { createApp } from './app.js';
 import type { GasQuoteConfig } from './config.js';
 import { buildFeeder } from './feeder/build.js';
@@ -13,6 +20,7 @@ import type { Feeder } from './feeder/feeder.js';
 import { createGasQuoteMetrics } from './metrics.js';
 import { createPriceStore } from './pricing/price-store.js';
 import { loadSigners } from './signing/signers.js';
+import { SUBSCRIBE_PATH } from './ws/subscribe.js';
 
 /** The started service: what runService needs, plus the bound port. */
 export interface StartedGasQuoteService extends RunningService {
@@ -36,6 +44,7 @@ export async function startGasQuoteService(
     registry,
   });
   const signers = loadSigners(config, logger);
+  const metrics = createGasQuoteMetrics();
   const gas = createApp({
     config,
     kv,
@@ -43,7 +52,7 @@ export async function startGasQuoteService(
     clock,
     signers,
     logger,
-    metrics: createGasQuoteMetrics(),
+    metrics,
     registry,
   });
 
@@ -62,16 +71,18 @@ export async function startGasQuoteService(
     feeder.start(config.FEEDER_INTERVAL_SECONDS * 1000);
   }
 
-  const server = createServer(gas.app);
+  const server = createEdgeServer(gas.app, { logger, upgradePaths: [SUBSCRIBE_PATH] });
   // WebSockets hold their sockets open, so HTTP could never drain: close them (1001) as soon as
-  // the server stops accepting, whichever path (signal or programmatic) starts the shutdown.
-  const closeHttp = server.close.bind(server);
-  server.close = (callback) => {
+  // the drain starts.
+  onDrainStart(server, () => {
     gas.close().catch((err: unknown) => logger.error({ err }, 'closing WebSockets failed'));
-    return closeHttp(callback);
-  };
+  });
   await gas.attach(server);
   const port = await listen(server, config.PORT);
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : (await startMetricsServer(metrics.registry, config.METRICS_PORT, logger)).server;
   logger.info(
     {
       port,
@@ -87,6 +98,7 @@ export async function startGasQuoteService(
   );
   return {
     server,
+    metricsServer,
     port,
     async close() {
       await gas.close();

@@ -118,7 +118,13 @@ describe('probes', () => {
     t.clock.advance(121_000);
     const stale = await request(t.gas.app).get('/ready');
     expect(stale.status).toBe(503);
-    expect(stale.body).toMatchObject({ status: 'not_ready', cache: 'ok', freshDomains: [] });
+    expect(stale.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(stale.body).toMatchObject({
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      cache: 'ok',
+      freshDomains: [],
+    });
     expect((await request(t.gas.app).get('/health')).status).toBe(200);
   });
 });

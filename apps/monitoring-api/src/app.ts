@@ -3,7 +3,13 @@
  * given, with helmet, CORS, request logs, metrics and rate limiting from server-kit. `main.ts`
  * only builds the dependencies and listens.
  */
-import { createHttpApp, finishHttpApp, rateLimitFromConfig, serveOpenApi } from '@ctss/server-kit';
+import {
+  createHttpApp,
+  finishHttpApp,
+  mountRouter,
+  rateLimitFromConfig,
+  serveOpenApi,
+} from '@ctss/server-kit';
 import type { Express } from 'express';
 import { classifyDatabaseError } from './db/unavailable.js';
 import type { AppDeps } from './deps.js';
@@ -22,6 +28,7 @@ export function createApp(deps: AppDeps): Express {
     metrics: deps.metrics,
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
+    serveMetrics: config.METRICS_PORT === undefined,
     rateLimit: rateLimitFromConfig(config, deps.kv.redis, `${config.REDIS_PREFIX}rl:`),
   });
   // Most-requested first: express tries each route in turn, so the feed's and the statistics'
@@ -29,8 +36,9 @@ export function createApp(deps: AppDeps): Express {
   // the root is entered by every request); /stats and /users are prefix mounts, so their routes
   // are tried only for paths under them.
   addTransactionRoutes(app, deps);
-  app.use('/stats', createStatsRouter(deps));
-  app.use('/users', createUsersRouter(deps));
+  // mountRouter: the metrics label is the mount pattern, not the request's spelling of it.
+  mountRouter(app, '/stats', createStatsRouter(deps));
+  mountRouter(app, '/users', createUsersRouter(deps));
   app.use(createHealthRouter(deps));
   serveOpenApi(app, buildOpenApiDocument([registerUsersOpenApi]));
   return finishHttpApp(app, deps.logger, { classifyError: classifyDatabaseError });

@@ -3,15 +3,16 @@
  * database with demo data when DATABASE_URL is unset), migrates, listens on PORT, and shuts down
  * gracefully on SIGTERM/SIGINT (drain requests, close pools, Redis and the embedded database).
  */
-import { createServer } from 'node:http';
 import {
   ConfigError,
+  createEdgeServer,
   createKvStore,
   createLogger,
   createMetrics,
   listen,
   parseConfig,
   runService,
+  startMetricsServer,
 } from '@ctss/server-kit';
 import { createApp } from './app.js';
 import { ConfigSchema, databaseTimeouts, pipelineLanes, type AppConfig } from './config.js';
@@ -97,14 +98,19 @@ async function main(): Promise<void> {
         metrics: createMetrics({ prefix: 'monitoring_' }),
         names: createNameResolver(config),
       };
-      const server = createServer(createApp(deps));
+      const server = createEdgeServer(createApp(deps), { logger });
       const port = await listen(server, config.PORT);
+      const metricsServer =
+        config.METRICS_PORT === undefined
+          ? undefined
+          : (await startMetricsServer(deps.metrics.registry, config.METRICS_PORT, logger)).server;
       logger.info(
         { port, embedded: embedded !== undefined, cache: kv.kind },
         'monitoring-api listening',
       );
       return {
         server,
+        metricsServer,
         close: async () => {
           await Promise.allSettled([dbs.close(), kv.close()]);
           await embedded?.stop();

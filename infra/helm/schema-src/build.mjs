@@ -30,6 +30,9 @@ function monitoringApi() {
       ...c.topLevelCommon,
       replicaCount: c.int('API pods without autoscaling.', 1),
       containerPort: c.int('Container port (sets PORT).', 1024, { maximum: 65535 }),
+      metricsPort: c.int('Port of /metrics (sets METRICS_PORT); 0 = on containerPort.', 0, {
+        maximum: 65535,
+      }),
       ...workloadBasics,
       config: c.configMap('Non-secret settings rendered into the ConfigMap.'),
       secretEnv: c.secretEnvMap('Variables from existing Secrets; DATABASE_URL is required.', [
@@ -133,6 +136,9 @@ function gasQuoteApi() {
         {
           replicaCount: c.int('API pods without autoscaling.', 1),
           containerPort: c.int('Container port (sets PORT).', 1024, { maximum: 65535 }),
+          metricsPort: c.int('Port of /metrics (sets METRICS_PORT); 0 = on containerPort.', 0, {
+            maximum: 65535,
+          }),
           command: c.command,
           ...workloadBasics,
           config: c.configMap('API-only settings.'),

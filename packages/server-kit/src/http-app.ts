@@ -8,7 +8,7 @@ import cors, { type CorsOptions } from 'cors';
 import helmet from 'helmet';
 import typeis from 'type-is';
 import type { Logger } from './logger.js';
-import { httpMetricsMiddleware, metricsHandler, type Metrics } from './metrics.js';
+import { httpMetricsMiddleware, markUnmatched, metricsHandler, type Metrics } from './metrics.js';
 import { chainMiddleware } from './middleware-chain.js';
 import { notFoundHandler, problemHandler, type ProblemClassifier } from './problem.js';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -25,6 +25,11 @@ export interface HttpAppOptions {
   trustProxy: boolean | number | string;
   /** Largest JSON body accepted (default `16kb`). */
   bodyLimit?: string;
+  /**
+   * Serve `GET /metrics` on this app (default true), rate limited like any path; false when a
+   * separate METRICS_PORT server serves it (`startMetricsServer`).
+   */
+  serveMetrics?: boolean;
 }
 
 /**
@@ -65,14 +70,18 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       cors(corsOptions(opts.corsOrigins)),
       requestLogMiddleware(opts.logger),
       httpMetricsMiddleware(opts.metrics),
-      createRateLimiter(opts.rateLimit),
+      // Probes are never limited; /metrics is, when it is served on the public port.
+      createRateLimiter({
+        ...opts.rateLimit,
+        skipPaths: opts.rateLimit.skipPaths ?? ['/health', '/ready'],
+      }),
       // Only a request with a body goes through the parser (type-is's test: Transfer-Encoding or
       // a numeric Content-Length); a GET without one skips its per-request checks.
       (req, res, next) => (typeis.hasBody(req) ? json(req, res, next) : next()),
     ]),
   );
-  // After the chain, so scrapes get the same headers; the rate limiter skips this path.
-  app.get('/metrics', metricsHandler(opts.metrics.registry));
+  // After the chain, so scrapes get the same headers and count against the rate limit.
+  if (opts.serveMetrics ?? true) app.get('/metrics', metricsHandler(opts.metrics.registry));
   return app;
 }
 
@@ -91,7 +100,7 @@ export function finishHttpApp(
   logger: Logger,
   options: FinishHttpAppOptions = {},
 ): Express {
-  app.use(notFoundHandler());
+  app.use(markUnmatched(), notFoundHandler());
   app.use(problemHandler(logger, options.classifyError));
   return app;
 }

@@ -14,4 +14,6 @@ export * from './rate-limit.js';
 export * from './http-app.js';
 export * from './openapi.js';
 export * from './service.js';
+export * from './http-server.js';
+export * from './metrics-server.js';
 export * from './service-config.js';

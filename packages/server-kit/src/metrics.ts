@@ -1,5 +1,5 @@
 /** Prometheus metrics (prom-client): default process metrics plus HTTP counts and latency. */
-import type { RequestHandler, Request } from 'express';
+import type { IRouter, Request, RequestHandler } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** A service's metrics registry and the HTTP instruments every service has. */
@@ -37,10 +37,49 @@ export function createMetrics(opts: { prefix: string }): Metrics {
   };
 }
 
-/** The matched route pattern (bounded label cardinality); `unmatched` for 404s. */
-function routeLabel(req: Request): string {
+/** Mount patterns of the routers a request is inside (set by {@link mountRouter}). */
+const mountPatterns = new WeakMap<Request, string>();
+/** Requests that reached the 404 handler (set by {@link markUnmatched}). */
+const unmatched = new WeakSet<Request>();
+
+/**
+ * Mounts `router` at the literal `path` on `parent` and records `path` as the route label prefix of
+ * the requests it handles, so labels are patterns (`/stats/mainnet/volumes`) and not the request's
+ * text (`req.baseUrl` keeps the client's case, `/STATS`, and would let clients mint label values).
+ * A request the router does not answer leaves with the prefix removed.
+ */
+export function mountRouter(parent: IRouter, path: string, router: RequestHandler): void {
+  parent.use(
+    path,
+    (req, _res, next) => {
+      mountPatterns.set(req, `${mountPatterns.get(req) ?? ''}${path}`);
+      next();
+    },
+    router,
+    (req, _res, next) => {
+      const pattern = mountPatterns.get(req) ?? '';
+      mountPatterns.set(req, pattern.slice(0, pattern.length - path.length));
+      next();
+    },
+  );
+}
+
+/** Middleware placed before the 404 handler: the request matched no route (label `unmatched`). */
+export function markUnmatched(): RequestHandler {
+  return (req, _res, next) => {
+    unmatched.add(req);
+    next();
+  };
+}
+
+/**
+ * The matched route pattern (bounded label cardinality): the mount patterns of
+ * {@link mountRouter} plus the route's path; `unmatched` for 404s and requests no route took.
+ */
+export function routeLabel(req: Request): string {
   const route = req.route as { path?: unknown } | undefined;
-  return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : 'unmatched';
+  if (unmatched.has(req) || typeof route?.path !== 'string') return 'unmatched';
+  return `${mountPatterns.get(req) ?? ''}${route.path}`;
 }
 
 /** Records count and latency of every response. */

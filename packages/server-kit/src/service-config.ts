@@ -45,6 +45,11 @@ export const serviceConfigShape = {
   API_KEYS: commaList.default([]),
   /** Express `trust proxy` (hops, `true`/`false`, or subnets); false when clients connect directly. */
   TRUST_PROXY: trustProxy.default(false),
+  /**
+   * Port of a separate `/metrics` server (not exposed by the Ingress); absent = `/metrics` on the
+   * API port, rate limited like every other path.
+   */
+  METRICS_PORT: wholeNumber(1, 65_535).optional(),
 };
 
 /** The parsed shared variables. */

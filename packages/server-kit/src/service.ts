@@ -1,14 +1,18 @@
 /**
- * Process lifecycle: listen, and on SIGTERM/SIGINT stop accepting connections, drain in-flight
- * requests (bounded by a timeout), close pools and sockets, flush logs, exit.
+ * Process lifecycle: listen, and on SIGTERM/SIGINT drain (http-server.ts `drainHttpServer`: stop
+ * accepting, `/ready` 503, `Connection: close`, requests in flight finish, idle keep-alive
+ * connections close, bounded by a timeout), close pools and sockets, flush logs, exit.
  */
 import type { Server } from 'node:http';
+import { drainHttpServer } from './http-server.js';
 import type { Logger } from './logger.js';
 
 /** What a service's start function hands back. */
 export interface RunningService {
-  /** The listening HTTP server. */
+  /** The listening HTTP server (made by `createEdgeServer` for the clean drain). */
   server: Server;
+  /** The METRICS_PORT server, when one is configured: closed after the HTTP drain, so scrapes see it. */
+  metricsServer?: Server | undefined;
   /** Closes everything else (WebSockets, Redis, database pools); called after HTTP drained. */
   close: () => Promise<void>;
 }
@@ -18,8 +22,10 @@ export interface RunServiceOptions {
   name: string;
   logger: Logger;
   start: () => Promise<RunningService>;
-  /** Longest drain before remaining connections are cut (default 10 s). */
+  /** Longest drain before remaining connections are cut, ms (default 10 000). */
   drainTimeoutMs?: number;
+  /** An idle keep-alive connection is closed after this long during the drain, ms (default 1000). */
+  idleGraceMs?: number;
 }
 
 /**
@@ -37,15 +43,18 @@ export async function runService(
   const shutdown = (reason: string): Promise<void> => {
     stopping ??= (async () => {
       opts.logger.info({ reason }, `${opts.name} shutting down`);
-      const drained = new Promise<void>((resolve) => running.server.close(() => resolve()));
-      running.server.closeIdleConnections();
-      const timer = setTimeout(
-        () => running.server.closeAllConnections(),
-        opts.drainTimeoutMs ?? 10_000,
-      );
-      timer.unref();
-      await drained;
-      clearTimeout(timer);
+      const drained = await drainHttpServer(running.server, {
+        timeoutMs: opts.drainTimeoutMs ?? 10_000,
+        idleGraceMs: opts.idleGraceMs,
+      });
+      if (drained.forced > 0) {
+        opts.logger.warn(drained, 'drain timed out: remaining connections were cut');
+      } else {
+        opts.logger.info(drained, 'HTTP drained');
+      }
+      if (running.metricsServer) {
+        await drainHttpServer(running.metricsServer, { timeoutMs: 1000, idleGraceMs: 0 });
+      }
       try {
         await running.close();
       } catch (err) {

@@ -155,9 +155,9 @@ describe.each(limiterBackends)('rate limiting (%s)', (_kind, url) => {
     const limited = await request(b).get('/amount').expect(429);
     expect(limited.body.code).toBe('RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    // An API key is a separate, higher tier; probes are never limited.
+    // An API key is a separate, higher tier; /metrics on the API port is limited like any path.
     await request(a).get('/amount').set('X-API-Key', 'k1').expect(200);
-    await request(a).get('/metrics').expect(200);
+    expect((await request(a).get('/metrics').expect(429)).body.code).toBe('RATE_LIMITED');
   });
 });
 

@@ -1,1 +1,3 @@
 export * from './solidity.js';
+export * from './raw-http.js';
+export * from './keep-alive-load.js';

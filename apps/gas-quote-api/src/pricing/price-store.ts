@@ -12,7 +12,7 @@
 import { z, type ChainRegistry } from '@ctss/domain-types';
 import type { KvStore } from '@ctss/server-kit';
 import type { GasPrice } from './fee.js';
-import { PriceSnapshot, requireFresh, type Loaded } from './price-snapshot.js';
+import { PriceSnapshot, requireFresh, type Loaded, type SnapshotData } from './price-snapshot.js';
 
 /** Raised when a price or gas entry is missing, unreadable or older than the maximum age. */
 export class MissingPriceDataError extends Error {
@@ -92,6 +92,11 @@ export interface PriceStore {
   /** Marks the in-process copy out of date: the next {@link snapshot} re-reads the store. */
   invalidate(): void;
   /**
+   * The entries of the last in-process copy read from the store, as read (no reload, no store
+   * access, no freshness check); undefined before the first read. For metrics.
+   */
+  lastLoaded(): SnapshotData | undefined;
+  /**
    * Keeps the in-process copy current in the background: re-read on every message on `channel`
    * (the feeder publishes one after each write) and every `refreshMs / 2`, so requests do not
    * wait for the store in the steady state. Resolves once subscribed to a function that stops it.
@@ -152,6 +157,7 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
   };
 
   let current: PriceSnapshot | undefined;
+  let lastLoaded: SnapshotData | undefined;
   /** Bumped by every write and invalidation; a read started before a bump is not installed as current. */
   let generation = 0;
   /** The read in flight and the generation it started in. */
@@ -177,7 +183,8 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
         loaded(() => usdReading(decodeEntry(`usd:${s}`, usdRows[i] ?? null, UsdEntry))),
       ]),
     );
-    const snapshot = new PriceSnapshot({ gas, usd, loadedAt }, { registry, maxAgeSeconds, clock });
+    lastLoaded = { gas, usd, loadedAt };
+    const snapshot = new PriceSnapshot(lastLoaded, { registry, maxAgeSeconds, clock });
     if (generation === startedGeneration) current = snapshot;
     return snapshot;
   }
@@ -235,6 +242,7 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
       return reload();
     },
     invalidate,
+    lastLoaded: () => lastLoaded,
     async watch(channel, onError) {
       // Report the first failure of a run only (a store outage would otherwise log twice a second).
       let failing = false;

@@ -3,9 +3,10 @@
  * source is in use; `GET /ready` is readiness: the cache answers and price data is fresh.
  */
 import type { ChainRegistry } from '@ctss/domain-types';
+import { PROBLEM_CONTENT_TYPE, problem } from '@ctss/domain-types';
 import type { KvStore } from '@ctss/server-kit';
 import { sendJson } from '@ctss/server-kit';
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import { MissingPriceDataError, type PriceStore } from '../pricing/price-store.js';
 
 /** Facts `/health` reports. */
@@ -27,6 +28,17 @@ async function fresh(p: Promise<unknown>): Promise<boolean> {
 }
 
 /**
+ * The 503 of `/ready`: a problem body (503 `SERVICE_UNAVAILABLE`) whose extra members (RFC 9457
+ * section 3.2) say what is missing: `cache` and the fresh and stale domains.
+ */
+function notReady(res: Response, detail: string, extra: Record<string, unknown>): void {
+  res
+    .status(503)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(JSON.stringify({ ...problem(503, 'SERVICE_UNAVAILABLE', detail), ...extra }));
+}
+
+/**
  * Router with `/health` and `/ready`. A chain counts as fresh when its gas price and its native
  * token price are within the maximum age; `/ready` answers 503 when the cache does not answer or
  * no chain is fresh (one chain's RPC outage must not take every replica out of service).
@@ -45,8 +57,7 @@ export function healthRouter(
     try {
       await kv.ping();
     } catch {
-      sendJson(res, 503, {
-        status: 'not_ready',
+      notReady(res, 'the store does not answer', {
         cache: 'unreachable',
         freshDomains: [],
         staleDomains: [],
@@ -66,13 +77,15 @@ export function healthRouter(
     );
     const freshDomains = checks.filter(([, ok]) => ok).map(([d]) => d);
     const staleDomains = checks.filter(([, ok]) => !ok).map(([d]) => d);
-    const ready = freshDomains.length > 0;
-    sendJson(res, ready ? 200 : 503, {
-      status: ready ? 'ready' : 'not_ready',
-      cache: 'ok',
-      freshDomains,
-      staleDomains,
-    });
+    if (freshDomains.length === 0) {
+      notReady(res, 'no chain has fresh gas and token prices', {
+        cache: 'ok',
+        freshDomains,
+        staleDomains,
+      });
+      return;
+    }
+    sendJson(res, 200, { status: 'ready', cache: 'ok', freshDomains, staleDomains });
   });
   return router;
 }

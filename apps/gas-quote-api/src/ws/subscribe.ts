@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { KvStore, Logger } from '@ctss/server-kit';
+import { endSocketWithProblem, requestPathname, type KvStore, type Logger } from '@ctss/server-kit';
 import { WebSocket, WebSocketServer } from 'ws';
 import { LATEST_KEYS, UPDATES_CHANNEL } from '../feeder/feeder.js';
 import type { GasQuoteMetrics } from '../metrics.js';
@@ -101,7 +101,11 @@ export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
   });
 
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const path = requestPathname(req.url);
+    if (path === undefined) {
+      endSocketWithProblem(socket, 400, 'BAD_REQUEST', 'the request target is not a valid URL');
+      return;
+    }
     if (path !== SUBSCRIBE_PATH) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;

@@ -3,9 +3,15 @@
  * and Redis when REDIS_URL is set (the in-process store otherwise).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createChainRegistry, type ChainRegistry } from '@ctss/domain-types';
-import { createKvStore, createLogger, listen, type KvStore } from '@ctss/server-kit';
+import {
+  createEdgeServer,
+  createKvStore,
+  createLogger,
+  listen,
+  type KvStore,
+} from '@ctss/server-kit';
 import { loadEd25519Signer, loadSecp256k1Signer } from '@ctss/signing';
 import { createApp, type GasQuoteApp } from '../../src/app.js';
 import { loadConfig, type GasQuoteConfig } from '../../src/config.js';
@@ -18,6 +24,7 @@ import {
 } from '../../src/feeder/sources/snapshot.js';
 import { createGasQuoteMetrics, type GasQuoteMetrics } from '../../src/metrics.js';
 import { createPriceStore, type PriceStore } from '../../src/pricing/price-store.js';
+import { SUBSCRIBE_PATH } from '../../src/ws/subscribe.js';
 
 /** Fixed test keys (never used anywhere else). */
 export const TEST_ECDSA_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
@@ -150,7 +157,7 @@ export function buildTestApp(
     prefix,
     snapshotFeeder,
     async listen() {
-      server = createServer(gas.app);
+      server = createEdgeServer(gas.app, { logger, upgradePaths: [SUBSCRIBE_PATH] });
       await gas.attach(server);
       const port = await listen(server, 0, '127.0.0.1');
       return `http://127.0.0.1:${port}`;

@@ -1,0 +1,93 @@
+/**
+ * SIGTERM under keep-alive load, through the path the signal takes (runService's shutdown):
+ * /ready turns 503 at once, every request sent is answered (responses carry `Connection: close`,
+ * keep-alive connections close), no connection is cut, and the drain ends well inside its
+ * 10 s timeout.
+ */
+import { Agent, get } from 'node:http';
+import { createLogger, runService } from '@ctss/server-kit';
+import { keepAliveLoad } from '@ctss/test-support';
+import { startGasQuoteService } from '../src/server.js';
+import { cleanupKv, testConfig, testKv, uniquePrefix } from './support/app.js';
+
+const prefix = uniquePrefix('drain');
+afterAll(async () => {
+  const kv = testKv(prefix);
+  await cleanupKv(kv, prefix);
+  await kv.close();
+});
+
+/** GET on `agent`: status, Connection header and body. */
+function fetchOn(
+  agent: Agent,
+  url: string,
+): Promise<{ status: number; connection: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }),
+      );
+    }).on('error', reject);
+  });
+}
+
+it('drains a keep-alive load with no failed request, /ready 503 at once, well inside the timeout', async () => {
+  const config = testConfig({
+    PORT: '0',
+    REDIS_PREFIX: prefix,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  });
+  const logger = createLogger({ name: 'drain-test', level: 'silent' });
+  let port = 0;
+  const { shutdown } = await runService({
+    name: 'gas-quote-api',
+    logger,
+    drainTimeoutMs: 10_000,
+    start: async () => {
+      const started = await startGasQuoteService(config, logger);
+      port = started.port;
+      return started;
+    },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const probe = new Agent({ keepAlive: true, maxSockets: 1 });
+  expect((await fetchOn(probe, `${base}/ready`)).status).toBe(200);
+
+  // A keep-alive connection that answered one request and then sits idle through the shutdown.
+  const idle = new Agent({ keepAlive: true, maxSockets: 1 });
+  expect((await fetchOn(idle, `${base}/health`)).status).toBe(200);
+  const idleSocket = Object.values(idle.freeSockets).flat()[0];
+  expect(idleSocket).toBeDefined();
+  const idleClosed = new Promise<void>((resolve) => idleSocket!.once('close', () => resolve()));
+
+  const load = keepAliveLoad(`${base}/tokenPrices`, 6);
+  await load.warm;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+
+  const started = Date.now();
+  const stopping = shutdown('SIGTERM');
+  const ready = await fetchOn(probe, `${base}/ready`);
+  await stopping;
+  const drainMs = Date.now() - started;
+  const result = await load.stop();
+  probe.destroy();
+  await idleClosed;
+  idle.destroy();
+
+  expect(ready.status).toBe(503);
+  expect(ready.connection).toBe('close');
+  expect(JSON.parse(ready.body)).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+  expect(result.failures).toEqual([]);
+  expect(result.failed).toBe(0);
+  expect(result.ok).toBeGreaterThan(6);
+  // Every client's connection ended with a Connection: close response (none by a reset), and
+  // its next connection attempt was refused: the port no longer listens.
+  expect(result.closing).toBe(6);
+  expect(result.refused).toBe(6);
+  expect(drainMs).toBeLessThan(6_000);
+  await expect(fetch(`${base}/health`)).rejects.toThrow();
+});
