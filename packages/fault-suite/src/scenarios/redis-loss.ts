@@ -135,7 +135,8 @@ export async function redisLoss(
     );
   }
   const lastSigned = Math.max(
-    ...during.filter((s) => isQuote(s) && ok(s)).map((s) => s.endedAt),
+    // Answered before Redis was back: after it, fresh prices may have been stored.
+    ...during.filter((s) => isQuote(s) && ok(s) && s.endedAt < backAt).map((s) => s.endedAt),
     killedAt,
   );
   const signedAfter = (lastSigned - killedAt) / 1000;
