@@ -1,0 +1,115 @@
+/**
+ * The services as production runs them: `node apps/<app>/dist/main.js` with NODE_ENV=production,
+ * the gas quote API on live prices (fake upstream) with the price feeder as its own process
+ * (`dist/feeder.js`), the monitoring API on the suite's PostgreSQL and Redis. Rate limits are
+ * raised (still enforced) because every load client shares 127.0.0.1.
+ */
+import { answersOk, runToEnd, spawnNode, waitUntil, type Child } from './processes.js';
+import { REDIS_URL } from './redis.js';
+import {
+  CACHE_TTL_SECONDS,
+  FEEDER_INTERVAL_SECONDS,
+  PORTS,
+  PRICE_MAX_AGE_SECONDS,
+  SEED,
+  SIGNER_ECDSA_PRIVATE_KEY,
+  SIGNER_ED25519_SEED_HEX,
+} from './settings.js';
+import { upstreamEnv } from './upstream.js';
+
+/** Base URLs of the APIs. */
+export const MONITORING_URL = `http://127.0.0.1:${PORTS.monitoring}`;
+export const GAS_URL = `http://127.0.0.1:${PORTS.gas}`;
+
+const common = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'info',
+  REDIS_URL,
+  RATE_LIMIT_PER_MINUTE: '1000000',
+};
+
+function gasEnv(): Record<string, string> {
+  return {
+    ...common,
+    PORT: String(PORTS.gas),
+    FEEDER_PORT: String(PORTS.feeder),
+    REDIS_PREFIX: 'faults:gas:',
+    SIGNER_ECDSA_PRIVATE_KEY,
+    SIGNER_ED25519_PRIVATE_KEY: SIGNER_ED25519_SEED_HEX,
+    PRICE_SOURCE: 'live',
+    FEEDER_IN_PROCESS: 'false',
+    PRICE_MAX_AGE_SECONDS: String(PRICE_MAX_AGE_SECONDS),
+    FEEDER_INTERVAL_SECONDS: String(FEEDER_INTERVAL_SECONDS),
+    UPSTREAM_TIMEOUT_MS: '1000',
+    ...upstreamEnv(),
+  };
+}
+
+/** `embedded`: the PGlite fallback, which runs one statement at a time (no pipelining, small pools). */
+function monitoringEnv(databaseUrl: string, embedded = false): Record<string, string> {
+  return {
+    ...(embedded ? { DATABASE_POOL_MAX: '2', DATABASE_PIPELINE_LANES: '0' } : {}),
+    ...common,
+    PORT: String(PORTS.monitoring),
+    DATABASE_URL: databaseUrl,
+    REDIS_PREFIX: 'faults:monitoring:',
+    // Short, so cached statistics go stale within the PostgreSQL outage of scenario 2.
+    CACHE_TTL_SECONDS: String(CACHE_TTL_SECONDS),
+  };
+}
+
+/** Migrates and seeds the monitoring database (SEED sizes) with `dist/seed.js`. */
+export async function seedDatabase(databaseUrl: string): Promise<void> {
+  await runToEnd({
+    name: 'seed',
+    command: process.execPath,
+    args: [
+      'apps/monitoring-api/dist/seed.js',
+      '--transactions',
+      String(SEED.transactions),
+      '--users',
+      String(SEED.users),
+    ],
+    env: { ...monitoringEnv(databaseUrl), LOG_LEVEL: 'info' },
+  });
+}
+
+/** Starts the price feeder and waits for its /health. */
+export async function startFeeder(): Promise<Child> {
+  const child = spawnNode('gas-quote-feeder', 'apps/gas-quote-api/dist/feeder.js', gasEnv());
+  await waitUntil(
+    'the feeder',
+    () => answersOk(`http://127.0.0.1:${PORTS.feeder}/health`),
+    30_000,
+    child,
+  );
+  return child;
+}
+
+/** Starts the gas quote API and waits until /ready (fresh prices from the feeder) answers 200. */
+export async function startGasQuoteApi(): Promise<Child> {
+  const child = spawnNode('gas-quote-api', 'apps/gas-quote-api/dist/main.js', gasEnv());
+  await waitUntil(
+    'the gas quote API to be ready',
+    () => answersOk(`${GAS_URL}/ready`),
+    60_000,
+    child,
+  );
+  return child;
+}
+
+/** Starts the monitoring API and waits until /ready answers 200. */
+export async function startMonitoringApi(databaseUrl: string, embedded: boolean): Promise<Child> {
+  const child = spawnNode(
+    'monitoring-api',
+    'apps/monitoring-api/dist/main.js',
+    monitoringEnv(databaseUrl, embedded),
+  );
+  await waitUntil(
+    'the monitoring API to be ready',
+    () => answersOk(`${MONITORING_URL}/ready`),
+    60_000,
+    child,
+  );
+  return child;
+}
