@@ -51,6 +51,7 @@ export class ChainIndexer {
   constructor(
     readonly config: ChainConfig,
     private readonly client: PublicClient,
+    private readonly logsClient: PublicClient,
     private readonly knex: Knex,
     private readonly locks: ChainLocks,
   ) {
@@ -122,7 +123,7 @@ export class ChainIndexer {
 
   private async scanTransfers(from: bigint, to: bigint, safe: bigint): Promise<TransferRow[]> {
     const logs = await getLogsSplitting(
-      this.client,
+      this.logsClient,
       this.config.transferContracts,
       TRANSFER_TOPICS,
       from,
@@ -165,7 +166,7 @@ export class ChainIndexer {
   private async scanReceived(from: bigint, to: bigint): Promise<ReceivedRow[]> {
     if (this.config.messageTransmitters.length === 0) return [];
     const logs = await getLogsSplitting(
-      this.client,
+      this.logsClient,
       this.config.messageTransmitters,
       RECEIVED_TOPICS,
       from,

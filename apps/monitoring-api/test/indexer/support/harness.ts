@@ -29,7 +29,13 @@ export function chainConfig(
 
 /** A chain indexer over `config`. */
 export function indexerFor(config: ChainConfig, knex: Knex, locks: ChainLocks): ChainIndexer {
-  return new ChainIndexer(config, createChainClient(config), knex, locks);
+  return new ChainIndexer(
+    config,
+    createChainClient(config),
+    createChainClient(config, 0),
+    knex,
+    locks,
+  );
 }
 
 /**
