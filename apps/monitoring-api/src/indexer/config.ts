@@ -3,6 +3,7 @@
  * environment, checked once at start-up. `INDEXER_CHAINS` is a JSON array of chains; absent or
  * empty = no chain (the process then only serves its health endpoints).
  */
+import { parseConfig } from '@ctss/server-kit';
 import { z } from 'zod';
 
 const address = z
@@ -98,15 +99,13 @@ export const IndexerConfigSchema = z.object({
 export type IndexerConfig = z.infer<typeof IndexerConfigSchema>;
 
 /**
- * Validates the environment.
+ * Validates the environment once (empty variables count as absent).
  *
- * @throws Error naming every bad variable (values are not echoed: URLs may carry keys).
+ * @throws ConfigError (server-kit) naming every bad variable; values are not echoed (RPC URLs
+ *   may carry keys).
  */
-export function loadIndexerConfig(env: NodeJS.ProcessEnv = process.env): IndexerConfig {
-  const result = IndexerConfigSchema.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`invalid indexer configuration:\n  ${problems.join('\n  ')}`);
-  }
-  return result.data;
+export function loadIndexerConfig(
+  env: Record<string, string | undefined> = process.env,
+): IndexerConfig {
+  return parseConfig(IndexerConfigSchema, env);
 }

@@ -65,7 +65,7 @@ it('every transfer is written exactly once despite 429, 503, timeouts and range 
     hashes.push(sent.receipt.transactionHash.toLowerCase());
     await chain.client.request({ method: 'anvil_mine' as never, params: ['0x2'] as never });
   }
-  const head = await chain.client.getBlockNumber();
+  const head = await chain.client.getBlockNumber({ cacheTime: 0 });
   for (let round = 0; round < 500; round++) {
     try {
       const result = await indexer.tick();

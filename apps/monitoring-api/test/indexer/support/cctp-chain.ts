@@ -133,7 +133,7 @@ export async function deployCctpChain(
     messengers.push(tm);
     transmitters.push(mt);
   }
-  const startBlock = Number(await client.getBlockNumber()) + 1;
+  const startBlock = Number(await client.getBlockNumber({ cacheTime: 0 })) + 1;
   const cashmereArgs = (legacy: boolean) => [
     domain,
     quoteSigner.address,
