@@ -39,8 +39,7 @@ export async function pollAttestations(
   const due = (await knex('transactions')
     .select('source_tx_hash', 'source_domain', 'version')
     .min('created_at as first')
-    .whereNotNull('log_index')
-    .where({ attested: false })
+    .whereRaw('log_index is not null and not attested')
     .whereRaw(`(iris_checked_at is null or iris_checked_at < now() - make_interval(secs => ?))`, [
       options.recheckSeconds,
     ])
@@ -53,6 +52,7 @@ export async function pollAttestations(
   }[];
   let attested = 0;
   let errors = 0;
+  const attestedIds: string[] = [];
   for (const tx of due) {
     const version = tx.version === 1 ? 1 : 2;
     const where = { source_tx_hash: tx.source_tx_hash, source_domain: tx.source_domain };
@@ -69,6 +69,7 @@ export async function pollAttestations(
           const m = messages[i];
           if (m && isAttested(m)) {
             attested++;
+            attestedIds.push(row.id);
             await trx('transactions')
               .where({ id: row.id })
               .update({
@@ -91,14 +92,13 @@ export async function pollAttestations(
     }
   }
   await knex('transactions')
-    .whereNotNull('log_index')
-    .where({ attested: false, has_attestation_error: false })
+    .whereRaw('log_index is not null and not attested and not has_attestation_error')
     .where(
       'created_at',
       '<',
       knex.raw(`now() - make_interval(secs => ?)`, [options.timeoutSeconds]),
     )
     .update({ has_attestation_error: true });
-  if (attested > 0) await matchDestinations(knex);
+  await matchDestinations(knex, { kind: 'records', ids: attestedIds });
   return { asked: due.length, attested, errors };
 }

@@ -83,21 +83,47 @@ async function moveCursor(
   if (changed !== 1) throw new CursorMovedError(chain);
 }
 
+/** Which records or receipts a destination match looks at (a scope keeps it to a few rows). */
+export type MatchScope =
+  | {
+      readonly kind: 'receipts';
+      readonly network: string;
+      readonly domain: number;
+      readonly txHashes: readonly string[];
+    }
+  | { readonly kind: 'records'; readonly ids: readonly string[] };
+
 /**
  * Sets destination fields from the receipts seen so far: a record whose (destination domain,
  * source domain, version, nonce) has a `MessageReceived` becomes `success` with that tx hash and
- * the minted amount.
+ * the minted amount. Only the scoped receipts or records are looked at.
+ *
+ * @returns the number of records completed.
  */
-export async function matchDestinations(knex: Knex | Knex.Transaction): Promise<number> {
-  const result = await knex.raw<{ rowCount: number }>(`
-    update transactions t
-       set destination_tx_hash = r.tx_hash,
-           receive_amount = coalesce(r.mint_amount, t.receive_amount),
-           destination_tx_status = 'success'
-      from cctp_received r
-     where t.log_index is not null and t.destination_tx_hash is null and t.cctp_nonce is not null
-       and r.network = t.network and r.destination_domain = t.destination_domain
-       and r.source_domain = t.source_domain and r.version = t.version and r.nonce = t.cctp_nonce`);
+export async function matchDestinations(
+  knex: Knex | Knex.Transaction,
+  scope: MatchScope,
+): Promise<number> {
+  const [filter, bindings]: [string, Knex.RawBinding[]] =
+    scope.kind === 'receipts'
+      ? [
+          'r.network = ? and r.destination_domain = ? and r.tx_hash = any(?::text[])',
+          [scope.network, scope.domain, [...scope.txHashes]],
+        ]
+      : ['t.id = any(?::bigint[])', [[...scope.ids]]];
+  if ((scope.kind === 'receipts' ? scope.txHashes : scope.ids).length === 0) return 0;
+  const result = await knex.raw<{ rowCount: number }>(
+    `update transactions t
+        set destination_tx_hash = r.tx_hash,
+            receive_amount = coalesce(r.mint_amount, t.receive_amount),
+            destination_tx_status = 'success'
+       from cctp_received r
+      where t.log_index is not null and t.destination_tx_hash is null and t.cctp_nonce is not null
+        and r.network = t.network and r.destination_domain = t.destination_domain
+        and r.source_domain = t.source_domain and r.version = t.version and r.nonce = t.cctp_nonce
+        and ${filter}`,
+    bindings,
+  );
   return result.rowCount;
 }
 
@@ -125,6 +151,7 @@ export async function writeBatch(knex: Knex, batch: Batch): Promise<number> {
   return knex.transaction(async (trx) => {
     await moveCursor(trx, batch.chain.name, batch.expected, batch.next);
     let inserted = 0;
+    let ids: string[] = [];
     if (batch.transfers.length > 0) {
       const rows = batch.transfers.map((r) => ({
         ...r,
@@ -136,16 +163,17 @@ export async function writeBatch(knex: Knex, batch: Batch): Promise<number> {
         max_fee: r.max_fee.toString(),
       }));
       const insert = trx('transactions').insert(rows).toSQL();
-      const result = await trx.raw<{ rows: { inserted: boolean }[] }>(
+      const result = await trx.raw<{ rows: { id: string; inserted: boolean }[] }>(
         `${insert.sql} on conflict (network, source_domain, source_tx_hash, log_index) do update
             set block_number = excluded.block_number, block_hash = excluded.block_hash,
                 created_at = excluded.created_at, confirmed = excluded.confirmed
           where (transactions.block_hash, transactions.created_at, transactions.confirmed)
                 is distinct from (excluded.block_hash, excluded.created_at, excluded.confirmed)
-          returning (xmax = 0) as inserted`,
+          returning id::text, (xmax = 0) as inserted`,
         insert.bindings as Knex.RawBinding[],
       );
       inserted = result.rows.filter((r) => r.inserted).length;
+      ids = result.rows.map((r) => r.id);
     }
     if (batch.received.length > 0) {
       await trx('cctp_received')
@@ -160,11 +188,17 @@ export async function writeBatch(knex: Knex, batch: Batch): Promise<number> {
         .merge(['block_number', 'block_hash', 'mint_amount']);
     }
     await trx('transactions')
-      .where({ network: batch.chain.network, source_domain: batch.chain.domain, confirmed: false })
-      .whereNotNull('log_index')
+      .where({ network: batch.chain.network, source_domain: batch.chain.domain })
+      .whereRaw('log_index is not null and not confirmed')
       .where('block_number', '<=', batch.safeBlock.toString())
       .update({ confirmed: true });
-    await matchDestinations(trx);
+    await matchDestinations(trx, { kind: 'records', ids });
+    await matchDestinations(trx, {
+      kind: 'receipts',
+      network: batch.chain.network,
+      domain: batch.chain.domain,
+      txHashes: batch.received.map((r) => r.tx_hash),
+    });
     return inserted;
   });
 }

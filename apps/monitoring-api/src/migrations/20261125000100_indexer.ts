@@ -31,9 +31,15 @@ export async function up(knex: Knex): Promise<void> {
 
     create unique index transactions_origin_log_key
       on transactions (network, source_domain, source_tx_hash, log_index);
-    -- The indexer's working set: rows of one origin chain not yet final, attested or delivered.
-    create index transactions_indexer_open_idx on transactions (network, source_domain, block_number)
-      where log_index is not null and (not confirmed or not attested or destination_tx_hash is null);
+    -- The indexer's working sets: unconfirmed rows of an origin chain (confirmation, reorg),
+    -- unattested rows (Iris poller), undelivered rows by their CCTP key (destination matching).
+    create index transactions_unconfirmed_idx on transactions (network, source_domain, block_number)
+      where log_index is not null and not confirmed;
+    create index transactions_unattested_idx on transactions (created_at)
+      where log_index is not null and not attested;
+    create index transactions_undelivered_idx
+      on transactions (network, destination_domain, source_domain, version, cctp_nonce)
+      where log_index is not null and destination_tx_hash is null;
 
     create table indexer_cursors (
       chain text primary key check (length(chain) between 1 and 64),
@@ -64,7 +70,9 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
     drop table if exists cctp_received;
     drop table if exists indexer_cursors;
-    drop index if exists transactions_indexer_open_idx;
+    drop index if exists transactions_undelivered_idx;
+    drop index if exists transactions_unattested_idx;
+    drop index if exists transactions_unconfirmed_idx;
     drop index if exists transactions_origin_log_key;
     alter table transactions
       drop column if exists iris_checked_at,

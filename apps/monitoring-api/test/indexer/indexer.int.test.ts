@@ -196,6 +196,28 @@ describe('a v2 native-fee transfer through the pre-2025-09-02 event', () => {
   });
 });
 
+describe('a destination receipt indexed before its source transfer', () => {
+  it('completes the record when the source transfer is written later', async () => {
+    const sent = await makeTransfer(a, {
+      version: 1,
+      destinationDomain: 3,
+      amount: 20_000_000n,
+      fee: 150_000n,
+      recipient: RECIPIENT,
+    });
+    const received = await receiveMessage(b, 1, sent.message);
+    await syncAll([indexers[1]!]);
+    expect(await record(sent.receipt.transactionHash)).toEqual([]);
+    await syncAll([indexers[0]!]);
+    expect((await record(sent.receipt.transactionHash))[0]).toMatchObject({
+      destination_tx_hash: received.transactionHash.toLowerCase(),
+      receive_amount: '19830000',
+      destination_tx_status: 'success',
+    });
+    await expectRollupsExact(db.knex);
+  });
+});
+
 describe('idempotence and one writer per chain', () => {
   it('re-scanning from the start block changes no row', async () => {
     await a.client.request({ method: 'anvil_mine' as never, params: ['0x3'] as never });
