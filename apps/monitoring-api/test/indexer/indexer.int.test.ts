@@ -10,7 +10,9 @@ import { pollAttestations } from '../../src/indexer/attestation.js';
 import type { ChainIndexer } from '../../src/indexer/chain-indexer.js';
 import { IrisClient } from '../../src/indexer/iris.js';
 import { ChainLocks } from '../../src/indexer/lock.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { Server } from 'node:http';
+import { startTestApp, type TestApp } from '../support/app.js';
+import type { TestDatabase } from '../support/database.js';
 import { expectRollupsExact, rows } from '../support/rollups.js';
 import { startAnvil, type Anvil } from './support/anvil.js';
 import {
@@ -26,6 +28,9 @@ let anvils: Anvil[] = [];
 let a: CctpChain;
 let b: CctpChain;
 let db: TestDatabase;
+let api: TestApp;
+let server: Server;
+const API = 'http://127.0.0.1:3401';
 let iris: FakeIris;
 let irisClient: IrisClient;
 let locks: ChainLocks;
@@ -39,7 +44,12 @@ beforeAll(async () => {
     deployCctpChain(anvils[0]!.url, 0, 31_000),
     deployCctpChain(anvils[1]!.url, 3, 31_003),
   ]);
-  db = await createTestDatabase();
+  // The monitoring API on the same database, so the feed and statistics are read over HTTP.
+  api = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' } });
+  db = api.db;
+  server = await new Promise<Server>((resolve) => {
+    const s = api.app.listen(3401, '127.0.0.1', () => resolve(s));
+  });
   iris = await startFakeIris(8620, { 0: a.url, 3: b.url });
   irisClient = new IrisClient(iris.url, 9);
   locks = new ChainLocks(db.url);
@@ -52,7 +62,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await locks?.close();
   await iris?.close();
-  await db?.drop();
+  await new Promise((resolve) => server?.close(resolve));
+  await api?.close();
   await Promise.all(anvils.map((x) => x.stop()));
 });
 
@@ -147,6 +158,24 @@ describe('a v1 USDC-fee transfer from domain 0 to domain 3', () => {
       fee: '300000',
       relayer_fee: '300000',
     });
+    const feed = (await (
+      await fetch(`${API}/transactionsmainnet?addr_or_tx_hash=${txHash}`)
+    ).json()) as { transactions: Record<string, unknown>[] };
+    expect(feed.transactions).toEqual([
+      expect.objectContaining({
+        source_tx_hash: txHash.toLowerCase(),
+        destination_tx_hash: received.transactionHash.toLowerCase(),
+        deposit_amount: 100_000_000,
+        receive_amount: 99_700_000,
+        relayer_fee: 300_000,
+        destination_tx_status: 'success',
+        confirmed: true,
+      }),
+    ]);
+    const volumes = (await (await fetch(`${API}/stats/mainnet/volumes`)).json()) as {
+      total_volume: number;
+    };
+    expect(volumes.total_volume).toBe(100_000_000);
   });
 });
 
