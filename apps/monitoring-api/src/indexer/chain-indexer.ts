@@ -39,6 +39,27 @@ export class ChainMovedError extends Error {
   }
 }
 
+/** Receipts and blocks fetched at once per step (public RPCs throttle beyond a few in flight). */
+const RPC_CONCURRENCY = 8;
+
+/** `fn` over `items` with at most `limit` calls in flight; results in input order. */
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 const TRANSFER_TOPICS = [TOPIC0.cashmereTransferV256, TOPIC0.cashmereTransferV64];
 const RECEIVED_TOPICS = [TOPIC0.messageReceivedV1, TOPIC0.messageReceivedV2];
 
@@ -129,23 +150,29 @@ export class ChainIndexer {
       from,
       to,
     );
-    const byTx = groupByTx(logs);
-    const timestamps = new Map<bigint, { hash: string; time: Date }>();
-    const rows: TransferRow[] = [];
-    for (const [hash, txLogs] of byTx) {
+    const byTx = [...groupByTx(logs)];
+    const receipts = await mapLimit(byTx, RPC_CONCURRENCY, async ([hash, txLogs]) => {
       const receipt = await this.client.getTransactionReceipt({ hash });
-      const first = txLogs[0]!;
-      if (receipt.blockHash.toLowerCase() !== String(first.blockHash).toLowerCase()) {
+      if (receipt.blockHash.toLowerCase() !== String(txLogs[0]!.blockHash).toLowerCase()) {
         throw new ChainMovedError(`receipt of ${hash} is in another block`);
       }
-      let block = timestamps.get(receipt.blockNumber);
-      if (!block) {
-        const b = await this.blockAt(receipt.blockNumber);
-        if (!b?.hash || b.hash.toLowerCase() !== receipt.blockHash.toLowerCase()) {
-          throw new ChainMovedError(`block ${receipt.blockNumber} changed during scan`);
-        }
-        block = { hash: b.hash.toLowerCase(), time: new Date(Number(b.timestamp) * 1000) };
-        timestamps.set(receipt.blockNumber, block);
+      return receipt;
+    });
+    const numbers = [...new Set(receipts.map((r) => r.blockNumber))];
+    const blocks = await mapLimit(numbers, RPC_CONCURRENCY, (n) => this.blockAt(n));
+    const times = new Map<bigint, { hash: string; time: Date }>();
+    blocks.forEach((b, i) => {
+      if (b?.hash)
+        times.set(numbers[i]!, {
+          hash: b.hash.toLowerCase(),
+          time: new Date(Number(b.timestamp) * 1000),
+        });
+    });
+    const rows: TransferRow[] = [];
+    for (const receipt of receipts) {
+      const block = times.get(receipt.blockNumber);
+      if (!block || block.hash !== receipt.blockHash.toLowerCase()) {
+        throw new ChainMovedError(`block ${receipt.blockNumber} changed during scan`);
       }
       rows.push(
         ...decodeTransfers(
@@ -172,12 +199,19 @@ export class ChainIndexer {
       from,
       to,
     );
+    const receipts = await mapLimit(
+      [...groupByTx(logs)],
+      RPC_CONCURRENCY,
+      async ([hash, txLogs]) => {
+        const receipt = await this.client.getTransactionReceipt({ hash });
+        if (receipt.blockHash.toLowerCase() !== String(txLogs[0]!.blockHash).toLowerCase()) {
+          throw new ChainMovedError(`receipt of ${hash} is in another block`);
+        }
+        return receipt;
+      },
+    );
     const rows: ReceivedRow[] = [];
-    for (const [hash, txLogs] of groupByTx(logs)) {
-      const receipt = await this.client.getTransactionReceipt({ hash });
-      if (receipt.blockHash.toLowerCase() !== String(txLogs[0]!.blockHash).toLowerCase()) {
-        throw new ChainMovedError(`receipt of ${hash} is in another block`);
-      }
+    for (const receipt of receipts) {
       rows.push(
         ...decodeReceived(receipt.logs, this.config.network, this.config.domain, this.transmitters),
       );
