@@ -56,7 +56,7 @@ const scenarios = [
       Pod: 1,
       ConfigMap: 1,
       Service: 1,
-      Deployment: 1,
+      Deployment: 2,
       PodDisruptionBudget: 1,
       Job: 1,
       CronJob: 1,

@@ -69,6 +69,44 @@ function monitoringApi() {
         ['enabled', 'schedule', 'command', 'concurrencyPolicy'],
       ),
       serviceMonitor: c.serviceMonitor,
+      indexer: c.object(
+        {
+          enabled: c.bool('Run the transfer indexer Deployment (rendered only with chains).'),
+          replicaCount: c.int(
+            'Indexer pods: one writer per chain (advisory lock), others stand by.',
+            0,
+            {
+              maximum: 3,
+            },
+          ),
+          command: c.command,
+          port: c.int('Port of /health, /ready and /metrics (sets PORT).', 1024, {
+            maximum: 65535,
+          }),
+          ...workloadBasics,
+          chains: {
+            type: 'array',
+            description: 'Chains to index, rendered as INDEXER_CHAINS (JSON; docs/indexer.md).',
+            items: {
+              type: 'object',
+              required: ['name', 'domain', 'rpcUrls', 'transferContracts', 'startBlock'],
+            },
+          },
+          config: c.configMap('Indexer-only settings (IRIS_URL, IRIS_RATE_PER_SECOND, ...).'),
+          secretEnv: c.secretEnvMap('Indexer-only secrets (INDEXER_CHAINS with keyed RPC URLs).'),
+          resources: c.resources,
+        },
+        [
+          'enabled',
+          'replicaCount',
+          'command',
+          'port',
+          'chains',
+          'config',
+          'secretEnv',
+          'resources',
+        ],
+      ),
     },
     [
       'image',

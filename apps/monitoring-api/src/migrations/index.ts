@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import * as transactions from './20261121000100_transactions.js';
 import * as users from './20261121000200_users.js';
 import * as totals from './20261121000300_totals.js';
+import * as indexer from './20261125000100_indexer.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -18,6 +19,7 @@ export const migrations: readonly Migration[] = [
   { name: '20261121000100_transactions', ...transactions },
   { name: '20261121000200_users', ...users },
   { name: '20261121000300_totals', ...totals },
+  { name: '20261125000100_indexer', ...indexer },
 ];
 
 /** The knex migration source over {@link migrations}. */

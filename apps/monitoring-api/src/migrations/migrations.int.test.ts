@@ -56,7 +56,7 @@ describe('migrations, on a real database', () => {
         }),
       ),
     );
-    expect(await migrateLatest(db.knex)).toEqual(['20261121000300_totals']);
+    expect(await migrateLatest(db.knex)).toEqual(migrations.slice(2).map((m) => m.name));
     await expectRollupsExact(db.knex);
     await db.knex('transactions').whereRaw('id % 4 = 0').delete();
     await db
@@ -64,7 +64,9 @@ describe('migrations, on a real database', () => {
       .whereRaw('id % 3 = 0')
       .update({ sender: '0xcd00000000000000000000000000000000000001' });
     await expectRollupsExact(db.knex);
-    await db.knex.migrate.down(migratorConfig);
+    while ((await db.knex.migrate.currentVersion(migratorConfig)) !== '20261121000200') {
+      await db.knex.migrate.down(migratorConfig);
+    }
     await db.knex('transactions').whereRaw('id % 5 = 0').delete();
     const [{ ok }] = (
       await db.knex.raw<{ rows: { ok: boolean }[] }>(
@@ -73,7 +75,7 @@ describe('migrations, on a real database', () => {
       )
     ).rows as [{ ok: boolean }];
     expect(ok).toBe(true);
-    expect(await migrateLatest(db.knex)).toEqual(['20261121000300_totals']);
+    expect(await migrateLatest(db.knex)).toEqual(migrations.slice(2).map((m) => m.name));
     await expectRollupsExact(db.knex);
   });
 });

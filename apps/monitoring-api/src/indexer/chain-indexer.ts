@@ -1,0 +1,256 @@
+/**
+ * The polling loop of one EVM chain (docs/indexer.md "Polling"): under the chain's advisory
+ * lock, each tick checks the cursor's block hash against the chain (a mismatch is a reorg:
+ * rewind), scans the next range of at most `maxBlockRange` blocks for `CashmereTransfer` (both
+ * topic0s) and `MessageReceived`, reads the receipts and block timestamps, and writes the
+ * records with the new cursor in one transaction. An error leaves the cursor where it was: the
+ * same range is scanned again on the next tick.
+ */
+import type { Knex } from 'knex';
+import type { Block, Hash, Log, PublicClient } from 'viem';
+import type { ChainConfig } from './config.js';
+import { decodeTransfers, type TransferRow } from './decode.js';
+import { decodeReceived } from './destination.js';
+import { TOPIC0 } from './events.js';
+import type { ChainLocks } from './lock.js';
+import { getLogsSplitting } from './rpc.js';
+import {
+  readCursor,
+  rewind,
+  storedBlocksAbove,
+  writeBatch,
+  type ChainKey,
+  type Cursor,
+  type ReceivedRow,
+} from './store.js';
+
+/** What a tick did. */
+export type TickResult =
+  | { kind: 'standby' }
+  | { kind: 'idle'; head: bigint }
+  | { kind: 'scanned'; from: bigint; to: bigint; head: bigint; inserted: number }
+  | { kind: 'rewound'; to: bigint; deleted: number };
+
+/** Thrown when the chain changed under a scan (the range is scanned again). */
+export class ChainMovedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChainMovedError';
+  }
+}
+
+/** Receipts and blocks fetched at once per step (public RPCs throttle beyond a few in flight). */
+const RPC_CONCURRENCY = 8;
+
+/** `fn` over `items` with at most `limit` calls in flight; results in input order. */
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+const TRANSFER_TOPICS = [TOPIC0.cashmereTransferV256, TOPIC0.cashmereTransferV64];
+const RECEIVED_TOPICS = [TOPIC0.messageReceivedV1, TOPIC0.messageReceivedV2];
+
+/** The indexer of one chain; `tick()` does one step, the caller schedules it. */
+export class ChainIndexer {
+  readonly key: ChainKey;
+  private readonly transferContracts: Set<string>;
+  private readonly transmitters: Set<string>;
+
+  constructor(
+    readonly config: ChainConfig,
+    private readonly client: PublicClient,
+    private readonly logsClient: PublicClient,
+    private readonly knex: Knex,
+    private readonly locks: ChainLocks,
+  ) {
+    this.key = { name: config.name, network: config.network, domain: config.domain };
+    this.transferContracts = new Set(config.transferContracts);
+    this.transmitters = new Set(config.messageTransmitters);
+  }
+
+  /** Highest block counted final: head - confirmations, or the `finalized` block. */
+  private async safeBlock(head: bigint): Promise<bigint> {
+    if (this.config.confirmations === 'finalized') {
+      const block = await this.client.getBlock({ blockTag: 'finalized' });
+      return block.number ?? -1n;
+    }
+    return head - BigInt(this.config.confirmations);
+  }
+
+  private async blockAt(number: bigint): Promise<Block | undefined> {
+    if (number < 0n) return undefined;
+    try {
+      return await this.client.getBlock({ blockNumber: number });
+    } catch (error) {
+      if ((error as { name?: string }).name === 'BlockNotFoundError') return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * One step: standby without the lock; otherwise repair a reorg or scan the next range.
+   *
+   * @throws RPC and database errors (nothing is written then), {@link ChainMovedError},
+   *   CursorMovedError (another writer moved the cursor).
+   */
+  async tick(): Promise<TickResult> {
+    if (!(await this.locks.tryAcquire(this.config.name))) return { kind: 'standby' };
+    const head = await this.client.getBlockNumber({ cacheTime: 0 });
+    const cursor = await readCursor(this.knex, this.config.name);
+    if (cursor) {
+      const block = await this.blockAt(cursor.number);
+      if (block?.hash?.toLowerCase() !== cursor.hash) return this.repair(cursor, head);
+    }
+    const from = cursor ? cursor.number + 1n : BigInt(this.config.startBlock);
+    if (from > head) return { kind: 'idle', head };
+    const to =
+      head < from + BigInt(this.config.maxBlockRange) - 1n
+        ? head
+        : from + BigInt(this.config.maxBlockRange) - 1n;
+    const toBlock = await this.blockAt(to);
+    if (!toBlock?.hash) throw new ChainMovedError(`block ${to} not found`);
+    const safe = await this.safeBlock(head);
+    const [transfers, received] = await Promise.all([
+      this.scanTransfers(from, to, safe),
+      this.scanReceived(from, to),
+    ]);
+    // A reorg during the scan shows as another hash at `to`: drop the work, scan again.
+    const after = await this.blockAt(to);
+    if (after?.hash !== toBlock.hash) throw new ChainMovedError(`block ${to} changed during scan`);
+    if (!this.locks.holds(this.config.name)) return { kind: 'standby' };
+    const inserted = await writeBatch(this.knex, {
+      chain: this.key,
+      expected: cursor,
+      next: { number: to, hash: toBlock.hash.toLowerCase() },
+      transfers,
+      received,
+      safeBlock: safe,
+    });
+    return { kind: 'scanned', from, to, head, inserted };
+  }
+
+  private async scanTransfers(from: bigint, to: bigint, safe: bigint): Promise<TransferRow[]> {
+    const logs = await getLogsSplitting(
+      this.logsClient,
+      this.config.transferContracts,
+      TRANSFER_TOPICS,
+      from,
+      to,
+    );
+    const byTx = [...groupByTx(logs)];
+    const receipts = await mapLimit(byTx, RPC_CONCURRENCY, async ([hash, txLogs]) => {
+      const receipt = await this.client.getTransactionReceipt({ hash });
+      if (receipt.blockHash.toLowerCase() !== String(txLogs[0]!.blockHash).toLowerCase()) {
+        throw new ChainMovedError(`receipt of ${hash} is in another block`);
+      }
+      return receipt;
+    });
+    const numbers = [...new Set(receipts.map((r) => r.blockNumber))];
+    const blocks = await mapLimit(numbers, RPC_CONCURRENCY, (n) => this.blockAt(n));
+    const times = new Map<bigint, { hash: string; time: Date }>();
+    blocks.forEach((b, i) => {
+      if (b?.hash)
+        times.set(numbers[i]!, {
+          hash: b.hash.toLowerCase(),
+          time: new Date(Number(b.timestamp) * 1000),
+        });
+    });
+    const rows: TransferRow[] = [];
+    for (const receipt of receipts) {
+      const block = times.get(receipt.blockNumber);
+      if (!block || block.hash !== receipt.blockHash.toLowerCase()) {
+        throw new ChainMovedError(`block ${receipt.blockNumber} changed during scan`);
+      }
+      rows.push(
+        ...decodeTransfers(
+          receipt.logs,
+          {
+            network: this.config.network,
+            domain: this.config.domain,
+            transferContracts: this.transferContracts,
+          },
+          block.time,
+          receipt.blockNumber <= safe,
+        ),
+      );
+    }
+    return rows;
+  }
+
+  private async scanReceived(from: bigint, to: bigint): Promise<ReceivedRow[]> {
+    if (this.config.messageTransmitters.length === 0) return [];
+    const logs = await getLogsSplitting(
+      this.logsClient,
+      this.config.messageTransmitters,
+      RECEIVED_TOPICS,
+      from,
+      to,
+    );
+    const receipts = await mapLimit(
+      [...groupByTx(logs)],
+      RPC_CONCURRENCY,
+      async ([hash, txLogs]) => {
+        const receipt = await this.client.getTransactionReceipt({ hash });
+        if (receipt.blockHash.toLowerCase() !== String(txLogs[0]!.blockHash).toLowerCase()) {
+          throw new ChainMovedError(`receipt of ${hash} is in another block`);
+        }
+        return receipt;
+      },
+    );
+    const rows: ReceivedRow[] = [];
+    for (const receipt of receipts) {
+      rows.push(
+        ...decodeReceived(receipt.logs, this.config.network, this.config.domain, this.transmitters),
+      );
+    }
+    return rows;
+  }
+
+  /**
+   * After a reorg below the cursor: goes back to the last block counted final (or the cursor's
+   * parent if that is lower), deletes the records and receipts whose block is no longer
+   * canonical, and sets the cursor there; the next ticks scan forward again.
+   */
+  private async repair(cursor: Cursor, head: bigint): Promise<TickResult> {
+    const safe = await this.safeBlock(head);
+    let target = cursor.number - 1n < safe ? cursor.number - 1n : safe;
+    const floor = BigInt(this.config.startBlock) - 1n;
+    if (target < floor) target = floor;
+    const stored = await storedBlocksAbove(this.knex, this.key, target);
+    const canonical = new Map<bigint, string>();
+    for (const n of stored.keys()) {
+      const block = await this.blockAt(n);
+      if (block?.hash) canonical.set(n, block.hash.toLowerCase());
+    }
+    const targetBlock = await this.blockAt(target);
+    const next = targetBlock?.hash
+      ? { number: target, hash: targetBlock.hash.toLowerCase() }
+      : undefined;
+    const deleted = await rewind(this.knex, this.key, cursor, next, canonical);
+    return { kind: 'rewound', to: target, deleted };
+  }
+}
+
+function groupByTx(logs: readonly Log[]): Map<Hash, Log[]> {
+  const byTx = new Map<Hash, Log[]>();
+  for (const log of logs) {
+    if (!log.transactionHash || log.removed) continue;
+    const list = byTx.get(log.transactionHash) ?? [];
+    list.push(log);
+    byTx.set(log.transactionHash, list);
+  }
+  return byTx;
+}

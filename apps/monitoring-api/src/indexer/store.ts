@@ -1,0 +1,276 @@
+/**
+ * The indexer's writes (docs/indexer.md "Writes, cursor and reorgs"): every batch of records,
+ * destination receipts and the chain's cursor in ONE transaction, idempotent on the origin log
+ * key, guarded by a compare-and-set of the cursor so a writer that lost its lock cannot move a
+ * cursor another writer has moved. Rollups follow through the table's triggers.
+ */
+import type { Knex } from 'knex';
+import type { TransferRow } from './decode.js';
+
+/** A chain's scan position: the last block fully written, and its hash. */
+export interface Cursor {
+  readonly number: bigint;
+  readonly hash: string;
+}
+
+/** A `MessageReceived` seen on an indexed chain (the destination of some transfer). */
+export interface ReceivedRow {
+  network: 'mainnet' | 'testnet';
+  destination_domain: number;
+  source_domain: number;
+  version: 1 | 2;
+  /** v1: decimal uint64; v2: bytes32 0x hex (lower case). */
+  nonce: string;
+  tx_hash: string;
+  log_index: number;
+  block_number: bigint;
+  block_hash: string;
+  /** Amount minted to the recipient (`MintAndWithdraw.amount`), base units; null if not seen. */
+  mint_amount: bigint | null;
+}
+
+/** The rows of one chain: its network and CCTP domain. */
+export interface ChainKey {
+  readonly name: string;
+  readonly network: 'mainnet' | 'testnet';
+  readonly domain: number;
+}
+
+/** Thrown when the stored cursor is not the one this writer read (another writer moved it). */
+export class CursorMovedError extends Error {
+  constructor(chain: string) {
+    super(`cursor of ${chain} moved under this writer`);
+    this.name = 'CursorMovedError';
+  }
+}
+
+/** Reads a chain's cursor; undefined before its first batch. */
+export async function readCursor(knex: Knex, chain: string): Promise<Cursor | undefined> {
+  const row = (await knex('indexer_cursors').where({ chain }).first()) as
+    { block_number: string; block_hash: string } | undefined;
+  return row ? { number: BigInt(row.block_number), hash: row.block_hash } : undefined;
+}
+
+async function moveCursor(
+  trx: Knex.Transaction,
+  chain: string,
+  expected: Cursor | undefined,
+  next: Cursor | undefined,
+): Promise<void> {
+  let changed: number;
+  if (!expected) {
+    if (!next) return;
+    const inserted = await trx('indexer_cursors')
+      .insert({ chain, block_number: next.number.toString(), block_hash: next.hash })
+      .onConflict('chain')
+      .ignore()
+      .returning('chain');
+    changed = inserted.length;
+  } else {
+    const guard = trx('indexer_cursors').where({
+      chain,
+      block_number: expected.number.toString(),
+      block_hash: expected.hash,
+    });
+    changed = next
+      ? await guard.update({
+          block_number: next.number.toString(),
+          block_hash: next.hash,
+          updated_at: trx.fn.now(),
+        })
+      : await guard.delete();
+  }
+  if (changed !== 1) throw new CursorMovedError(chain);
+}
+
+/** Which records or receipts a destination match looks at (a scope keeps it to a few rows). */
+export type MatchScope =
+  | {
+      readonly kind: 'receipts';
+      readonly network: string;
+      readonly domain: number;
+      readonly txHashes: readonly string[];
+    }
+  | { readonly kind: 'records'; readonly ids: readonly string[] };
+
+/**
+ * Sets destination fields from the receipts seen so far: a record whose (destination domain,
+ * source domain, version, nonce) has a `MessageReceived` becomes `success` with that tx hash and
+ * the minted amount. Only the scoped receipts or records are looked at.
+ *
+ * @returns the number of records completed.
+ */
+export async function matchDestinations(
+  knex: Knex | Knex.Transaction,
+  scope: MatchScope,
+): Promise<number> {
+  const [filter, bindings]: [string, Knex.RawBinding[]] =
+    scope.kind === 'receipts'
+      ? [
+          'r.network = ? and r.destination_domain = ? and r.tx_hash = any(?::text[])',
+          [scope.network, scope.domain, [...scope.txHashes]],
+        ]
+      : ['t.id = any(?::bigint[])', [[...scope.ids]]];
+  if ((scope.kind === 'receipts' ? scope.txHashes : scope.ids).length === 0) return 0;
+  const result = await knex.raw<{ rowCount: number }>(
+    `update transactions t
+        set destination_tx_hash = r.tx_hash,
+            receive_amount = coalesce(r.mint_amount, t.receive_amount),
+            destination_tx_status = 'success'
+       from cctp_received r
+      where t.log_index is not null and t.destination_tx_hash is null and t.cctp_nonce is not null
+        and r.network = t.network and r.destination_domain = t.destination_domain
+        and r.source_domain = t.source_domain and r.version = t.version and r.nonce = t.cctp_nonce
+        and ${filter}`,
+    bindings,
+  );
+  return result.rowCount;
+}
+
+/** What one scanned range writes. */
+export interface Batch {
+  readonly chain: ChainKey;
+  /** The cursor read before scanning (undefined: first batch). */
+  readonly expected: Cursor | undefined;
+  /** The last block of the range and its hash. */
+  readonly next: Cursor;
+  readonly transfers: readonly TransferRow[];
+  readonly received: readonly ReceivedRow[];
+  /** Highest block number counted final (rows at or below it become `confirmed`). */
+  readonly safeBlock: bigint;
+}
+
+/**
+ * Writes a batch and moves the cursor in one transaction. Re-writing the same logs changes
+ * nothing but their block fields (a log re-included in another block keeps its row).
+ *
+ * @returns the number of transfer rows inserted (not counting rows already present).
+ * @throws {CursorMovedError} when the stored cursor is not `batch.expected` (nothing is written).
+ */
+export async function writeBatch(knex: Knex, batch: Batch): Promise<number> {
+  return knex.transaction(async (trx) => {
+    await moveCursor(trx, batch.chain.name, batch.expected, batch.next);
+    let inserted = 0;
+    let ids: string[] = [];
+    if (batch.transfers.length > 0) {
+      const rows = batch.transfers.map((r) => ({
+        ...r,
+        block_number: r.block_number.toString(),
+        deposit_amount: r.deposit_amount.toString(),
+        receive_amount: r.receive_amount.toString(),
+        relayer_fee: r.relayer_fee.toString(),
+        gas_drop_amount: r.gas_drop_amount.toString(),
+        max_fee: r.max_fee.toString(),
+      }));
+      const insert = trx('transactions').insert(rows).toSQL();
+      const result = await trx.raw<{ rows: { id: string; inserted: boolean }[] }>(
+        `${insert.sql} on conflict (network, source_domain, source_tx_hash, log_index) do update
+            set block_number = excluded.block_number, block_hash = excluded.block_hash,
+                created_at = excluded.created_at, confirmed = excluded.confirmed
+          where (transactions.block_hash, transactions.created_at, transactions.confirmed)
+                is distinct from (excluded.block_hash, excluded.created_at, excluded.confirmed)
+          returning id::text, (xmax = 0) as inserted`,
+        insert.bindings as Knex.RawBinding[],
+      );
+      inserted = result.rows.filter((r) => r.inserted).length;
+      ids = result.rows.map((r) => r.id);
+    }
+    if (batch.received.length > 0) {
+      await trx('cctp_received')
+        .insert(
+          batch.received.map((r) => ({
+            ...r,
+            block_number: r.block_number.toString(),
+            mint_amount: r.mint_amount?.toString() ?? null,
+          })),
+        )
+        .onConflict(['network', 'destination_domain', 'tx_hash', 'log_index'])
+        .merge(['block_number', 'block_hash', 'mint_amount']);
+    }
+    await trx('transactions')
+      .where({ network: batch.chain.network, source_domain: batch.chain.domain })
+      .whereRaw('log_index is not null and not confirmed')
+      .where('block_number', '<=', batch.safeBlock.toString())
+      .update({ confirmed: true });
+    await matchDestinations(trx, { kind: 'records', ids });
+    await matchDestinations(trx, {
+      kind: 'receipts',
+      network: batch.chain.network,
+      domain: batch.chain.domain,
+      txHashes: batch.received.map((r) => r.tx_hash),
+    });
+    return inserted;
+  });
+}
+
+/**
+ * Block numbers (above `above`) of this chain's rows and receipts with their stored hashes,
+ * for checking against the chain after a reorg.
+ */
+export async function storedBlocksAbove(
+  knex: Knex,
+  chain: ChainKey,
+  above: bigint,
+): Promise<Map<bigint, Set<string>>> {
+  const result = await knex.raw<{ rows: { block_number: string; block_hash: string }[] }>(
+    `select distinct block_number, block_hash from transactions
+      where network = ? and source_domain = ? and log_index is not null and block_number > ?
+     union
+     select distinct block_number, block_hash from cctp_received
+      where network = ? and destination_domain = ? and block_number > ?`,
+    [chain.network, chain.domain, above.toString(), chain.network, chain.domain, above.toString()],
+  );
+  const blocks = new Map<bigint, Set<string>>();
+  for (const row of result.rows) {
+    const n = BigInt(row.block_number);
+    const set = blocks.get(n) ?? new Set<string>();
+    set.add(row.block_hash);
+    blocks.set(n, set);
+  }
+  return blocks;
+}
+
+/**
+ * Undoes a reorg in one transaction: deletes this chain's records and receipts above `to`
+ * whose block hash is not the canonical one (`canonical`: block number -> hash, absent = the
+ * block no longer exists), returns records whose destination receipt was deleted to pending,
+ * and sets the cursor back to `to` (undefined: before the first block).
+ *
+ * @returns the number of records deleted.
+ * @throws {CursorMovedError} when the stored cursor is not `expected`.
+ */
+export async function rewind(
+  knex: Knex,
+  chain: ChainKey,
+  expected: Cursor,
+  to: Cursor | undefined,
+  canonical: ReadonlyMap<bigint, string>,
+): Promise<number> {
+  return knex.transaction(async (trx) => {
+    await moveCursor(trx, chain.name, expected, to);
+    const floor = (to?.number ?? -1n).toString();
+    const keep = [...canonical].map(([n, h]) => `${n.toString()}:${h}`);
+    const stale = (table: string, domainColumn: string) =>
+      trx(table)
+        .where({ network: chain.network, [domainColumn]: chain.domain })
+        .where('block_number', '>', floor)
+        .whereRaw(`not (block_number::text || ':' || block_hash = any(?::text[]))`, [keep]);
+    const dropped: { tx_hash: string }[] = await stale('cctp_received', 'destination_domain')
+      .delete()
+      .returning(['tx_hash']);
+    if (dropped.length > 0) {
+      await trx('transactions')
+        .where({ network: chain.network, destination_domain: chain.domain })
+        .whereIn(
+          'destination_tx_hash',
+          dropped.map((d) => d.tx_hash),
+        )
+        .update({
+          destination_tx_hash: null,
+          destination_tx_status: 'pending',
+          receive_amount: trx.raw('deposit_amount - relayer_fee'),
+        });
+    }
+    return Number(await stale('transactions', 'source_domain').whereNotNull('log_index').delete());
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * A local anvil chain spawned as a child process from the `@foundry-rs/anvil` package's platform
+ * binary (its postinstall is not run, so the binary is resolved through the package).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** The anvil binary of this platform. */
+export function anvilBinary(): string {
+  const anvil = createRequire(import.meta.url).resolve('@foundry-rs/anvil/package.json');
+  const platform = `@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`;
+  const pkg = createRequire(anvil).resolve(`${platform}/package.json`);
+  return join(dirname(pkg), 'bin', 'anvil');
+}
+
+/** A running anvil. */
+export interface Anvil {
+  readonly url: string;
+  readonly port: number;
+  readonly process: ChildProcess;
+  /** JSON-RPC call. */
+  rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** Starts anvil on `port` with `chainId` (automine), resolving once it answers. */
+export async function startAnvil(port: number, chainId: number): Promise<Anvil> {
+  const child = spawn(
+    anvilBinary(),
+    ['--port', String(port), '--chain-id', String(chainId), '--silent', '--host', '127.0.0.1'],
+    { stdio: 'ignore' },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const body = (await res.json()) as { result?: T; error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result as T;
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await rpc('eth_chainId');
+      break;
+    } catch {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`anvil did not start on port ${port}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    port,
+    process: child,
+    rpc,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,275 @@
+/**
+ * The test contracts (contracts/CctpTestChain.sol, compiled with solc-js) deployed on an anvil
+ * chain as one CCTP domain: a bridge token, TokenMessenger + MessageTransmitter for v1 and v2,
+ * and two transfer contracts (the current `CashmereTransfer` and the pre-2025-09-02 one), with
+ * helpers that make transfers as a user would (quote signed like the gas quote API's, then the
+ * contract call) and that relay a message on the destination.
+ */
+import { readFileSync } from 'node:fs';
+import { compileSolidity, type CompiledContract } from '@ctss/test-support';
+import { loadSecp256k1Signer, signQuote } from '@ctss/signing';
+import {
+  createPublicClient,
+  createWalletClient,
+  http,
+  parseEventLogs,
+  type Abi,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+  type WalletClient,
+} from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+
+type TestChain = Chain;
+import { MESSAGE_SENT } from '../../../src/indexer/events.js';
+
+const SOURCE = readFileSync(new URL('../contracts/CctpTestChain.sol', import.meta.url), 'utf8');
+const compiled = new Map<string, CompiledContract>();
+/** A contract of CctpTestChain.sol, compiled once per process. */
+export function contract(name: string): CompiledContract {
+  let c = compiled.get(name);
+  if (!c) {
+    c = compileSolidity('CctpTestChain.sol', SOURCE, name);
+    compiled.set(name, c);
+  }
+  return c;
+}
+
+/** anvil's first two default accounts (well-known test keys): deployer/relayer and user. */
+export const DEPLOYER_KEY: Hex =
+  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+export const USER_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+/** The quote signer the transfer contracts trust (a fixed test key). */
+export const QUOTE_KEY: Hex = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
+export const quoteSigner = loadSecp256k1Signer(QUOTE_KEY);
+
+/** A deployed test chain. */
+export interface CctpChain {
+  readonly chain: TestChain;
+  readonly domain: number;
+  readonly url: string;
+  readonly client: PublicClient;
+  readonly deployer: WalletClient;
+  readonly user: WalletClient;
+  readonly userAccount: PrivateKeyAccount;
+  readonly usdc: Address;
+  readonly transmitterV1: Address;
+  readonly transmitterV2: Address;
+  readonly cashmere: Address;
+  readonly cashmereLegacy: Address;
+  /** Block of the first transfer contract deployment. */
+  readonly startBlock: number;
+}
+
+async function deploy(
+  chain: TestChain,
+  wallet: WalletClient,
+  client: PublicClient,
+  name: string,
+  args: unknown[],
+): Promise<Address> {
+  const c = contract(name);
+  const hash = await wallet.deployContract({
+    abi: c.abi,
+    bytecode: c.bytecode,
+    args,
+    account: wallet.account!,
+    chain,
+  });
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  return receipt.contractAddress!;
+}
+
+async function call(
+  chain: TestChain,
+  wallet: WalletClient,
+  client: PublicClient,
+  address: Address,
+  abi: Abi,
+  functionName: string,
+  args: unknown[],
+  value = 0n,
+): Promise<TransactionReceipt> {
+  const hash = await wallet.writeContract({
+    address,
+    abi,
+    functionName,
+    args,
+    value,
+    account: wallet.account!,
+    chain,
+  });
+  const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  if (receipt.status !== 'success') throw new Error(`${functionName} reverted`);
+  return receipt;
+}
+
+/** Deploys the contracts on the chain at `url` as CCTP domain `domain`. */
+export async function deployCctpChain(
+  url: string,
+  domain: number,
+  chainId: number,
+): Promise<CctpChain> {
+  const chain: TestChain = { ...foundry, id: chainId };
+  const client = createPublicClient({ chain, transport: http(url) });
+  const deployerAccount = privateKeyToAccount(DEPLOYER_KEY);
+  const userAccount = privateKeyToAccount(USER_KEY);
+  const deployer = createWalletClient({ account: deployerAccount, chain, transport: http(url) });
+  const user = createWalletClient({ account: userAccount, chain, transport: http(url) });
+  const usdcAbi = contract('TestUsdc').abi;
+  const mtAbi = contract('TestMessageTransmitter').abi;
+  const usdc = await deploy(chain, deployer, client, 'TestUsdc', []);
+  const messengers: Address[] = [];
+  const transmitters: Address[] = [];
+  for (const version of [1, 2]) {
+    const mt = await deploy(chain, deployer, client, 'TestMessageTransmitter', [domain, version]);
+    const tm = await deploy(chain, deployer, client, 'TestTokenMessenger', [mt, usdc]);
+    await call(chain, deployer, client, mt, mtAbi, 'setTokenMessenger', [tm]);
+    await call(chain, deployer, client, usdc, usdcAbi, 'addMinter', [tm]);
+    messengers.push(tm);
+    transmitters.push(mt);
+  }
+  const startBlock = Number(await client.getBlockNumber({ cacheTime: 0 })) + 1;
+  const cashmereArgs = (legacy: boolean) => [
+    domain,
+    quoteSigner.address,
+    usdc,
+    messengers[0],
+    messengers[1],
+    legacy,
+    10, // 0.1 % fee in basis points
+  ];
+  const cashmere = await deploy(chain, deployer, client, 'TestCashmere', cashmereArgs(false));
+  const cashmereLegacy = await deploy(chain, deployer, client, 'TestCashmere', cashmereArgs(true));
+  await call(chain, deployer, client, usdc, usdcAbi, 'mint', [userAccount.address, 10n ** 15n]);
+  for (const c of [cashmere, cashmereLegacy]) {
+    await call(chain, user, client, usdc, usdcAbi, 'approve', [c, 2n ** 256n - 1n]);
+  }
+  return {
+    chain,
+    domain,
+    url,
+    client,
+    deployer,
+    user,
+    userAccount,
+    usdc,
+    transmitterV1: transmitters[0]!,
+    transmitterV2: transmitters[1]!,
+    cashmere,
+    cashmereLegacy,
+    startBlock,
+  };
+}
+
+/** A transfer as the user makes it. Amounts in base units (fee in wei when native). */
+export interface TransferInput {
+  readonly version: 1 | 2;
+  readonly destinationDomain: number;
+  readonly amount: bigint;
+  readonly fee: bigint;
+  readonly gasDrop?: bigint;
+  readonly isNative?: boolean;
+  readonly recipient: Hex;
+  readonly maxFee?: bigint;
+  readonly legacy?: boolean;
+}
+
+/** Makes a transfer with a freshly signed quote; returns the receipt and the CCTP message. */
+export async function makeTransfer(
+  chain: CctpChain,
+  t: TransferInput,
+): Promise<{ receipt: TransactionReceipt; message: Hex }> {
+  const block = await chain.client.getBlock();
+  const deadline = block.timestamp + 100n;
+  const isNative = t.isNative ?? false;
+  const gasDrop = t.gasDrop ?? 0n;
+  const signature = signQuote(
+    {
+      localDomain: chain.domain,
+      destinationDomain: t.destinationDomain,
+      fee: t.fee,
+      deadline,
+      isNative,
+      cctpVersion: t.version,
+    },
+    'spec',
+    quoteSigner,
+  );
+  const recipient32 = `0x${t.recipient.slice(2).toLowerCase().padStart(64, '0')}`;
+  const zero32 = `0x${'0'.repeat(64)}`;
+  const abi = contract('TestCashmere').abi;
+  const address = t.legacy ? chain.cashmereLegacy : chain.cashmere;
+  const value = isNative ? t.fee + gasDrop : 0n;
+  const receipt =
+    t.version === 1
+      ? await call(
+          chain.chain,
+          chain.user,
+          chain.client,
+          address,
+          abi,
+          'transfer',
+          [
+            {
+              amount: t.amount,
+              fee: t.fee,
+              deadline,
+              gasDropAmount: gasDrop,
+              destinationDomain: t.destinationDomain,
+              recipient: recipient32,
+              solanaOwner: zero32,
+              isNative,
+              signature,
+            },
+          ],
+          value,
+        )
+      : await call(
+          chain.chain,
+          chain.user,
+          chain.client,
+          address,
+          abi,
+          'transferV2',
+          [
+            {
+              amount: t.amount,
+              maxFee: t.maxFee ?? 0n,
+              fee: t.fee,
+              deadline,
+              gasDropAmount: gasDrop,
+              destinationDomain: t.destinationDomain,
+              minFinalityThreshold: 2000,
+              recipient: recipient32,
+              isNative,
+              hookData: '0x',
+              signature,
+            },
+          ],
+          value,
+        );
+  const [sent] = parseEventLogs({ abi: [MESSAGE_SENT], logs: receipt.logs });
+  return { receipt, message: sent!.args.message };
+}
+
+/** Relays a message on the destination chain (the transmitter of `version`). */
+export async function receiveMessage(
+  chain: CctpChain,
+  version: 1 | 2,
+  message: Hex,
+): Promise<TransactionReceipt> {
+  return call(
+    chain.chain,
+    chain.deployer,
+    chain.client,
+    version === 1 ? chain.transmitterV1 : chain.transmitterV2,
+    contract('TestMessageTransmitter').abi,
+    'receiveMessage',
+    [message, '0x'],
+  );
+}

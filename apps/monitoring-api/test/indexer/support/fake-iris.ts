@@ -1,0 +1,134 @@
+/**
+ * A local stand-in for Circle's Iris API speaking its response format: `GET /v2/messages/
+ * {sourceDomain}?transactionHash=` and `GET /v1/messages/{sourceDomain}/{txHash}`. It reads the
+ * `MessageSent` logs of the transaction from the source chain's RPC (as Iris observes chains),
+ * answers 404 for an unknown transaction, `pending_confirmations` / `PENDING` until the test
+ * completes it, then the attested message (v2: with the assigned nonce and the fee executed).
+ */
+import { createServer, type Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { createPublicClient, http, parseEventLogs, type Hex } from 'viem';
+import { MESSAGE_SENT } from '../../../src/indexer/events.js';
+
+/** The fake Iris server and its controls. */
+export interface FakeIris {
+  readonly url: string;
+  /** Requests received, by path. */
+  readonly requests: string[];
+  /** Attests a transaction's messages from now on. */
+  complete(txHash: string): void;
+  /** Answers the next `count` requests with `status` (e.g. 429, 503). */
+  failNext(count: number, status: number): void;
+  /** Fee executed written into v2 messages (base units). */
+  feeExecuted: bigint;
+  close(): Promise<void>;
+}
+
+/** Starts the fake on `port`, reading source chains from `rpcByDomain`. */
+export async function startFakeIris(
+  port: number,
+  rpcByDomain: Record<number, string>,
+): Promise<FakeIris> {
+  const completed = new Set<string>();
+  const nonces = new Map<string, Hex[]>();
+  const requests: string[] = [];
+  let failures: { count: number; status: number } = { count: 0, status: 0 };
+  const clients = new Map(
+    Object.entries(rpcByDomain).map(([d, url]) => [
+      Number(d),
+      createPublicClient({ transport: http(url) }),
+    ]),
+  );
+  const state = { feeExecuted: 0n };
+
+  const withNonce = (message: Hex, nonce: Hex): Hex => {
+    const hex = message.slice(2);
+    const fee = state.feeExecuted.toString(16).padStart(64, '0');
+    // nonce @12 (32 bytes); body @148, feeExecuted @148+164 (32 bytes).
+    return `0x${hex.slice(0, 24)}${nonce.slice(2)}${hex.slice(88, 2 * 312)}${fee}${hex.slice(2 * 344)}`;
+  };
+
+  const lookup = async (domain: number, txHash: string) => {
+    const client = clients.get(domain);
+    if (!client) return undefined;
+    try {
+      const receipt = await client.getTransactionReceipt({ hash: txHash as Hex });
+      return parseEventLogs({ abi: [MESSAGE_SENT], logs: receipt.logs }).map((l) => l.args.message);
+    } catch {
+      return undefined;
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      requests.push(url.pathname + url.search);
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (failures.count > 0) {
+        failures.count--;
+        res.writeHead(failures.status, {
+          'content-type': 'application/json',
+          ...(failures.status === 429 ? { 'retry-after': '1' } : {}),
+        });
+        res.end(JSON.stringify({ error: 'injected' }));
+        return;
+      }
+      const v2 = /^\/v2\/messages\/(\d+)$/.exec(url.pathname);
+      const v1 = /^\/v1\/messages\/(\d+)\/(0x[0-9a-fA-F]{64})$/.exec(url.pathname);
+      const domain = Number((v2 ?? v1)?.[1]);
+      const txHash = (v2 ? url.searchParams.get('transactionHash') : v1?.[2])?.toLowerCase();
+      if ((!v2 && !v1) || !txHash) return send(400, { error: 'bad request' });
+      const messages = await lookup(domain, txHash);
+      if (!messages || messages.length === 0) return send(404, { error: 'Message not found' });
+      const done = completed.has(txHash);
+      if (v1) {
+        return send(200, {
+          messages: messages.map((m) => ({
+            attestation: done ? `0x${'ab'.repeat(65)}` : 'PENDING',
+            message: m,
+            eventNonce: BigInt(`0x${m.slice(2 + 24, 2 + 40)}`).toString(),
+          })),
+        });
+      }
+      const assigned: Hex[] =
+        nonces.get(txHash) ?? messages.map((): Hex => `0x${randomBytes(32).toString('hex')}`);
+      nonces.set(txHash, assigned);
+      return send(200, {
+        messages: messages.map((m, i) => ({
+          message: done ? withNonce(m, assigned[i]!) : m,
+          eventNonce: assigned[i],
+          attestation: done ? `0x${'cd'.repeat(65)}` : 'PENDING',
+          cctpVersion: 2,
+          status: done ? 'complete' : 'pending_confirmations',
+          delayReason: null,
+          decodedMessage: null,
+        })),
+      });
+    })().catch(() => {
+      res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    complete: (txHash) => completed.add(txHash.toLowerCase()),
+    failNext: (count, status) => {
+      failures = { count, status };
+    },
+    get feeExecuted() {
+      return state.feeExecuted;
+    },
+    set feeExecuted(value: bigint) {
+      state.feeExecuted = value;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

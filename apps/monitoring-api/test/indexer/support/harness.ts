@@ -1,0 +1,55 @@
+/** Builds chain indexers over test chains and runs them until they have caught up. */
+import type { Knex } from 'knex';
+import { ChainConfigSchema, type ChainConfig } from '../../../src/indexer/config.js';
+import { ChainIndexer, type TickResult } from '../../../src/indexer/chain-indexer.js';
+import type { ChainLocks } from '../../../src/indexer/lock.js';
+import { createChainClient } from '../../../src/indexer/rpc.js';
+import type { CctpChain } from './cctp-chain.js';
+
+/** The indexer config of a test chain (overrides applied last). */
+export function chainConfig(
+  name: string,
+  chain: CctpChain,
+  overrides: Partial<Record<keyof ChainConfig, unknown>> = {},
+): ChainConfig {
+  return ChainConfigSchema.parse({
+    name,
+    network: 'mainnet',
+    domain: chain.domain,
+    rpcUrls: [chain.url],
+    transferContracts: [chain.cashmere, chain.cashmereLegacy],
+    messageTransmitters: [chain.transmitterV1, chain.transmitterV2],
+    startBlock: chain.startBlock,
+    confirmations: 2,
+    pollIntervalMs: 50,
+    maxBlockRange: 5,
+    ...overrides,
+  });
+}
+
+/** A chain indexer over `config`. */
+export function indexerFor(config: ChainConfig, knex: Knex, locks: ChainLocks): ChainIndexer {
+  return new ChainIndexer(
+    config,
+    createChainClient(config),
+    createChainClient(config, 0),
+    knex,
+    locks,
+  );
+}
+
+/**
+ * Ticks every indexer until each is idle at the chain head (one standing by is ticked again
+ * after a pause: a lock released by a closed session frees up shortly after).
+ *
+ * @returns the results of the last round.
+ * @throws after `maxRounds` rounds without catching up.
+ */
+export async function syncAll(indexers: ChainIndexer[], maxRounds = 200): Promise<TickResult[]> {
+  for (let round = 0; round < maxRounds; round++) {
+    const results = await Promise.all(indexers.map((i) => i.tick()));
+    if (results.every((r) => r.kind === 'idle')) return results;
+    if (results.some((r) => r.kind === 'standby')) await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('indexers did not catch up');
+}
