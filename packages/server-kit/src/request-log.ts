@@ -1,6 +1,6 @@
 /**
  * One structured log line per finished request, written only when the logger's level lets it
- * through (2xx/3xx info, 4xx warn, 5xx error). Replaces pino-http, whose per-request child logger
+ * through (2xx/3xx info, 4xx and 503 warn, other 5xx error). Replaces pino-http, whose per-request child logger
  * serialized and redacted every request's headers even when nothing was logged (a quarter to a
  * half of the throughput of a small endpoint, measured in packages/bench/FINDINGS.md).
  */
@@ -10,8 +10,13 @@ import type { Logger } from './logger.js';
 /** Paths not logged at info (probes and scrapes would drown the log). */
 const QUIET_PATHS = new Set(['/health', '/ready', '/metrics']);
 
-/** The log level of a response status. */
+/**
+ * The log level of a response status. A 503 is a retryable answer during a backend outage, which
+ * is logged once where it is detected (docs/operations.md): at error level, every request of the
+ * outage would bury that line.
+ */
 function levelOf(status: number): 'info' | 'warn' | 'error' {
+  if (status === 503) return 'warn';
   return status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
 }
 

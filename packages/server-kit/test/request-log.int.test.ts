@@ -19,7 +19,8 @@ function capture(level: pino.LevelWithSilent) {
   app.get('/ok', (_req, res) => res.json({ ok: true }));
   app.get('/health', (_req, res) => res.json({ ok: true }));
   app.get('/bad', (_req, res) => res.status(400).json({}));
-  app.get('/fail', (_req, res) => res.status(503).json({}));
+  app.get('/fail', (_req, res) => res.status(500).json({}));
+  app.get('/unavailable', (_req, res) => res.status(503).json({}));
   return { app, lines };
 }
 
@@ -30,6 +31,7 @@ describe('requestLogMiddleware', () => {
     await request(app).get('/health');
     await request(app).get('/bad');
     await request(app).get('/fail');
+    await request(app).get('/unavailable');
     await new Promise((r) => setImmediate(r));
     expect(
       lines.map((l) => [
@@ -40,7 +42,8 @@ describe('requestLogMiddleware', () => {
     ).toEqual([
       [30, '/ok?x=1', 200],
       [40, '/bad', 400],
-      [50, '/fail', 503],
+      [50, '/fail', 500],
+      [40, '/unavailable', 503],
     ]);
     expect(typeof lines[0]?.responseTime).toBe('number');
   });
@@ -50,6 +53,7 @@ describe('requestLogMiddleware', () => {
     await request(app).get('/ok');
     await request(app).get('/bad');
     await request(app).get('/fail');
+    await request(app).get('/unavailable');
     await new Promise((r) => setImmediate(r));
     expect(lines).toHaveLength(1);
     expect(lines[0]?.level).toBe(50);
