@@ -5,12 +5,12 @@
  * on FEEDER_PORT for its probes. Shuts down on SIGTERM: stops the cycle, releases the lock,
  * closes Redis.
  */
-import { createServer } from 'node:http';
 import { createChainRegistry } from '@ctss/domain-types';
 import {
   ConfigError,
   createKvStore,
   createLogger,
+  createEdgeServer,
   createMetrics,
   listen,
   metricsHandler,
@@ -92,7 +92,7 @@ await runService({
       });
     });
     app.get('/metrics', metricsHandler(metrics.registry));
-    const server = createServer(app);
+    const server = createEdgeServer(app, { logger, readyPath: null });
     const port = await listen(server, config.FEEDER_PORT);
     logger.info(
       { port, priceSource: config.priceSource, chains: [...config.rpcUrls.keys()] },
