@@ -5,6 +5,7 @@
  */
 import { WebSocket } from 'ws';
 import { FeesMessage, TokenPricesMessage } from '@ctss/domain-types';
+import { rawExchange, upgradeRequest } from '@ctss/test-support';
 import { UPDATES_CHANNEL } from '../src/feeder/feeder.js';
 import { CLOSE_GOING_AWAY } from '../src/ws/subscribe.js';
 import { buildTestApp, uniquePrefix, usingRedis, type TestApp } from './support/app.js';
@@ -72,6 +73,13 @@ describe('a client of /subscribe', () => {
     const t = app({ env: { CORS_ORIGINS: 'https://bridge.example' } });
     const base = await t.listen();
     await expect(connectWs(wsUrl(base), { Origin: 'https://evil.example' })).rejects.toThrow(/403/);
+    const refused = await rawExchange(
+      Number(new URL(base).port),
+      upgradeRequest('/subscribe').replace('\r\n\r\n', '\r\nOrigin: https://evil.example\r\n\r\n'),
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(JSON.parse(refused.body)).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     const allowed = await connectWs(wsUrl(base), { Origin: 'https://bridge.example' });
     const noOrigin = await connectWs(wsUrl(base)); // non-browser clients send no Origin
     expect(t.gas.ws.clientCount()).toBe(2);

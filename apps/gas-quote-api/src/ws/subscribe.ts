@@ -110,12 +110,12 @@ export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
       return;
     }
     if (path !== SUBSCRIBE_PATH) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      endSocketWithProblem(socket, 404, 'NOT_FOUND', `no WebSocket endpoint at ${path}`);
       return;
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !anyOrigin && !opts.allowedOrigins.includes(origin)) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      endSocketWithProblem(socket, 403, 'FORBIDDEN', 'this Origin may not open a WebSocket');
       return;
     }
     admitAndUpgrade(req, socket, head);

@@ -15,6 +15,7 @@ export const ErrorCode = z.enum([
   'NOT_BOUND',
   'RATE_LIMITED',
   'NOT_FOUND',
+  'FORBIDDEN',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'SERVICE_UNAVAILABLE',
