@@ -94,6 +94,10 @@ describe('the Gas Quote API while Redis is away', () => {
     const prices = await timedFetch(`${base}/tokenPrices`);
     expect(prices.res.status).toBe(200);
     expect(Object.keys((await prices.res.json()) as object).length).toBeGreaterThan(0);
+    // Ready while the in-process prices are fresh; the lost store is reported, not fatal.
+    const ready = await fetch(`${base}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready', cache: 'unreachable' });
     // Quotes are signed at the test clock: the deadline follows it, the prices stay those observed at T0.
     t.clock.set(T0 + 120_000);
     expect((await fetch(`${base}${QUOTE}`)).status).toBe(200);
@@ -108,6 +112,9 @@ describe('the Gas Quote API while Redis is away', () => {
       expect(((await res.json()) as { code: string }).code).toBe('MISSING_PRICE_DATA');
       expect(ms).toBeLessThan(FAST_MS);
     }
+    const ready = await fetch(`${base}/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE', cache: 'unreachable' });
   });
 
   it('keeps the WebSocket feed and the process alive, and quotes again once Redis and the feeder are back', async () => {

@@ -92,6 +92,12 @@ describe('the Monitoring API while Redis is away', () => {
     }
   });
 
+  it('stays ready, reporting the cache as unreachable (every replica shares the outage)', async () => {
+    const ready = await request(t.app).get('/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ status: 'ready', database: 'ok', cache: 'unreachable' });
+  });
+
   it('issues nonces again once Redis is back, on the same store', async () => {
     await redis.start();
     await waitFor(() => kv.redis!.ready);

@@ -1,12 +1,16 @@
 /**
- * Probes (DESIGN.md "Errors, limits, health"): `GET /health` is liveness and says which price
- * source is in use; `GET /ready` is readiness: the cache answers and price data is fresh.
+ * Probes (docs/api.md "Gas Quote API probes"): `GET /health` is liveness and says which price
+ * source is in use; `GET /ready` is readiness: the in-process price copy quotes are served from
+ * has a fresh chain. A lost Redis alone does not make a replica unready (docs/operations.md
+ * "Redis lost"): quotes go on from that copy while it is fresh, and every replica shares the
+ * outage, so failing readiness would only turn a degraded service into none.
  */
 import type { ChainRegistry } from '@ctss/domain-types';
 import { PROBLEM_CONTENT_TYPE, problem } from '@ctss/domain-types';
 import type { KvStore } from '@ctss/server-kit';
 import { sendJson } from '@ctss/server-kit';
 import { Router, type Response } from 'express';
+import { PriceSnapshot } from '../pricing/price-snapshot.js';
 import { MissingPriceDataError, type PriceStore } from '../pricing/price-store.js';
 
 /** Facts `/health` reports. */
@@ -17,12 +21,32 @@ export interface HealthInfo {
   readonly ed25519PublicKey: string;
 }
 
-async function fresh(p: Promise<unknown>): Promise<boolean> {
+/**
+ * Whether the snapshot holds a fresh gas price and native token price for `chain`.
+ * @throws whatever the snapshot throws other than MissingPriceDataError.
+ */
+function chainIsFresh(
+  snapshot: PriceSnapshot | undefined,
+  chain: { readonly domain: number; readonly nativeSymbol: string },
+): boolean {
+  if (!snapshot) return false;
   try {
-    await p;
+    snapshot.gas(chain.domain);
+    snapshot.usd(chain.nativeSymbol);
     return true;
   } catch (err) {
     if (err instanceof MissingPriceDataError) return false;
+    throw err;
+  }
+}
+
+/** The in-process price snapshot quotes are served from; undefined when none was ever read. */
+async function currentSnapshot(store: PriceStore): Promise<PriceSnapshot | undefined> {
+  try {
+    const pending = store.snapshot();
+    return pending instanceof PriceSnapshot ? pending : await pending;
+  } catch (err) {
+    if (err instanceof MissingPriceDataError) return undefined;
     throw err;
   }
 }
@@ -40,8 +64,8 @@ function notReady(res: Response, detail: string, extra: Record<string, unknown>)
 
 /**
  * Router with `/health` and `/ready`. A chain counts as fresh when its gas price and its native
- * token price are within the maximum age; `/ready` answers 503 when the cache does not answer or
- * no chain is fresh (one chain's RPC outage must not take every replica out of service).
+ * token price are within the maximum age; `/ready` answers 503 when no chain is fresh (one chain's
+ * RPC outage must not take every replica out of service), and reports `cache` either way.
  */
 export function healthRouter(
   info: HealthInfo,
@@ -54,38 +78,25 @@ export function healthRouter(
     sendJson(res, 200, { status: 'ok', snapshot: info.priceSource === 'snapshot', ...info });
   });
   router.get('/ready', async (_req, res) => {
-    try {
-      await kv.ping();
-    } catch {
-      notReady(res, 'the store does not answer', {
-        cache: 'unreachable',
-        freshDomains: [],
-        staleDomains: [],
-      });
-      return;
-    }
-    const checks = await Promise.all(
-      registry
-        .all()
-        .map(
-          async (c) =>
-            [
-              c.domain,
-              (await fresh(store.gas(c.domain))) && (await fresh(store.usd(c.nativeSymbol))),
-            ] as const,
-        ),
-    );
-    const freshDomains = checks.filter(([, ok]) => ok).map(([d]) => d);
-    const staleDomains = checks.filter(([, ok]) => !ok).map(([d]) => d);
+    const [cache, snapshot] = await Promise.all([
+      kv.ping().then(
+        () => 'ok',
+        () => 'unreachable',
+      ),
+      currentSnapshot(store),
+    ]);
+    const chains = registry.all();
+    const freshDomains = chains.filter((c) => chainIsFresh(snapshot, c)).map((c) => c.domain);
+    const staleDomains = chains.filter((c) => !chainIsFresh(snapshot, c)).map((c) => c.domain);
     if (freshDomains.length === 0) {
       notReady(res, 'no chain has fresh gas and token prices', {
-        cache: 'ok',
+        cache,
         freshDomains,
         staleDomains,
       });
       return;
     }
-    sendJson(res, 200, { status: 'ready', cache: 'ok', freshDomains, staleDomains });
+    sendJson(res, 200, { status: 'ready', cache, freshDomains, staleDomains });
   });
   return router;
 }
