@@ -104,7 +104,11 @@ export function printReport(): number {
       `${c.pass ? 'PASS' : 'FAIL'}  ${c.scenario.padEnd(c1)}  ${c.what.padEnd(c2)}  ${c.measured}`,
     );
   const failed = checks.filter((c) => !c.pass).length;
-  out.push('', `${checks.length - failed} passed, ${failed} failed`, '');
+  out.push(
+    '',
+    `fault suite: ${checks.length - failed} of ${checks.length} checks passed${failed ? `, ${failed} FAILED` : ''}`,
+    '',
+  );
   process.stdout.write(out.join('\n'));
   return failed;
 }
