@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { EcdsaQuote } from '@ctss/domain-types';
 import { buildTestApp, T0, type TestApp } from './support/app.js';
-import { redisProcess, waitFor } from './support/redis-server.js';
+import { redisProcess, waitFor } from '@ctss/test-support';
 import { connectWs, type TestWsClient } from './support/ws-client.js';
 
 /** Port 6392 is this app's own test Redis. */

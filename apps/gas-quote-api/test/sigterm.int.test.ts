@@ -4,28 +4,11 @@
  * `Connection: close`, and the process exits 0 well inside the 10 s drain timeout.
  */
 import { spawn } from 'node:child_process';
-import { Agent, get } from 'node:http';
+import { Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { keepAliveLoad } from '@ctss/test-support';
+import { fetchOn, keepAliveLoad } from '@ctss/test-support';
 
 const child = fileURLToPath(new URL('./support/sigterm-child.mjs', import.meta.url));
-
-/** GET on `agent`: status, Connection header and body. */
-function fetchOn(
-  agent: Agent,
-  url: string,
-): Promise<{ status: number; connection: string | undefined; body: string }> {
-  return new Promise((resolve, reject) => {
-    get(url, { agent }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }),
-      );
-    }).on('error', reject);
-  });
-}
 
 it('drains on SIGTERM and exits 0 with no failed request', async () => {
   const proc = spawn(process.execPath, [child], { stdio: ['ignore', 'pipe', 'inherit'] });

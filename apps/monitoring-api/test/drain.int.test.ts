@@ -4,27 +4,10 @@
  * `Connection: close` at the end, no connection is cut, and the drain ends well inside its timeout.
  */
 import { expect, it } from '@jest/globals';
-import { Agent, get } from 'node:http';
+import { Agent } from 'node:http';
 import { createEdgeServer, listen, runService } from '@ctss/server-kit';
-import { keepAliveLoad } from '@ctss/test-support';
+import { fetchOn, keepAliveLoad } from '@ctss/test-support';
 import { startTestApp } from './support/app.js';
-
-/** GET on `agent`: status, Connection header and body. */
-function fetchOn(
-  agent: Agent,
-  url: string,
-): Promise<{ status: number; connection: string | undefined; body: string }> {
-  return new Promise((resolve, reject) => {
-    get(url, { agent }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }),
-      );
-    }).on('error', reject);
-  });
-}
 
 it('drains a keep-alive load with no failed request, /ready 503 at once, well inside the timeout', async () => {
   const t = await startTestApp();

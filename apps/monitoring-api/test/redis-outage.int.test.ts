@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createKvStore, createLogger, type KvStore } from '@ctss/server-kit';
 import request from 'supertest';
 import { startTestApp, type TestApp } from './support/app.js';
-import { redisProcess, waitFor } from './support/redis-server.js';
+import { redisProcess, waitFor } from '@ctss/test-support';
 import { insertUser } from './users/builders.js';
 import { evmWallet } from './users/wallets.js';
 

@@ -18,7 +18,7 @@ import {
   listen,
   type KvStore,
 } from '../src/index.js';
-import { redisProcess, waitFor } from './support/redis-server.js';
+import { redisProcess, waitFor } from '@ctss/test-support';
 
 /** Port 6390 is this package's own test Redis. */
 const redis = redisProcess(6390);

@@ -1,3 +1,4 @@
 export * from './solidity.js';
 export * from './raw-http.js';
 export * from './keep-alive-load.js';
+export * from './redis-server.js';

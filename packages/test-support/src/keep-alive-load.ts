@@ -106,3 +106,24 @@ export function keepAliveLoad(url: string, clients = 6): KeepAliveLoad {
     },
   };
 }
+
+/**
+ * One GET of `url` on `agent` (a keep-alive agent, so the request may reuse a connection): the
+ * status, the `Connection` response header and the body as UTF-8 text.
+ * @throws (the promise) on a socket error, e.g. a refused or reset connection.
+ */
+export function fetchOn(
+  agent: Agent,
+  url: string,
+): Promise<{ status: number; connection: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }),
+      );
+    }).on('error', reject);
+  });
+}
