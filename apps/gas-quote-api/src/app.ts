@@ -63,7 +63,8 @@ export interface GasQuoteApp {
   close(): Promise<void>;
 }
 
-/** Maps missing or stale price data to 500 MISSING_PRICE_DATA (SPEC.md "Errors"). */
+/** Maps missing or stale price data to 500 MISSING_PRICE_DATA (docs/api.md "Errors";
+ * docs/decisions.md "D16. MISSING_PRICE_DATA is a 500"). */
 const missingPriceData: ErrorRequestHandler = (err, _req, _res, next) => {
   next(
     err instanceof MissingPriceDataError

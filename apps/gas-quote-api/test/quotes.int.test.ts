@@ -1,5 +1,6 @@
 /**
- * The quote endpoints over HTTP: when a client asks for a quote, then it gets the spec's fields,
+ * The quote endpoints over HTTP: when a client asks for a quote, then it gets the documented fields
+ * (docs/api.md "ECDSA quote", "Ed25519 quote"),
  * priced by the fee formula from the stored data, signed by the configured key (checked with
  * viem's independent recovery and @noble/curves), and every bad input is a 400 problem.
  */

@@ -1,5 +1,5 @@
 /**
- * The app factory (DESIGN.md "Shape"): every route of the Monitoring API over the dependencies
+ * The app factory (docs/architecture.md "Packages and what they own"): every route of the Monitoring API over the dependencies
  * given, with helmet, CORS, request logs, metrics and rate limiting from server-kit. `main.ts`
  * only builds the dependencies and listens.
  */

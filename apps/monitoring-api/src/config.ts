@@ -38,7 +38,7 @@ const bool = (fallback: boolean) =>
 /** The core environment schema; every variable optional with a default unless stated. */
 const CoreConfigSchema = z.object({
   ...serviceConfigShape,
-  /** HTTP port (DESIGN.md "Running": 3000). */
+  /** HTTP port (docs/architecture.md "Services and processes": 3000). */
   PORT: intInRange(0, 65535, 3000),
   /** Primary PostgreSQL; absent = embedded PGlite with demo data. */
   DATABASE_URL: postgresUrl.optional(),
@@ -81,9 +81,10 @@ const CoreConfigSchema = z.object({
   ETH_RPC_URL: z.url().optional(),
   /** Solana JSON-RPC endpoint for SNS resolution of `.sol` names. */
   SOLANA_RPC_URL: z.url().optional(),
-  /** Lifetime of a wallet-binding nonce, seconds (DESIGN.md: 5 minutes). */
+  /** Lifetime of a wallet-binding nonce, seconds (docs/decisions.md "D11. Binding message and nonce
+   * rules": 5 minutes). */
   NONCE_TTL_SECONDS: intInRange(10, 3600, 300),
-  /** Suffix of usernames (SPEC.md "username with the service's suffix"). */
+  /** Suffix of usernames (docs/api.md "Users by wallet or username"). */
   USERNAME_SUFFIX: z
     .string()
     .trim()

@@ -1,6 +1,6 @@
 /**
- * The one typed object of dependencies the app factory takes (DESIGN.md "Shape"): tests build it
- * with real PostgreSQL/Redis and a fixed clock, `main.ts` builds it from configuration.
+ * The one typed object of dependencies the app factory takes (docs/architecture.md "Packages
+ * and what they own"): tests build it with real PostgreSQL/Redis and a fixed clock, `main.ts` builds it from configuration.
  */
 import type { KvStore, Metrics } from '@ctss/server-kit';
 import type { Knex } from 'knex';

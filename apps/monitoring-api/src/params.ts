@@ -19,7 +19,7 @@ export const MAX_ADDRESS_LENGTH = 128;
 
 /**
  * A page size or bucket count: a positive decimal integer; above `max` it is clamped to `max`
- * (DESIGN.md "limit"); zero, negative, non-integer or non-numeric is a 400.
+ * (docs/decisions.md "D5. Limit clamping"); zero, negative, non-integer or non-numeric is a 400.
  */
 export const limitParam = (fallback: number, max: number) =>
   z

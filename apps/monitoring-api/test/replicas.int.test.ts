@@ -1,5 +1,5 @@
 /**
- * Read replicas (DESIGN.md "Running"): reads go to healthy replicas round robin, a replica that
+ * Read replicas (docs/decisions.md "D37. Read replicas"): reads go to healthy replicas round robin, a replica that
  * fails its probe is skipped, and with none healthy reads fall back to the primary. Separate
  * databases stand in for the primary and the replicas, told apart by a marker table.
  */

@@ -230,7 +230,7 @@ export async function renderReport(records: RunRecord[]): Promise<string> {
     'response or socket error is marked invalid. Services run with `NODE_ENV=production`, `LOG_LEVEL=warn`,',
     'the rate limit raised to 1,000,000/min (still checked in Redis on every request) and, on the monitoring API,',
     '`CACHE_TTL_SECONDS=0`: no response is stored, but identical requests that arrive while one is being',
-    'answered still share its query (single-flight, DESIGN.md "Caching"), so a stats workload, one path at 32',
+    'answered still share its query (single-flight, docs/architecture.md "Caching"), so a stats workload, one path at 32',
     'connections, runs fewer queries than requests (see the PostgreSQL column of the CPU table).',
     'A run measures every HTTP workload in several rounds (default 3), each on freshly started APIs; a',
     "workload's row is its median round by ratio (every round's ratio shown next to it), with the peak RSS of",

@@ -70,8 +70,8 @@ export interface RunRecord {
   readonly pairedHelloSeconds?: number;
   /**
    * How many rounds measured each HTTP workload, each on freshly started APIs (the workload
-   * records hold the median round: rounds.ts); absent = one (runs before the second session of
-   * 2026-11-24).
+   * records hold the median round: rounds.ts); absent = one (records
+   * written before rounds were counted).
    */
   readonly rounds?: number;
   readonly workloads: WorkloadRecord[];

@@ -1,5 +1,5 @@
 /**
- * The workloads of issue 6 and their targets. HTTP workloads run with autocannon at 100
+ * The benchmark workloads and their targets. HTTP workloads run with autocannon at 100
  * connections (hello-world and quotes, the throughput comparison) or 32 (monitoring reads);
  * the WebSocket fan-out is measured separately (websocket.ts).
  */
@@ -22,7 +22,7 @@ export interface HttpWorkload {
   readonly plan: RequestPlan;
 }
 
-/** Thresholds per group (issue 6); undefined = no such target. Latencies ms, RSS MB. */
+/** Thresholds per group; undefined = no such target. Latencies ms, RSS MB. */
 export const TARGETS: Record<Group, { minRatio?: number; maxP99?: number; maxRssMb?: number }> = {
   baseline: {},
   quote: { minRatio: 0.7, maxRssMb: 300 },
@@ -41,7 +41,7 @@ const paths = (list: readonly string[]): RequestPlan => ({ kind: 'paths', paths:
 const q = (path: string, params: Record<string, string | number | boolean>): string =>
   `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
 
-/** EVM routes of CCTP v2 (DESIGN.md "Chains"): origin -> destination. */
+/** EVM routes of CCTP v2 (docs/architecture.md "Chains"): origin -> destination. */
 const EVM_ROUTES: ReadonlyArray<readonly [number, number]> = [
   [0, 3],
   [3, 0],
@@ -60,7 +60,7 @@ interface PageTail {
 }
 
 /**
- * Reads `next_cursor` and `has_more` of a feed page (SPEC: `{"transactions":[...],"next_cursor":
+ * Reads `next_cursor` and `has_more` of a feed page (docs/api.md "Pagination": `{"transactions":[...],"next_cursor":
  * ...,"has_more":...}`) from the text after the last `"next_cursor":` key. Parsing the whole 70 KB
  * page cost the load generator more CPU per page than the API's hello-world costs per request, and
  * the walk needs only these two fields. The match is exact: inside a JSON string a quote is always

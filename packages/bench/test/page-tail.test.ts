@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { pageTail } from '../src/workloads.js';
 
-/** A feed page as SPEC.md "Transaction page" lays it out, serialized by JSON.stringify. */
+/** A feed page as docs/api.md "Pagination" lays it out, serialized by JSON.stringify. */
 function page(records: object[], nextCursor: string, hasMore: boolean, indent?: number): string {
   return JSON.stringify(
     { transactions: records, next_cursor: nextCursor, has_more: hasMore },

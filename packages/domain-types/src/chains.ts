@@ -1,13 +1,13 @@
 /**
  * The chain registry: every CCTP domain this service serves, with the facts pricing and route
- * validation need. Source: DESIGN.md "Chains" and "Fees"; minimum relayer fees from SPEC.md
- * "Limits"; domain numbering is Circle's public CCTP numbering.
+ * validation need. Source: docs/architecture.md "Chains" and docs/api.md "Fee computation"; minimum
+ * relayer fees from docs/api.md "Limits"; domain numbering is Circle's public CCTP numbering.
  */
 
 /** The virtual-machine family of a chain; it decides the quote signature scheme and address format. */
 export type VmFamily = 'evm' | 'solana' | 'sui' | 'aptos';
 
-/** CCTP protocol version of a transfer (SPEC.md "Versioning"). */
+/** CCTP protocol version of a transfer (docs/api.md "Versioning"). */
 export type CctpVersion = 1 | 2;
 
 /** One served chain. All fee amounts are bridge asset base units (6 decimals). */
@@ -27,13 +27,13 @@ export interface ChainInfo {
   readonly cctpV1: boolean;
   /** Whether CCTP v2 transfers from or to this chain are offered. */
   readonly cctpV2: boolean;
-  /** Minimum relayer fee for a transfer INTO this chain, bridge asset base units (SPEC.md "Limits"). */
+  /** Minimum relayer fee for a transfer INTO this chain, bridge asset base units (docs/api.md "Limits"). */
   readonly minRelayerFee: bigint;
   /** Gas units (EVM gas, Solana compute units, ...) a redeem on this chain uses; pricing default. */
   readonly redeemGas: bigint;
 }
 
-/** Default minimum relayer fee, base units (0.08 of the bridge asset). Source: SPEC.md "Limits". */
+/** Default minimum relayer fee, base units (0.08 of the bridge asset). Source: docs/api.md "Limits". */
 export const DEFAULT_MIN_RELAYER_FEE = 80_000n;
 
 const evm = (
@@ -56,7 +56,7 @@ const evm = (
 });
 
 /**
- * The default registry, by DESIGN.md "Chains". CCTP v2 routes are EVM<->EVM and EVM<->Solana, so
+ * The default registry, by docs/architecture.md "Chains". CCTP v2 routes are EVM<->EVM and EVM<->Solana, so
  * Sui and Aptos are v1 only; CCTP v1 is not offered from or to Linea, World Chain, Sei, Sonic,
  * HyperEVM or Monad.
  */

@@ -1,6 +1,6 @@
 /**
  * @ctss/domain-types: CCTP domains, the chain registry, and one zod schema per resource of
- * SPEC.md (types inferred from them, OpenAPI generated from them).
+ * docs/api.md (types inferred from them, OpenAPI generated from them).
  */
 export * from './chains.js';
 export { z } from './zod.js';

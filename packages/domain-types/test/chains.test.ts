@@ -3,7 +3,7 @@ import { createChainRegistry, DEFAULT_CHAINS, UnknownDomainError } from '../src/
 
 const chains = createChainRegistry();
 
-describe('chain registry (DESIGN.md "Chains")', () => {
+describe('chain registry (docs/architecture.md "Chains")', () => {
   it('serves exactly the designed CCTP domains, ordered, with their native decimals', () => {
     expect(chains.all().map((c) => c.domain)).toEqual([
       0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 19,
@@ -19,7 +19,7 @@ describe('chain registry (DESIGN.md "Chains")', () => {
     ).toBe(true);
   });
 
-  it('carries the minimum relayer fees of SPEC.md "Limits"', () => {
+  it('carries the minimum relayer fees of docs/api.md "Limits"', () => {
     const fee = (d: number) => chains.require(d).minRelayerFee;
     expect([fee(0), fee(5), fee(11), fee(19), fee(3), fee(6)]).toEqual([
       200_000n,

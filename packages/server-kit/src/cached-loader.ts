@@ -1,6 +1,7 @@
 /**
  * Read-through caching with single-flight: under concurrent misses of one key, one loader runs
- * per process and the others await it (DESIGN.md "Caching"). Values are stored as strings in the
+ * per process and the others await it (docs/architecture.md "Caching";
+ * docs/decisions.md "D31. Cache lifetimes and single-flight"). Values are stored as strings in the
  * {@link KvStore} with a TTL, so replicas share them through Redis.
  *
  * Two ways of degrading, so a lost backend costs freshness before it costs answers:

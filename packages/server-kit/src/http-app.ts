@@ -37,7 +37,7 @@ export interface HttpAppOptions {
  * The CORS settings of both APIs (the `cors` package's options): `origins` `['*']` allows any
  * origin (the APIs are public and unauthenticated), else exactly those; GET, POST and preflight;
  * the request headers the clients send; the rate-limit headers and `Cache-Status` (RFC 9211: a stale statistic) exposed to browser
- * code (DESIGN.md "Errors, limits, health"); preflight answers cached 600 s.
+ * code (docs/api.md "Errors"); preflight answers cached 600 s.
  */
 export function corsOptions(origins: readonly string[]): CorsOptions {
   return {

@@ -1,6 +1,7 @@
 /**
  * JSON with exact big integers: amounts are bigint in memory and must be written as integer
- * literals, also above 2^53 (DESIGN.md "Monitoring API semantics"). Node 20 has no
+ * literals, also above 2^53 (docs/decisions.md "D8. Large amounts as exact JSON
+ * integers"). Node 20 has no
  * JSON.rawJSON, so bigints are written through a per-process marker and unquoted afterwards.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,7 @@
 /**
  * One path from error to response: every error thrown or passed to `next` becomes an RFC 9457
- * problem details body (`application/problem+json`) with a stable `code` (DESIGN.md "Errors").
+ * problem details body (`application/problem+json`) with a stable `code` (docs/api.md "Errors";
+ * docs/decisions.md "D14. Error bodies and codes").
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import {

@@ -56,7 +56,10 @@ export function clientKey(ip: string | undefined): string {
 const infoOf = (req: Request): RateLimitInfo | undefined =>
   (req as Request & { rateLimit?: RateLimitInfo }).rateLimit;
 
-/** Writes the legacy `X-RateLimit-*` headers DESIGN.md asks for, from express-rate-limit's info. */
+/**
+ * Writes the legacy `X-RateLimit-*` headers (docs/decisions.md "D13. Rate-limit figure and
+ * headers") from express-rate-limit's info.
+ */
 function setLegacyHeaders(
   res: Response,
   info: { limit: number; remaining: number } | undefined,

@@ -1,5 +1,6 @@
 /**
- * Environment variables every service reads the same way (DESIGN.md "Errors, limits, health"):
+ * Environment variables every service reads the same way (docs/api.md "Limits",
+ * "Rate limits" and "CORS"):
  * log level, Redis, CORS, rate limits and proxy trust. Each app spreads {@link serviceConfigShape}
  * into its own config schema, so the names, defaults and parsing agree across services.
  */
@@ -37,7 +38,7 @@ export const serviceConfigShape = {
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** Allowed browser origins, comma-separated; `*` allows any. */
   CORS_ORIGINS: commaList.default(['*']),
-  /** Requests per minute per client IP (DESIGN.md: 120). */
+  /** Requests per minute per client IP (docs/api.md "Rate limits": 120). */
   RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(120),
   /** Requests per minute for a client sending one of API_KEYS in `X-API-Key`. */
   API_KEY_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 10_000_000).default(1200),

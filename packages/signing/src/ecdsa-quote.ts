@@ -1,6 +1,6 @@
 /**
- * ECDSA relayer-fee quotes for EVM origins (SPEC `GET /getEcdsaSig_native`, DESIGN.md
- * "Signatures"): the packed digest, its signature and signer recovery.
+ * ECDSA relayer-fee quotes for EVM origins (docs/api.md "ECDSA quote"; docs/decisions.md
+ * "D1. Quote packing per origin chain"): the packed digest, its signature and signer recovery.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { type Address, type Hex, encodePacked, keccak256 } from 'viem';
@@ -11,13 +11,13 @@ import type { Secp256k1Signer } from './keys.js';
 
 /**
  * How the quote fields are packed before hashing.
- * - `spec` (default): `uint32, uint32, uint256 fee, uint256 deadline, bool, uint8` (74 bytes), as SPEC states.
+ * - `spec` (default): `uint32, uint32, uint256 fee, uint256 deadline, bool, uint8` (74 bytes), as docs/api.md "ECDSA quote" states.
  * - `compact`: `uint32, uint32, uint128 fee, uint64 deadline, bool, uint8` (34 bytes), what the
  *   transfer contracts deployed today rebuild. A per-origin-chain setting.
  */
 export type QuotePacking = 'spec' | 'compact';
 
-/** The fields an ECDSA quote signs (SPEC "Quote (ECDSA, EVM)"). */
+/** The fields an ECDSA quote signs (docs/api.md "ECDSA quote"). */
 export interface EcdsaQuoteFields {
   /** Origin CCTP domain (uint32). */
   localDomain: number;
@@ -95,7 +95,7 @@ export function encodeQuotePacked(fields: EcdsaQuoteFields, packing: QuotePackin
 /**
  * The digest an ECDSA quote signs: `keccak256(abi.encodePacked(uint32 localDomain,
  * uint32 destinationDomain, uint256 fee, uint256 deadline, bool isNative, uint8 cctpVersion))`
- * for `spec`, with `uint128 fee, uint64 deadline` for `compact` (SPEC `GET /getEcdsaSig_native`).
+ * for `spec`, with `uint128 fee, uint64 deadline` for `compact` (docs/decisions.md "D1. Quote packing per origin chain").
  *
  * @returns 32-byte `0x` hex digest.
  * @throws {QuoteFieldError} (a `RangeError`) when a domain is not uint32, fee/deadline do not fit

@@ -1,6 +1,7 @@
 /**
- * Ed25519 relayer-fee quotes for Solana, Aptos and Sui origins (SPEC `GET /getEd25519Sig_native`,
- * DESIGN.md "Signatures"): the BCS message, its signature and strict verification.
+ * Ed25519 relayer-fee quotes for Solana, Aptos and Sui origins (docs/api.md "Ed25519 quote";
+ * docs/decisions.md "D2. Ed25519 BCS message and the version byte"): the BCS message, its
+ * signature and strict verification.
  */
 import { bcs } from '@mysten/bcs';
 import { ed25519 } from '@noble/curves/ed25519.js';

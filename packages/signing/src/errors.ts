@@ -40,7 +40,7 @@ export class KeyFormatError extends Error {
 export type WalletSignatureErrorCode = 'INVALID_SIGNATURE' | 'INVALID_INPUT';
 
 /**
- * A wallet-binding signature was refused (DESIGN.md "Binding", SPEC `POST /users/verify`).
+ * A wallet-binding signature was refused (docs/api.md "Wallet binding").
  * - `INVALID_INPUT`: the address, signature or public key is not a well-formed encoding for the
  *   chain (maps to HTTP 400).
  * - `INVALID_SIGNATURE`: the inputs are well formed but the signature does not verify for that

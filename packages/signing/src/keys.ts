@@ -11,7 +11,7 @@ import { bytesEqual, decodeBase58, decodeBase64, decodeHex, toHex } from './enco
 import { KeyFormatError } from './errors.js';
 
 /**
- * A secp256k1 key that signs 32-byte digests (ECDSA quotes, DESIGN.md "Signatures").
+ * A secp256k1 key that signs 32-byte digests (ECDSA quotes, docs/decisions.md "D1. Quote packing per origin chain").
  * `signDigest` signs the digest as given (no EIP-191 prefix, no extra hashing), deterministically
  * (RFC 6979), low-s, and returns 65-byte `0x` hex `r || s || v` with `v` in {27, 28}, the layout
  * Solidity `ecrecover` and viem `recoverAddress` accept. It throws `TypeError` when the digest

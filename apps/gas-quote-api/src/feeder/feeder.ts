@@ -1,5 +1,5 @@
 /**
- * The price feeder (SPEC.md "What the service does" 3: "a cache populated by internal processes"):
+ * The price feeder (docs/architecture.md "Price path"):
  * each cycle, while holding the single-writer lock, it reads every chain's gas price and every
  * native token's USD price (primary source, then fallbacks for what is missing), stores them with
  * their observation times, computes the fee matrix and publishes the `fees` and `tokenPrices`

@@ -1,5 +1,5 @@
 /**
- * Builds the WebSocket `fees` and `tokenPrices` messages (SPEC.md "Events") from fresh store
+ * Builds the WebSocket `fees` and `tokenPrices` messages (docs/api.md "WebSocket subscribe") from fresh store
  * entries (the `GET /tokenPrices` body comes from the in-process snapshot, price-snapshot.ts).
  */
 import type { ChainRegistry, FeesMessage, TokenPricesMessage } from '@ctss/domain-types';

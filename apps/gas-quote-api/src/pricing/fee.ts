@@ -1,5 +1,6 @@
 /**
- * The relayer fee formula of DESIGN.md "Fees", in integer arithmetic:
+ * The relayer fee formula of docs/api.md "Fee computation" and docs/decisions.md "D17. Fee
+ * formula, rounding and minimum fees", in integer arithmetic:
  *
  * ```
  * gasCostDest = gasPrice[dest] * redeemGas[dest]                      (gas-price units)
@@ -35,7 +36,7 @@ export interface RouteFeeInput {
   readonly destPriceUsd: bigint;
   /** Adjustment factor in basis points (10000 = 1.0). */
   readonly adjustmentBps: bigint;
-  /** Minimum relayer fee of the destination chain, bridge asset base units (SPEC.md "Limits"). */
+  /** Minimum relayer fee of the destination chain, bridge asset base units (docs/api.md "Limits"). */
   readonly minFee: bigint;
   /** USD price of the origin native token (10^8 scale), used for the native fee. */
   readonly originPriceUsd: bigint;
@@ -54,7 +55,7 @@ export interface RouteFee {
 }
 
 /**
- * Computes the relayer fee for one route (DESIGN.md "Fees").
+ * Computes the relayer fee for one route (docs/api.md "Fee computation").
  *
  * @throws RangeError when a price is not positive or an input is negative.
  * @example

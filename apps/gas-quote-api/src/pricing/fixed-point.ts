@@ -1,6 +1,6 @@
 /**
  * Fixed-point helpers for money arithmetic. All pricing is bigint; USD prices are integers scaled
- * by {@link USD_SCALE} (10^8, the scale Pyth uses for most USD feeds). Source: DESIGN.md "Fees".
+ * by {@link USD_SCALE} (10^8, the scale Pyth uses for most USD feeds). Source: docs/api.md "Fee computation".
  */
 
 /** Number of decimals of a fixed-point USD price (10^8 = 1 USD). */

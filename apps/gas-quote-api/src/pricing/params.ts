@@ -4,7 +4,7 @@ import type { PricingParams } from './route-pricer.js';
 
 /**
  * Builds {@link PricingParams}: redeem gas from `redeemGas` overrides, else the registry default
- * (DESIGN.md "Fees"); adjustment from the per-domain override, else `defaultAdjustmentBps`.
+ * (docs/api.md "Fee computation"); adjustment from the per-domain override, else `defaultAdjustmentBps`.
  * @throws UnknownDomainError (from the registry) for a domain that is not served.
  */
 export function createPricingParams(

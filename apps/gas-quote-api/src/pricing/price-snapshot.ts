@@ -1,5 +1,5 @@
 /**
- * An in-process copy of every price entry the quote routes read (DESIGN.md "Running"): the gas
+ * An in-process copy of every price entry the quote routes read (docs/decisions.md "D21. Single feeder and the in-process price copy"): the gas
  * entry of each served domain and the USD entry of each native token, as read from the store at
  * one moment. Reads are synchronous and still check each entry's observedAt against the maximum
  * age at the time of the read, so a copy never serves an entry the store would refuse.
@@ -117,8 +117,8 @@ export class PriceSnapshot {
   }
 
   /**
-   * The `GET /tokenPrices` body as JSON text: domain id to native token USD price (a float, as
-   * the spec's sample), tokens whose price is missing or stale left out. Built once and reused
+   * The `GET /tokenPrices` body as JSON text: domain id to native token USD price (a float, as in
+   * docs/api.md "Token prices"), tokens whose price is missing or stale left out. Built once and reused
    * while every included price stays fresh (an excluded one cannot become fresh again without
    * a new snapshot).
    * @throws MissingPriceDataError when no price at all is fresh.

@@ -2,7 +2,8 @@
  * The price store: gas prices per chain and native token USD prices, each with its observation
  * time, kept in the KvStore (Redis in production) by the feeder and read by the quote routes.
  * Readers reject entries older than the configured maximum age (PRICE_MAX_AGE_SECONDS), so a quote
- * is never signed from stale data (DESIGN.md "Running").
+ * is never signed from stale data (docs/decisions.md "D20. Price maximum age and the
+ * snapshot mode").
  *
  * The quote routes read an in-process {@link PriceSnapshot} of every entry instead of the store:
  * it is re-read when older than `refreshMs` (1 s), when this store writes, and on every update

@@ -1,6 +1,6 @@
 /**
  * Prices one route from the price store's in-process snapshot: destination gas price and token
- * price, origin token price, per-chain redeem gas and adjustment factor (DESIGN.md "Fees"). The
+ * price, origin token price, per-chain redeem gas and adjustment factor (docs/api.md "Fee computation"). The
  * fee is computed once per route and snapshot, and reused while the entries it read are fresh.
  */
 import type { ChainRegistry } from '@ctss/domain-types';

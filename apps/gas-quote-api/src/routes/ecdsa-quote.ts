@@ -1,4 +1,4 @@
-/** `GET /getEcdsaSig_native` (SPEC.md "Endpoints"): ECDSA-signed relayer fee quote for EVM origins. */
+/** `GET /getEcdsaSig_native` (docs/api.md "ECDSA quote"): ECDSA-signed relayer fee quote for EVM origins. */
 import { EcdsaQuoteQuery } from '@ctss/domain-types';
 import { sendJsonText } from '@ctss/server-kit';
 import type { RequestHandler } from 'express';

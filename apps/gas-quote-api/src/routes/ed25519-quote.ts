@@ -1,4 +1,4 @@
-/** `GET /getEd25519Sig_native` (SPEC.md "Endpoints"): Ed25519/BCS quote for Solana, Aptos, Sui origins. */
+/** `GET /getEd25519Sig_native` (docs/api.md "Ed25519 quote"): Ed25519/BCS quote for Solana, Aptos, Sui origins. */
 import { Ed25519QuoteQuery } from '@ctss/domain-types';
 import { sendJsonText } from '@ctss/server-kit';
 import type { RequestHandler } from 'express';

@@ -1,4 +1,4 @@
-/** `GET /tokenPrices` (SPEC.md "Endpoints"): domain id to native token USD price, latest fresh values. */
+/** `GET /tokenPrices` (docs/api.md "Token prices"): domain id to native token USD price, latest fresh values. */
 import { HttpProblem, sendJsonText } from '@ctss/server-kit';
 import type { RequestHandler } from 'express';
 import { PriceSnapshot } from '../pricing/price-snapshot.js';

@@ -25,7 +25,7 @@ import type { GasQuoteMetrics } from '../metrics.js';
 import type { RoutePricer } from '../pricing/route-pricer.js';
 import { LruCache } from './lru.js';
 
-/** Quote validity, seconds (SPEC.md "Limits": deadline = now + 100). */
+/** Quote validity, seconds (docs/api.md "Limits": deadline = now + 100). */
 export const QUOTE_VALIDITY_SECONDS = 100n;
 
 /** Dependencies of {@link createQuoteService}. */
@@ -36,7 +36,7 @@ export interface QuoteServiceDeps {
   readonly clock: () => number;
   readonly ecdsaSigner: Secp256k1Signer;
   readonly ed25519Signer: Ed25519Signer;
-  /** ECDSA packing for an origin domain (DESIGN.md "Signatures"). */
+  /** ECDSA packing for an origin domain (docs/decisions.md "D1. Quote packing per origin chain"). */
   readonly packingFor: (localDomain: number) => QuotePacking;
   readonly metrics: GasQuoteMetrics;
   /** Quotes kept per scheme in the LRU of signed quotes (default 1024). */
@@ -51,9 +51,9 @@ export interface SignedQuote<Q> {
 
 /** Issues quotes; errors are HttpProblem (400 UNSUPPORTED_ROUTE) or MissingPriceDataError. */
 export interface QuoteService {
-  /** `GET /getEcdsaSig_native` (SPEC.md "Quote (ECDSA, EVM)"). */
+  /** `GET /getEcdsaSig_native` (docs/api.md "ECDSA quote"). */
   ecdsa(query: EcdsaQuoteQuery): Promise<SignedQuote<EcdsaQuote>>;
-  /** `GET /getEd25519Sig_native` (SPEC.md "Quote (Ed25519, Solana/Aptos/Sui)"). */
+  /** `GET /getEd25519Sig_native` (docs/api.md "Ed25519 quote"). */
   ed25519(query: Ed25519QuoteQuery): Promise<SignedQuote<Ed25519Quote>>;
 }
 
@@ -171,7 +171,8 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
       const priced = await deps.pricer.price(q.localDomain, q.destinationDomain);
       const fee = q.isNative ? priced.feeNative : priced.feeBase;
       const deadline = deadlineNow();
-      // The BCS message is a function of these fields (DESIGN.md "Signatures").
+      // The BCS message is a function of these fields (docs/decisions.md "D2. Ed25519 BCS message
+      // and the version byte").
       const key = `${q.version ?? ''}|${q.localDomain}|${q.destinationDomain}|${fee}|${deadline}|${q.isNative}`;
       return cached(ed25519Quotes, key, 'ed25519', () => {
         const message = encodeQuoteMessage({

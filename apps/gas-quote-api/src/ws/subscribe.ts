@@ -1,5 +1,6 @@
 /**
- * WebSocket `/subscribe` (SPEC.md "Events", DESIGN.md "Errors, limits, health"): on connect the
+ * WebSocket `/subscribe` (docs/api.md "WebSocket subscribe";
+ * docs/decisions.md "D23. WebSocket behaviour"): on connect the
  * latest `fees` and `tokenPrices` messages, then every update the feeder publishes (through the
  * KvStore pub/sub, so every replica fans out every update). The client sends nothing; the server
  * pings each interval and drops clients that did not answer the previous ping (dead) or whose

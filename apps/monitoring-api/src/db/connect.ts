@@ -1,6 +1,6 @@
 /**
- * Knex pools for the primary and the read replicas (DESIGN.md "Running": reads go to
- * DATABASE_READ_URLS, the primary is the fallback).
+ * Knex pools for the primary and the read replicas (docs/decisions.md "D37. Read
+ * replicas": reads go to DATABASE_READ_URLS, the primary is the fallback).
  */
 import knexFactory, { type Knex } from 'knex';
 import ClientPG from 'knex/lib/dialects/postgres/index.js';

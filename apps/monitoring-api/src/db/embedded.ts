@@ -1,5 +1,6 @@
 /**
- * The embedded default database (DESIGN.md "Running"): PGlite (PostgreSQL compiled to WASM) served
+ * The embedded default database (docs/architecture.md "Embedded
+ * defaults"): PGlite (PostgreSQL compiled to WASM) served
  * over the PostgreSQL wire protocol on a local port by pglite-socket, so the same `pg` driver, knex
  * and SQL run as against a real server. In memory unless a data directory is given.
  */

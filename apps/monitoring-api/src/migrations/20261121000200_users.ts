@@ -1,6 +1,6 @@
 /**
  * Users, wallet bindings, per-wallet points, referrals, NFT stakes and stored leaderboard ranks
- * (SPEC "Leaderboard entry", "Wallet points record", "User record", "Domain aggregate").
+ * (docs/api.md "Leaderboard", "Users by wallet or username").
  *
  * - `users`: one row per username. `username` is stored with the service suffix (USERNAME_SUFFIX)
  *   and unique case-insensitively (`lower(username)`). `domain_multiplier` scales the user's

@@ -1,6 +1,6 @@
 /**
- * Name resolution for `addr_or_tx_hash` (SPEC `GET /transactionsmainnet`, DESIGN.md "Monitoring
- * API semantics"): `.eth` through ENS, `.sol` through the Solana Name Service. A name that is
+ * Name resolution for `addr_or_tx_hash` (docs/api.md "Transaction feeds";
+ * docs/decisions.md "D10. Name resolution"): `.eth` through ENS, `.sol` through the Solana Name Service. A name that is
  * malformed, cannot be resolved, or whose chain has no RPC configured is a 400 INVALID_NAME; an
  * RPC that cannot be reached is a 503 SERVICE_UNAVAILABLE (the name may well be valid).
  * Resolutions (also "no such name") are cached in-process for NAME_CACHE_TTL_SECONDS.

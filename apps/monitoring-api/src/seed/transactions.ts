@@ -32,7 +32,10 @@ export interface SeedTransaction {
   created_at: Date;
 }
 
-/** Non-CCTP route ids seen in production data (DESIGN.md: 30xxx, 5xxxxx/6xxxxx), treated as EVM. */
+/**
+ * Non-CCTP route ids seen in production data (30xxx, 5xxxxx/6xxxxx; docs/decisions.md "D7. Domain
+ * ids beyond CCTP domains"), treated as EVM.
+ */
 export const EXTRA_ROUTE_IDS: readonly number[] = [30101, 30184, 500001, 600012];
 
 /** Options of {@link generateTransactions}. */

@@ -1,4 +1,7 @@
-/** Query parameters of the statistics endpoints (SPEC.md "Statistics"; DESIGN.md "Stats defaults"). */
+/**
+ * Query parameters of the statistics endpoints (docs/api.md "Volume statistics", "Fee statistics",
+ * "Counts and chain shares"; docs/decisions.md "D30. Statistics defaults and buckets").
+ */
 import { FeePeriod } from '@ctss/domain-types';
 import { z } from 'zod';
 import { limitParam, offsetParam, sendersParam } from '../params.js';

@@ -1,5 +1,6 @@
 /**
- * SQL of the statistics (SPEC.md "Statistics"; DESIGN.md "Monitoring API semantics"). Lifetime
+ * SQL of the statistics (docs/decisions.md "D29. Statistics from trigger-kept rollups",
+ * "D30. Statistics defaults and buckets"). Lifetime
  * totals, distinct senders and chain shares read the trigger-kept `tx_network_totals` /
  * `tx_domain_totals` rows; series read `tx_hourly_rollups` or `tx_daily_rollups` (also kept exact
  * by triggers), so their cost is the number of buckets, not of transactions. Only the per-sender volume

@@ -1,7 +1,8 @@
 /**
- * The statistics endpoints (SPEC.md "Statistics"). Every response is cached in the KvStore for
+ * The statistics endpoints (docs/api.md "Volume statistics", "Fee statistics",
+ * "Counts and chain shares"). Every response is cached in the KvStore for
  * CACHE_TTL_SECONDS (0 = off) with single-flight, so a miss under load runs one query per process
- * (DESIGN.md "Caching"); the cached value is the serialized body, so bigints stay exact.
+ * (docs/decisions.md "D31. Cache lifetimes and single-flight"); the cached value is the serialized body, so bigints stay exact.
  *
  * While the database is unavailable the last good body of each key (kept in process, at most
  * {@link STALE_ENTRIES} keys, at most a day old) is served stale with `Cache-Status:

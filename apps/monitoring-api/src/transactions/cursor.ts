@@ -1,5 +1,6 @@
 /**
- * The feed cursor `<unix_ts>_<id>` (SPEC.md "Transaction page"; DESIGN.md "Cursor"): the
+ * The feed cursor `<unix_ts>_<id>` (docs/api.md "Pagination"; docs/decisions.md
+ * "D4. Cursor format and the last page"): the
  * created_at second and id of the last row of the previous page; the next page holds the rows
  * strictly after it in (created_at second, id) DESC order.
  */

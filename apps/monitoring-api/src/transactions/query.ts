@@ -1,6 +1,6 @@
 /**
- * Query parameters of the feeds (SPEC.md `GET /transactionsmainnet`, `GET /transactions`;
- * DESIGN.md "Monitoring API semantics"). Both feeds take the same parameters.
+ * Query parameters of the feeds (docs/api.md "Transaction feeds";
+ * docs/decisions.md "D27. Strict query parameters"). Both feeds take the same parameters.
  */
 import { z } from 'zod';
 import { domainParam, limitParam, sendersParam, unixTimeParam } from '../params.js';

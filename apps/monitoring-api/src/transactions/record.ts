@@ -1,5 +1,5 @@
 /**
- * The transaction records of SPEC.md "Transaction record" as SQL: the feed statement turns each
+ * The transaction records of docs/api.md "Transaction record" as SQL: the feed statement turns each
  * row into its JSON object inside PostgreSQL, so the API receives a page's records as text
  * instead of parsing 20-odd columns per row (node-postgres spent about 9 us per row here, the
  * largest per-row cost of a feed page: packages/bench/FINDINGS.md).
@@ -43,7 +43,7 @@ const CREATED_AT: RecordField = {
 };
 
 /**
- * The JSON kind of every field of SPEC.md's record, each defined once; `satisfies` makes a field
+ * The JSON kind of every field of the record (docs/api.md "Transaction record"), each defined once; `satisfies` makes a field
  * added to the shared schema without a kind here a compile error.
  */
 const COLUMNS = {
@@ -71,16 +71,16 @@ const COLUMNS = {
 } as const satisfies Record<keyof TransactionRecord, RecordField>;
 
 /**
- * The fields of a record schema in its key order: the shared schemas list them in SPEC.md order,
+ * The fields of a record schema in its key order: the shared schemas list them in the order of docs/api.md "Transaction record",
  * and the OpenAPI document is generated from the same schemas.
  */
 const fieldsOf = (schema: { shape: object }): readonly RecordField[] =>
   Object.keys(schema.shape).map((name) => COLUMNS[name as keyof typeof COLUMNS]);
 
-/** The full mainnet record, in SPEC.md order (`TransactionRecord`). */
+/** The full mainnet record, in documented order (`TransactionRecord`). */
 export const MAINNET_FIELDS: readonly RecordField[] = fieldsOf(TransactionRecord);
 
-/** The testnet subset record (SPEC.md: the `/transactions` field list), in its order. */
+/** The testnet subset record (docs/api.md "Transaction feeds": the `/transactions` field list), in its order. */
 export const TESTNET_FIELDS: readonly RecordField[] = fieldsOf(TestnetTransactionRecord);
 
 /**

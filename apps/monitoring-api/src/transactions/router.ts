@@ -1,6 +1,6 @@
 /**
  * `GET /transactionsmainnet` (full records) and `GET /transactions` (testnet subset): newest
- * first, keyset cursor pagination (SPEC.md "Endpoints"; DESIGN.md "Cursor").
+ * first, keyset cursor pagination (docs/api.md "Transaction feeds", "Pagination").
  */
 import { HttpProblem, parseQuery, sendJsonText } from '@ctss/server-kit';
 import type { Express, Request, Response } from 'express';
@@ -62,7 +62,7 @@ export function addTransactionRoutes(app: Express, deps: AppDeps): void {
       const query = parseQuery(FeedQuery, req.query);
       const filter = await toFilter(deps, query);
       const page = await listTransactions(deps.db.read, network, filter, query.limit, fields);
-      // The records are JSON text already (record.ts); the envelope is SPEC.md "Transaction page".
+      // The records are JSON text already (record.ts); the envelope is docs/api.md "Pagination".
       sendJsonText(
         res,
         200,

@@ -1,6 +1,6 @@
 /**
- * Wallet binding (SPEC "States and transitions", `GET /users/messages`, `POST /users/verify`;
- * DESIGN.md "Binding"). Failures: 400 bad input, 401 bad signature (or a message issued for
+ * Wallet binding (docs/api.md "Wallet binding"; docs/decisions.md "D11. Binding message and
+ * nonce rules", "D12. Wallet signature schemes"). Failures: 400 bad input, 401 bad signature (or a message issued for
  * another username / address / chain), 404 unknown username, 409 ALREADY_BOUND / NOT_BOUND,
  * 410 NONCE_EXPIRED (expired, already used, or never issued), 503 DEPENDENCY_UNAVAILABLE with
  * `Retry-After` while the nonce store (Redis) is away.

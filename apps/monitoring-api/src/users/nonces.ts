@@ -1,5 +1,5 @@
 /**
- * Binding nonces (DESIGN.md "Binding"): random, single-use, bound to (username, address,
+ * Binding nonces (docs/decisions.md "D11. Binding message and nonce rules"): random, single-use, bound to (username, address,
  * chain_type), expiring at `expires_at`, stored in the KvStore (Redis in production) and consumed
  * atomically (GETDEL), so one nonce binds or unbinds at most once across every replica. Without
  * the store there is no nonce to issue or check: its loss is 503 DEPENDENCY_UNAVAILABLE with
@@ -23,7 +23,10 @@ export const NonceGrant = z.object({
 });
 export type NonceGrant = z.infer<typeof NonceGrant>;
 
-/** The exact text to sign (DESIGN.md): `Wallet binding request: <username>\nNonce: <nonce>`. */
+/**
+ * The exact text to sign (docs/decisions.md "D11. Binding message and nonce rules"):
+ * `Wallet binding request: <username>\nNonce: <nonce>`.
+ */
 export function bindingMessage(username: string, nonce: string): string {
   return `Wallet binding request: ${username}\nNonce: ${nonce}`;
 }

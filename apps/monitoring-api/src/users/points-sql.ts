@@ -8,7 +8,8 @@
  *   referral_points                = REFERRAL_SHARE * sum(domain_total_multiplied_points of referees)
  *   total_points_with_referrals    = domain_total_multiplied_points + referral_points
  *
- * Values are double precision (SPEC: point fields are floats, database aggregates).
+ * Values are double precision (docs/api.md "Units and amounts": point fields are floats,
+ * database aggregates).
  */
 import type { Network } from '@ctss/domain-types';
 

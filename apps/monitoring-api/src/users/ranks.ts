@@ -1,6 +1,6 @@
 /**
- * The rank job's work: stored leaderboard ranks per network (SPEC "Leaderboard": ranks come from
- * stored rank data). Every user gets a rank 1..N on each network by domain_total_multiplied_points
+ * The rank job's work: stored leaderboard ranks per network (docs/api.md "Leaderboard";
+ * docs/decisions.md "D34. Points and ranks"). Every user gets a rank 1..N on each network by domain_total_multiplied_points
  * descending, ties broken by user id ascending (older account first), so the order is total and
  * repeatable. Users created after a run stay unranked (null) until the next run.
  */

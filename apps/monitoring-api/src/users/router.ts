@@ -1,6 +1,6 @@
 /**
- * The `/users` routes (SPEC "GET /users/leaderboard", "GET /users", "GET /users/messages",
- * "POST /users/verify"). Reads go to the read pool, binding to the primary. Every failure is an
+ * The `/users` routes (docs/api.md "Leaderboard", "Users by wallet or username",
+ * "Wallet binding"). Reads go to the read pool, binding to the primary. Every failure is an
  * HttpProblem (RFC 9457 body with `code`), turned into the response by the app's problem handler.
  */
 import { ChainType, VerifyRequest, type WalletsQueryResponse } from '@ctss/domain-types';

@@ -1,15 +1,15 @@
 /**
- * Query schemas of the users endpoints (SPEC "GET /users/leaderboard", "GET /users",
- * "GET /users/messages"); the same schemas give the types, the validation and the OpenAPI
+ * Query schemas of the users endpoints (docs/api.md "Leaderboard", "Users by wallet or
+ * username", "Wallet binding"); the same schemas give the types, the validation and the OpenAPI
  * parameters. Repeated parameters arrive as arrays and are rejected (400), and so are unknown
  * parameters (strict objects), as everywhere in this API.
  */
 import { ChainType, Network, z } from '@ctss/domain-types';
 
-/** Leaderboard `limit` default and maximum (SPEC "Limits"). */
+/** Leaderboard `limit` default and maximum (docs/api.md "Limits"). */
 export const LEADERBOARD_DEFAULT_LIMIT = 50;
 export const LEADERBOARD_MAX_LIMIT = 100;
-/** Search terms are truncated to this many characters (SPEC "Limits"). */
+/** Search terms are truncated to this many characters (docs/api.md "Limits"). */
 export const SEARCH_MAX_LENGTH = 100;
 /** Most `<address>_<chain>` entries accepted in one `?wallets=` query. */
 export const MAX_WALLET_ENTRIES = 20;
@@ -51,7 +51,7 @@ export const LeaderboardQuery = z
   .strict();
 export type LeaderboardQuery = z.output<typeof LeaderboardQuery>;
 
-/** `GET /users` query: exactly one of `wallets` and `domains` (DESIGN.md "/users"). */
+/** `GET /users` query: exactly one of `wallets` and `domains` (docs/decisions.md "D32. The /users query"). */
 export const UsersQuery = z
   .object({
     wallets: z

@@ -270,7 +270,7 @@ async function fetchWallets(db: Knex, userIds: number[]): Promise<WalletRow[]> {
 
 /**
  * Users owning any of `wallets`, in the order their first wallet appears in the query, each with
- * all of its bound wallets and points (SPEC "User record"):
+ * all of its bound wallets and points (docs/api.md "Users by wallet or username"):
  * max_multiplier = max(points_multiplier), testnet_points = sum(testnet_points),
  * swap_points = sum(swap_points) over the user's wallets; nft_points from the user.
  */
@@ -321,10 +321,11 @@ export async function findUsersByWallets(
 }
 
 /**
- * The domain aggregate of a username (SPEC "Domain aggregate"), or undefined for an unknown
+ * The domain aggregate of a username (docs/api.md "Users by wallet or
+ * username"), or undefined for an unknown
  * username. `domain_total_multiplied_points` is the devnet total, `_mainnet` the mainnet one.
- * A user without a stored rank has rank 0 (the spec types the ranks as integers; real ranks
- * start at 1).
+ * A user without a stored rank has rank 0 (ranks are integers, docs/decisions.md "D35. Unranked
+ * users"; real ranks start at 1).
  */
 export async function fetchDomainAggregate(
   db: Knex,

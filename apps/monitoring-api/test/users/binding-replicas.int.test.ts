@@ -1,6 +1,7 @@
 /**
  * Two app replicas sharing one Redis: a nonce issued by one replica is accepted by the other, and
- * once used it is refused by both (DESIGN.md: nonces are single-use across replicas). Needs
+ * once used it is refused by both (docs/decisions.md "D11. Binding message and nonce rules":
+ * nonces are single-use across replicas). Needs
  * REDIS_URL; skipped without it (the in-process store is per replica by design).
  */
 import { randomBytes } from 'node:crypto';

@@ -15,7 +15,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 export interface TestWallet {
   chainType: ChainType;
   address: string;
-  /** Aptos: base64 public key (SPEC: public_key base64); undefined elsewhere. */
+  /** Aptos: base64 public key (docs/api.md "Wallet binding": public_key base64); undefined elsewhere. */
   publicKey?: string;
   /** Signs `message`; returns the signature text to send and the `message` field to send. */
   sign(message: string): Promise<{ signature: string; message: string }>;

@@ -1,10 +1,12 @@
-/** Shared field schemas: domains, base-unit amounts, timestamps. Source: SPEC.md "Resources". */
+/** Shared field schemas: domains, base-unit amounts, timestamps. Source: docs/api.md "Units and
+ * amounts". */
 import { z } from '../zod.js';
 
 /** Largest uint32, the range of a CCTP domain id. */
 export const UINT32_MAX = 4_294_967_295;
 
-/** A CCTP domain id or other route id: any uint32 (DESIGN.md: never reject non-CCTP ids in records). */
+/** A CCTP domain id or other route id: any uint32 (docs/decisions.md "D7. Domain ids beyond CCTP
+ * domains": never rejected in records). */
 export const DomainId = z
   .number()
   .int()
@@ -14,7 +16,7 @@ export const DomainId = z
 
 /**
  * An amount in bridge asset base units (6 decimals) or native smallest units, as bigint.
- * Written to JSON as an exact integer literal, also above 2^53 (DESIGN.md "Monitoring API").
+ * Written to JSON as an exact integer literal, also above 2^53 (docs/decisions.md "D8. Large amounts as exact JSON integers").
  */
 export const BaseUnits = z.bigint().openapi({ type: 'integer', format: 'int64' });
 

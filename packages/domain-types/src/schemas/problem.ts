@@ -1,4 +1,5 @@
-/** RFC 9457 problem details with a stable machine code (DESIGN.md "Errors, limits, health"). */
+/** RFC 9457 problem details with a stable machine code (docs/api.md "Errors";
+ * docs/decisions.md "D14. Error bodies and codes"). */
 import { z } from '../zod.js';
 
 /** Stable error codes shared by both APIs. */

@@ -1,8 +1,9 @@
-/** Gas Quote API request and response schemas. Source: SPEC.md "Quote", "GET {gas_url}/..." and "Events". */
+/** Gas Quote API request and response schemas. Source: docs/api.md "ECDSA quote",
+ * "Ed25519 quote", "Token prices" and "WebSocket subscribe". */
 import { z } from '../zod.js';
 import { DecimalString, DomainId, HexString } from './primitives.js';
 
-/** A query-string boolean: exactly `true` or `false` (DESIGN.md: clients send these strings). */
+/** A query-string boolean: exactly `true` or `false` (docs/api.md "Query parameters"). */
 export const QueryBoolean = z
   .enum(['true', 'false'])
   .transform((v) => v === 'true')

@@ -1,4 +1,5 @@
-/** Statistics responses. Source: SPEC.md "Statistics" and "Volume and fee buckets". */
+/** Statistics responses. Source: docs/api.md "Volume statistics",
+ * "Fee statistics" and "Counts and chain shares". */
 import { z } from '../zod.js';
 import { BaseUnits, DomainId, IsoTimestamp } from './primitives.js';
 

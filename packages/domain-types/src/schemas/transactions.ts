@@ -1,4 +1,5 @@
-/** Transaction records and pages. Source: SPEC.md "Transaction record (Monitoring API)". */
+/** Transaction records and pages. Source: docs/api.md "Transaction record"
+ * and "Pagination". */
 import { z } from '../zod.js';
 import { BaseUnits, DomainId, IsoTimestamp } from './primitives.js';
 

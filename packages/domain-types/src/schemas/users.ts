@@ -1,8 +1,9 @@
-/** Leaderboard, user, wallet-points, domain-aggregate and binding schemas. Source: SPEC.md "Resources". */
+/** Leaderboard, user, wallet-points, domain-aggregate and binding schemas. Source: docs/api.md "Leaderboard",
+ * "Users by wallet or username" and "Wallet binding". */
 import { z } from '../zod.js';
 import { IsoTimestamp } from './primitives.js';
 
-/** Chain types a wallet can be bound on (SPEC.md `POST /users/verify`). */
+/** Chain types a wallet can be bound on (docs/api.md "Wallet binding"). */
 export const ChainType = z.enum(['evm', 'solana', 'sui', 'aptos']);
 export type ChainType = z.infer<typeof ChainType>;
 
@@ -125,8 +126,9 @@ export const DomainAggregate = z
 export type DomainAggregate = z.infer<typeof DomainAggregate>;
 
 /**
- * Response of `GET /users/messages`: the one-time nonce, its expiry and (DESIGN.md) the exact
- * text to sign, `Wallet binding request: <username>\nNonce: <nonce>`.
+ * Response of `GET /users/messages`: the one-time nonce, its expiry and the exact
+ * text to sign, `Wallet binding request: <username>\nNonce: <nonce>`
+ * (docs/decisions.md "D11. Binding message and nonce rules").
  */
 export const BindingNonce = z
   .object({ nonce: z.string(), expires_at: IsoTimestamp, message: z.string() })

@@ -1,6 +1,6 @@
-/** Shared shapes of wallet-binding signature verification (DESIGN.md "Binding", SPEC `POST /users/verify`). */
+/** Shared shapes of wallet-binding signature verification (docs/api.md "Wallet binding"). */
 
-/** Chain families a wallet can be bound from (SPEC `chain_type`). */
+/** Chain families a wallet can be bound from (`chain_type`, docs/api.md "Wallet binding"). */
 export type WalletChainType = 'evm' | 'solana' | 'sui' | 'aptos';
 
 /** Every supported {@link WalletChainType}, for validation and docs. */

@@ -1,4 +1,5 @@
-/** Wallet-binding signature verification entry point (DESIGN.md "Binding", SPEC `POST /users/verify`). */
+/** Wallet-binding signature verification entry point (docs/api.md "Wallet binding";
+ * docs/decisions.md "D12. Wallet signature schemes"). */
 import { WalletSignatureError } from '../errors.js';
 import { verifyAptosSignature } from './aptos.js';
 import { verifyEvmSignature } from './evm.js';

@@ -1,7 +1,7 @@
 /**
  * The bundled snapshot source (src/feeder/snapshot.json): plausible gas and USD prices so the API
  * runs with nothing configured. Used ONLY when no RPC_URL_<DOMAIN> is set; each refresh stamps the
- * values with the current time, so they pass the freshness check (DESIGN.md "Running").
+ * values with the current time, so they pass the freshness check (docs/architecture.md "Embedded defaults").
  */
 import { readFileSync } from 'node:fs';
 import { z } from '@ctss/domain-types';

@@ -4,7 +4,7 @@
  *
  * Unit: micro-lamports per compute unit (decimals 15 = 9 lamport decimals + 6), so that
  * `gasPrice * redeemGas(compute units)` is the redeem cost in micro-lamports, consistent with the
- * fee formula of DESIGN.md.
+ * fee formula of docs/api.md "Fee computation".
  */
 import { z } from '@ctss/domain-types';
 import { BPS_SCALE, ceilDiv } from '../../pricing/fixed-point.js';
