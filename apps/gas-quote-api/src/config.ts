@@ -4,7 +4,7 @@
  * listing every bad variable. The full reference is in README.md.
  */
 import { DEFAULT_CHAINS, z, type ChainInfo } from '@ctss/domain-types';
-import { parseConfig, serviceConfigShape } from '@ctss/server-kit';
+import { envInteger, parseConfig, serviceConfigShape } from '@ctss/server-kit';
 import type { QuotePacking } from '@ctss/signing';
 import { DEFAULT_COINGECKO_IDS } from './feeder/sources/coingecko.js';
 import { DEFAULT_PYTH_FEED_IDS } from './feeder/sources/pyth.js';
@@ -13,12 +13,7 @@ import { DEFAULT_PYTH_FEED_IDS } from './feeder/sources/pyth.js';
 export const DEFAULT_FEE_ADJUSTMENT_BPS = 12_000n;
 
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
-const int = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a non-negative integer')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+const int = envInteger;
 const bps = z
   .string()
   .regex(/^[0-9]{1,7}$/, 'must be an integer number of basis points')

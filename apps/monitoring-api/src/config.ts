@@ -3,7 +3,7 @@
  * (absent = documented default, present but invalid = the process exits naming every bad variable).
  * The README's "Configuration" section lists the same variables.
  */
-import { serviceConfigShape } from '@ctss/server-kit';
+import { envInteger, serviceConfigShape } from '@ctss/server-kit';
 import { z } from 'zod';
 import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './db/connect.js';
 import { usersConfigSchema } from './users/config.js';
@@ -20,12 +20,7 @@ const postgresUrl = z
   .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
 
 const intInRange = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^[0-9]+$/, 'must be a non-negative integer')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
+  envInteger(min, max)
     .optional()
     .transform((value) => value ?? fallback);
 

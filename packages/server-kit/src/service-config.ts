@@ -8,9 +8,15 @@ import { z } from 'zod';
 import type { RedisConnection } from './kv.js';
 import type { RateLimitOptions } from './rate-limit.js';
 
-const wholeNumber = (min: number, max: number) =>
+/**
+ * An environment variable holding a whole number in `[min, max]` (decimal digits only, surrounding
+ * white space ignored); add `.default(n)` for an optional one. Every config schema of the project
+ * parses integers with it, so they accept the same spellings.
+ */
+export const envInteger = (min: number, max: number) =>
   z
     .string()
+    .trim()
     .regex(/^[0-9]+$/, 'must be a non-negative integer')
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
@@ -39,9 +45,9 @@ export const serviceConfigShape = {
   /** Allowed browser origins, comma-separated; `*` allows any. */
   CORS_ORIGINS: commaList.default(['*']),
   /** Requests per minute per client IP (docs/api.md "Rate limits": 120). */
-  RATE_LIMIT_PER_MINUTE: wholeNumber(1, 1_000_000).default(120),
+  RATE_LIMIT_PER_MINUTE: envInteger(1, 1_000_000).default(120),
   /** Requests per minute for a client sending one of API_KEYS in `X-API-Key`. */
-  API_KEY_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 10_000_000).default(1200),
+  API_KEY_RATE_LIMIT_PER_MINUTE: envInteger(1, 10_000_000).default(1200),
   /** API keys of the higher tier, comma-separated. */
   API_KEYS: commaList.default([]),
   /** Express `trust proxy` (hops, `true`/`false`, or subnets); false when clients connect directly. */
@@ -50,7 +56,7 @@ export const serviceConfigShape = {
    * Port of a separate `/metrics` server (not exposed by the Ingress); absent = `/metrics` on the
    * API port, rate limited like every other path.
    */
-  METRICS_PORT: wholeNumber(1, 65_535).optional(),
+  METRICS_PORT: envInteger(1, 65_535).optional(),
 };
 
 /** The parsed shared variables. */

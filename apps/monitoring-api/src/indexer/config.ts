@@ -3,7 +3,7 @@
  * environment, checked once at start-up. `INDEXER_CHAINS` is a JSON array of chains; absent or
  * empty = no chain (the process then only serves its health endpoints).
  */
-import { parseConfig } from '@ctss/server-kit';
+import { envInteger, parseConfig } from '@ctss/server-kit';
 import { z } from 'zod';
 
 const address = z
@@ -41,12 +41,7 @@ export const ChainConfigSchema = z.object({
 export type ChainConfig = z.infer<typeof ChainConfigSchema>;
 
 const intEnv = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^[0-9]+$/, 'must be a non-negative integer')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
+  envInteger(min, max)
     .optional()
     .transform((value) => value ?? fallback);
 
