@@ -202,3 +202,30 @@ export function upgradeRequest(target: string): string {
     'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n'
   );
 }
+
+/**
+ * What keeps `res` from being a 4xx RFC 9457 problem answer (docs/api.md "Errors"): a socket
+ * error, a status outside 400-499 (or outside `statuses`, when given), another content type, a body
+ * that is not JSON, a body `status` unlike the status line, a `code` that is not an upper-case
+ * constant. An empty list means it is one.
+ */
+export function rawProblemFaults(res: RawResponse, statuses?: readonly number[]): string[] {
+  const faults: string[] = [];
+  if (res.error !== undefined) faults.push(`socket error ${res.error}`);
+  const status = res.status ?? 0;
+  if (status < 400 || status > 499) faults.push(`status ${String(res.status)} is not a 4xx`);
+  if (statuses && !statuses.includes(status))
+    faults.push(`status ${status} not in ${statuses.join(',')}`);
+  const type = res.headers['content-type'] ?? '';
+  if (!/^application\/problem\+json/.test(type)) faults.push(`content type ${type}`);
+  let body: { status?: unknown; code?: unknown };
+  try {
+    body = JSON.parse(res.body) as { status?: unknown; code?: unknown };
+  } catch {
+    return [...faults, `body is not JSON: ${res.body.slice(0, 80)}`];
+  }
+  if (body.status !== res.status) faults.push(`body status ${String(body.status)} differs`);
+  if (typeof body.code !== 'string' || !/^[A-Z_]+$/.test(body.code))
+    faults.push(`code ${String(body.code)} is not a stable code`);
+  return faults;
+}
