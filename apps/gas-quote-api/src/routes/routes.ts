@@ -1,5 +1,5 @@
 /**
- * `GET /routes` (docs/api.md "Routes"; docs/decisions.md "D56. Route discovery"): every served
+ * `GET /routes` (docs/api.md "Routes"; docs/decisions.md "D56. Route discovery and no-store quotes"): every served
  * route with its CCTP versions, signature scheme, ECDSA packing, minimum fee, quote validity and
  * current fee with its parts, plus the signer identities. Each route's entry is computed once per
  * price snapshot and route (PriceSnapshot.derived), from the same inputs and formula the quote

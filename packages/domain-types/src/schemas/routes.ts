@@ -1,5 +1,5 @@
 /** `GET /routes` query and response schemas. Source: docs/api.md "Routes" and docs/decisions.md
- * "D56. Route discovery". */
+ * "D56. Route discovery and no-store quotes". */
 import { z } from '../zod.js';
 import { DecimalString, DomainId, HexString } from './primitives.js';
 import { QueryDomain } from './quotes.js';
