@@ -182,6 +182,42 @@ describe('GET /routes', () => {
   });
 });
 
+describe('GET /routes as prices change', () => {
+  it('lists a route whose one price is stale without a fee, and others as before', async () => {
+    const maxAgeMs = t.config.PRICE_MAX_AGE_SECONDS * 1000;
+    await t.store.putGas(
+      0,
+      { price: 9_000_000_000n, decimals: 18 },
+      t.clock() - maxAgeMs - 10_000,
+      'test',
+    );
+    const body = await routes();
+    for (const r of body.routes) {
+      if (r.destinationDomain === 0) {
+        expect(r.fee).toBeNull();
+        expect(r.feeUnavailable).toMatch(/gas price of domain 0 data is \d+ s old/);
+      } else {
+        expect(r.fee).not.toBeNull();
+        expect(r.feeUnavailable).toBeUndefined();
+      }
+    }
+    const toEthereum = await quote({ localDomain: 3, destinationDomain: 0 }, true, 2, false);
+    expect(toEthereum.status).toBe(500);
+    expect(toEthereum.body).toMatchObject({ code: 'MISSING_PRICE_DATA' });
+  });
+
+  it('prices from the new snapshot after a price update, as the quotes do', async () => {
+    const before = (await routes({ localDomain: 0, destinationDomain: 3 })).routes[0]!.fee!;
+    const gas = BigInt(before.parts.destGasPrice) * 50n;
+    await t.store.putGas(3, { price: gas, decimals: 18 }, t.clock(), 'test');
+    const after = (await routes({ localDomain: 0, destinationDomain: 3 })).routes[0]!.fee!;
+    expect(after.parts.destGasPrice).toBe(gas.toString());
+    expect(BigInt(after.base)).toBeGreaterThan(BigInt(before.base));
+    const res = await quote({ localDomain: 0, destinationDomain: 3 }, true, 2, false);
+    expect((res.body as { fee: string }).fee).toBe(after.base);
+  });
+});
+
 describe('Cache-Control on quotes', () => {
   it('marks both quote responses no-store', async () => {
     const ecdsa = await get('/getEcdsaSig_native', {
