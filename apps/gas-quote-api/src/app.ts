@@ -25,6 +25,7 @@ import { ECDSA_QUOTE_PATH, ecdsaQuoteHandler } from './routes/ecdsa-quote.js';
 import { ED25519_QUOTE_PATH, ed25519QuoteHandler } from './routes/ed25519-quote.js';
 import { healthRouter } from './routes/health.js';
 import { buildOpenApiDocument } from './routes/openapi.js';
+import { ROUTES_PATH, routesHandler } from './routes/routes.js';
 import { TOKEN_PRICES_PATH, tokenPricesHandler } from './routes/token-prices.js';
 import { UPDATES_CHANNEL } from './feeder/feeder.js';
 import { createQuoteService } from './signing/quote-service.js';
@@ -81,13 +82,18 @@ export function createApp(deps: AppDeps): GasQuoteApp {
     adjustmentBps: config.feeAdjustmentBps,
     defaultAdjustmentBps: config.FEE_ADJUSTMENT_BPS,
   });
+  const packingFor = (domain: number) => config.quotePacking.get(domain) ?? 'spec';
+  const signerIds = {
+    ecdsaAddress: deps.signers.ecdsa.address,
+    ed25519PublicKey: `0x${Buffer.from(deps.signers.ed25519.publicKey).toString('hex')}`,
+  };
   const quotes = createQuoteService({
     registry,
     pricer: createRoutePricer(registry, priceStore, params),
     clock: deps.clock,
     ecdsaSigner: deps.signers.ecdsa,
     ed25519Signer: deps.signers.ed25519,
-    packingFor: (domain) => config.quotePacking.get(domain) ?? 'spec',
+    packingFor,
     metrics,
   });
   // Ages come from the in-process copy of the store that the quote routes read: a scrape costs
@@ -133,13 +139,24 @@ export function createApp(deps: AppDeps): GasQuoteApp {
   app.get(ECDSA_QUOTE_PATH, ecdsaQuoteHandler(quotes));
   app.get(ED25519_QUOTE_PATH, ed25519QuoteHandler(quotes));
   app.get(TOKEN_PRICES_PATH, tokenPricesHandler(priceStore));
+  app.get(
+    ROUTES_PATH,
+    routesHandler({
+      registry,
+      priceStore,
+      params,
+      packingFor,
+      clock: deps.clock,
+      signers: signerIds,
+    }),
+  );
   app.use(
     healthRouter(
       {
         priceSource: config.priceSource,
         feederInProcess: config.feederInProcess,
-        ecdsaSigner: deps.signers.ecdsa.address,
-        ed25519PublicKey: `0x${Buffer.from(deps.signers.ed25519.publicKey).toString('hex')}`,
+        ecdsaSigner: signerIds.ecdsaAddress,
+        ed25519PublicKey: signerIds.ed25519PublicKey,
       },
       registry,
       deps.kv,

@@ -10,3 +10,4 @@ export * from './schemas/users.js';
 export * from './schemas/stats.js';
 export * from './schemas/quotes.js';
 export * from './schemas/problem.js';
+export * from './schemas/routes.js';

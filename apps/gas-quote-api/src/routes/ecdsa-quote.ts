@@ -16,6 +16,10 @@ export function ecdsaQuoteHandler(quotes: QuoteService): RequestHandler {
   const parse = cachedQueryParser(EcdsaQuoteQuery);
   return async (req, res) => {
     const query = parse(req);
-    sendJsonText(res, 200, (await quotes.ecdsa(query)).json);
+    const signed = await quotes.ecdsa(query);
+    // A quote is priced and signed for this moment (deadline now + 100 s): no shared or browser
+    // cache may keep and replay it (docs/api.md "ECDSA quote").
+    res.setHeader('Cache-Control', 'no-store');
+    sendJsonText(res, 200, signed.json);
   };
 }

@@ -16,6 +16,10 @@ export function ed25519QuoteHandler(quotes: QuoteService): RequestHandler {
   const parse = cachedQueryParser(Ed25519QuoteQuery);
   return async (req, res) => {
     const query = parse(req);
-    sendJsonText(res, 200, (await quotes.ed25519(query)).json);
+    const signed = await quotes.ed25519(query);
+    // A quote is priced and signed for this moment (deadline now + 100 s): no shared or browser
+    // cache may keep and replay it (docs/api.md "ECDSA quote").
+    res.setHeader('Cache-Control', 'no-store');
+    sendJsonText(res, 200, signed.json);
   };
 }

@@ -10,6 +10,8 @@ import {
   Ed25519QuoteQuery,
   FeesMessage,
   ProblemDetails,
+  RoutesQuery,
+  RoutesResponse,
   TokenPrices,
   TokenPricesMessage,
   z,
@@ -59,6 +61,31 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31['generate
         content: { 'application/json': { schema: Ed25519Quote } },
       },
       ...errors,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/routes',
+    summary: 'Served routes with CCTP versions, signature scheme, limits and current fees',
+    description:
+      'Every route the quote endpoints accept, optionally filtered by localDomain and/or destinationDomain. A route whose prices are missing or stale has fee null and the reason in feeUnavailable; for a single-route query (both filters) that is a 500 MISSING_PRICE_DATA instead. Also the signer identities (ECDSA address, Ed25519 public key).',
+    request: { query: RoutesQuery },
+    responses: {
+      200: {
+        description: 'Routes and signers',
+        content: { 'application/json': { schema: RoutesResponse } },
+      },
+      400: {
+        description: 'Missing or invalid query parameter (INVALID_QUERY)',
+        content: problemContent,
+      },
+      404: {
+        description:
+          'A domain that is not served, localDomain equal to destinationDomain, or no CCTP route between them (UNSUPPORTED_ROUTE)',
+        content: problemContent,
+      },
+      429: errors[429],
+      500: errors[500],
     },
   });
   registry.registerPath({

@@ -29,6 +29,7 @@ const FIXTURES: Record<string, OperationFixture> = {
     query: { localDomain: '5', destinationDomain: '0', isNative: 'false', version: '2' },
     expect2xx: true,
   },
+  'GET /routes': { query: { localDomain: '0', destinationDomain: '3' }, expect2xx: true },
   'GET /tokenPrices': { expect2xx: true },
   'GET /health': { expect2xx: true },
   'GET /ready': { expect2xx: true },
