@@ -170,8 +170,10 @@ async function run(o: IndexerBenchOptions): Promise<void> {
     const bound = o.pollMs + 1000;
     const line = (name: string, v: number[]) =>
       `${name}: p50 ${percentile(v, 50).toFixed(0)} ms, p99 ${percentile(v, 99).toFixed(0)} ms, max ${Math.max(...v).toFixed(0)} ms over ${v.length} transfers (bound ${bound} ms: ${percentile(v, 99) <= bound ? 'met' : 'NOT met'} at p99)`;
-    log(line('in feed (unconfirmed) after its block', inMs));
-    log(line(`confirmed after depth ${o.confirmations}`, confMs));
+    if (o.samples > 0) {
+      log(line('in feed (unconfirmed) after its block', inMs));
+      log(line(`confirmed after depth ${o.confirmations}`, confMs));
+    }
     await mkdir(RUN_DIR, { recursive: true });
     const file = path.join(RUN_DIR, `indexer-${o.transfers}.json`);
     await writeFile(
