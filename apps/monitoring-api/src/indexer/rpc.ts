@@ -43,8 +43,15 @@ const RANGE_TOO_LARGE =
 export function isRangeTooLarge(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 6; depth++) {
-    const e = current as { message?: string; details?: string; code?: number; cause?: unknown };
-    if (e.code === -32005) return true;
+    const e = current as {
+      name?: string;
+      message?: string;
+      details?: string;
+      code?: number;
+      cause?: unknown;
+    };
+    // An answer larger than viem's response limit (10 MB) also needs a smaller range.
+    if (e.code === -32005 || e.name === 'ResponseBodyTooLargeError') return true;
     if (RANGE_TOO_LARGE.test(`${e.details ?? ''} ${e.message ?? ''}`)) return true;
     current = e.cause;
   }
