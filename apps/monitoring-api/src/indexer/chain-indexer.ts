@@ -13,7 +13,7 @@ import { decodeTransfers, type TransferRow } from './decode.js';
 import { decodeReceived } from './destination.js';
 import { TOPIC0 } from './events.js';
 import type { ChainLocks } from './lock.js';
-import { getLogsSplitting } from './rpc.js';
+import { getLogsSplitting, RPC_BATCH_SIZE } from './rpc.js';
 import {
   readCursor,
   rewind,
@@ -39,8 +39,11 @@ export class ChainMovedError extends Error {
   }
 }
 
-/** Receipts and blocks fetched at once per step (public RPCs throttle beyond a few in flight). */
-const RPC_CONCURRENCY = 8;
+/**
+ * Receipts and blocks requested at once per step: one JSON-RPC batch of the client
+ * ({@link RPC_BATCH_SIZE}), so one HTTP request in flight per step.
+ */
+const RPC_CONCURRENCY = RPC_BATCH_SIZE;
 
 /** `fn` over `items` with at most `limit` calls in flight; results in input order. */
 async function mapLimit<T, R>(

@@ -10,16 +10,25 @@ import { createPublicClient, fallback, http, type Log, type PublicClient } from 
 import type { ChainConfig } from './config.js';
 
 /**
+ * Requests sent together in one JSON-RPC batch (an array body) by the receipts and blocks client:
+ * the receipts and blocks of a step go out in a few HTTP requests instead of one each
+ * (https://viem.sh/docs/clients/transports/http#batch). Providers accept batches of 100 or more.
+ */
+export const RPC_BATCH_SIZE = 100;
+
+/**
  * A viem public client over the chain's RPC URLs (https://viem.sh/docs/clients/transports/fallback).
  *
  * @param retryCount retries of the whole URL list, with exponential backoff from 150 ms (the
  *   inner transports' own retries are turned off by `fallback`); 0 for `eth_getLogs`, whose
- *   "range too large" answer must reach the splitter at once.
+ *   "range too large" answer must reach the splitter at once. The client with retries batches
+ *   its requests ({@link RPC_BATCH_SIZE}); the `eth_getLogs` one sends each alone.
  */
 export function createChainClient(chain: ChainConfig, retryCount = 5): PublicClient {
+  const batch = retryCount > 0 ? { batchSize: RPC_BATCH_SIZE } : false;
   return createPublicClient({
     transport: fallback(
-      chain.rpcUrls.map((url) => http(url, { timeout: chain.rpcTimeoutMs })),
+      chain.rpcUrls.map((url) => http(url, { timeout: chain.rpcTimeoutMs, batch })),
       { retryCount, retryDelay: 150 },
     ),
   });
@@ -34,8 +43,15 @@ const RANGE_TOO_LARGE =
 export function isRangeTooLarge(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 6; depth++) {
-    const e = current as { message?: string; details?: string; code?: number; cause?: unknown };
-    if (e.code === -32005) return true;
+    const e = current as {
+      name?: string;
+      message?: string;
+      details?: string;
+      code?: number;
+      cause?: unknown;
+    };
+    // An answer larger than viem's response limit (10 MB) also needs a smaller range.
+    if (e.code === -32005 || e.name === 'ResponseBodyTooLargeError') return true;
     if (RANGE_TOO_LARGE.test(`${e.details ?? ''} ${e.message ?? ''}`)) return true;
     current = e.cause;
   }

@@ -141,6 +141,12 @@ export interface Batch {
 }
 
 /**
+ * Rows per INSERT statement: a statement carries at most 65,535 bind parameters (PostgreSQL's
+ * wire protocol) and a record has about 20 columns, so a dense step of more rows goes in chunks.
+ */
+const INSERT_CHUNK_ROWS = 1_000;
+
+/**
  * Writes a batch and moves the cursor in one transaction. Re-writing the same logs changes
  * nothing but their block fields (a log re-included in another block keeps its row).
  *
@@ -151,7 +157,7 @@ export async function writeBatch(knex: Knex, batch: Batch): Promise<number> {
   return knex.transaction(async (trx) => {
     await moveCursor(trx, batch.chain.name, batch.expected, batch.next);
     let inserted = 0;
-    let ids: string[] = [];
+    const ids: string[] = [];
     if (batch.transfers.length > 0) {
       const rows = batch.transfers.map((r) => ({
         ...r,
@@ -162,28 +168,31 @@ export async function writeBatch(knex: Knex, batch: Batch): Promise<number> {
         gas_drop_amount: r.gas_drop_amount.toString(),
         max_fee: r.max_fee.toString(),
       }));
-      const insert = trx('transactions').insert(rows).toSQL();
-      const result = await trx.raw<{ rows: { id: string; inserted: boolean }[] }>(
-        `${insert.sql} on conflict (network, source_domain, source_tx_hash, log_index) do update
-            set block_number = excluded.block_number, block_hash = excluded.block_hash,
-                created_at = excluded.created_at, confirmed = excluded.confirmed
-          where (transactions.block_hash, transactions.created_at, transactions.confirmed)
-                is distinct from (excluded.block_hash, excluded.created_at, excluded.confirmed)
-          returning id::text, (xmax = 0) as inserted`,
-        insert.bindings as Knex.RawBinding[],
-      );
-      inserted = result.rows.filter((r) => r.inserted).length;
-      ids = result.rows.map((r) => r.id);
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK_ROWS) {
+        const insert = trx('transactions')
+          .insert(rows.slice(i, i + INSERT_CHUNK_ROWS))
+          .toSQL();
+        const result = await trx.raw<{ rows: { id: string; inserted: boolean }[] }>(
+          `${insert.sql} on conflict (network, source_domain, source_tx_hash, log_index) do update
+              set block_number = excluded.block_number, block_hash = excluded.block_hash,
+                  created_at = excluded.created_at, confirmed = excluded.confirmed
+            where (transactions.block_hash, transactions.created_at, transactions.confirmed)
+                  is distinct from (excluded.block_hash, excluded.created_at, excluded.confirmed)
+            returning id::text, (xmax = 0) as inserted`,
+          insert.bindings as Knex.RawBinding[],
+        );
+        inserted += result.rows.filter((r) => r.inserted).length;
+        ids.push(...result.rows.map((r) => r.id));
+      }
     }
-    if (batch.received.length > 0) {
+    const received = batch.received.map((r) => ({
+      ...r,
+      block_number: r.block_number.toString(),
+      mint_amount: r.mint_amount?.toString() ?? null,
+    }));
+    for (let i = 0; i < received.length; i += INSERT_CHUNK_ROWS) {
       await trx('cctp_received')
-        .insert(
-          batch.received.map((r) => ({
-            ...r,
-            block_number: r.block_number.toString(),
-            mint_amount: r.mint_amount?.toString() ?? null,
-          })),
-        )
+        .insert(received.slice(i, i + INSERT_CHUNK_ROWS))
         .onConflict(['network', 'destination_domain', 'tx_hash', 'log_index'])
         .merge(['block_number', 'block_hash', 'mint_amount']);
     }

@@ -8,8 +8,7 @@ import { signQuote } from '@ctss/signing';
 import type { Hex } from 'viem';
 import { ChainLocks } from '../../src/indexer/lock.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startAnvil, type Anvil } from './support/anvil.js';
-import { contract, deployCctpChain, quoteSigner } from './support/cctp-chain.js';
+import { startAnvil, type Anvil, contract, deployCctpChain, quoteSigner } from '@ctss/devnet';
 import { chainConfig, indexerFor, syncAll } from './support/harness.js';
 
 const COUNT = Number(process.env.MEASURE_BACKFILL ?? 0);

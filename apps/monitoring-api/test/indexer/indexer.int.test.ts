@@ -14,14 +14,16 @@ import type { Server } from 'node:http';
 import { startTestApp, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
 import { expectRollupsExact, rows } from '../support/rollups.js';
-import { startAnvil, type Anvil } from './support/anvil.js';
 import {
+  startAnvil,
+  type Anvil,
   deployCctpChain,
   makeTransfer,
   receiveMessage,
   type CctpChain,
-} from './support/cctp-chain.js';
-import { startFakeIris, type FakeIris } from './support/fake-iris.js';
+  startFakeIris,
+  type FakeIris,
+} from '@ctss/devnet';
 import { chainConfig, indexerFor, syncAll } from './support/harness.js';
 
 let anvils: Anvil[] = [];

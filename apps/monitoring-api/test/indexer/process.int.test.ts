@@ -10,9 +10,15 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Hex } from 'viem';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { expectRollupsExact, rows } from '../support/rollups.js';
-import { startAnvil, type Anvil } from './support/anvil.js';
-import { deployCctpChain, makeTransfer, type CctpChain } from './support/cctp-chain.js';
-import { startFakeIris, type FakeIris } from './support/fake-iris.js';
+import {
+  startAnvil,
+  type Anvil,
+  deployCctpChain,
+  makeTransfer,
+  type CctpChain,
+  startFakeIris,
+  type FakeIris,
+} from '@ctss/devnet';
 
 const ENTRY = fileURLToPath(new URL('../../dist/indexer.js', import.meta.url));
 const PORT = 3400;

@@ -9,8 +9,13 @@ import type { ChainIndexer } from '../../src/indexer/chain-indexer.js';
 import { ChainLocks } from '../../src/indexer/lock.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { expectRollupsExact, rows } from '../support/rollups.js';
-import { startAnvil, type Anvil } from './support/anvil.js';
-import { deployCctpChain, makeTransfer, type CctpChain } from './support/cctp-chain.js';
+import {
+  startAnvil,
+  type Anvil,
+  deployCctpChain,
+  makeTransfer,
+  type CctpChain,
+} from '@ctss/devnet';
 import { startFaultyRpc, type FaultyRpc } from './support/faulty-rpc.js';
 import { chainConfig, indexerFor } from './support/harness.js';
 

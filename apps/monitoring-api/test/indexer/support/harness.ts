@@ -4,7 +4,7 @@ import { ChainConfigSchema, type ChainConfig } from '../../../src/indexer/config
 import { ChainIndexer, type TickResult } from '../../../src/indexer/chain-indexer.js';
 import type { ChainLocks } from '../../../src/indexer/lock.js';
 import { createChainClient } from '../../../src/indexer/rpc.js';
-import type { CctpChain } from './cctp-chain.js';
+import { type CctpChain } from '@ctss/devnet';
 
 /** The indexer config of a test chain (overrides applied last). */
 export function chainConfig(

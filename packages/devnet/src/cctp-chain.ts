@@ -1,5 +1,5 @@
 /**
- * The test contracts (contracts/CctpTestChain.sol, compiled with solc-js) deployed on an anvil
+ * The CCTP stand-in contracts (contracts/CctpTestChain.sol, compiled with solc-js) deployed on an anvil
  * chain as one CCTP domain: a bridge token, TokenMessenger + MessageTransmitter for v1 and v2,
  * and two transfer contracts (the current `CashmereTransfer` and the pre-2025-09-02 one), with
  * helpers that make transfers as a user would (quote signed like the gas quote API's, then the
@@ -12,6 +12,7 @@ import {
   createPublicClient,
   createWalletClient,
   http,
+  parseAbiItem,
   parseEventLogs,
   type Abi,
   type Address,
@@ -25,8 +26,11 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
 
 type TestChain = Chain;
-import { MESSAGE_SENT } from '../../../src/indexer/events.js';
 
+/** CCTP MessageTransmitter `MessageSent(bytes message)` (docs/indexer.md "Events"). */
+export const MESSAGE_SENT = parseAbiItem('event MessageSent(bytes message)');
+
+// Resolved from src/ and dist/ alike: both sit next to contracts/.
 const SOURCE = readFileSync(new URL('../contracts/CctpTestChain.sol', import.meta.url), 'utf8');
 const compiled = new Map<string, CompiledContract>();
 /** A contract of CctpTestChain.sol, compiled once per process. */
@@ -108,7 +112,12 @@ async function call(
   return receipt;
 }
 
-/** Deploys the contracts on the chain at `url` as CCTP domain `domain`. */
+/**
+ * Deploys the contracts on the chain at `url` as CCTP domain `domain`, mints 10^15 base units of
+ * the bridge token to the user account and approves both transfer contracts.
+ *
+ * @throws when a deployment transaction fails.
+ */
 export async function deployCctpChain(
   url: string,
   domain: number,
@@ -166,7 +175,18 @@ export async function deployCctpChain(
   };
 }
 
-/** A transfer as the user makes it. Amounts in base units (fee in wei when native). */
+/** A quote signed elsewhere (the Gas Quote API's `/getEcdsaSig_native` answer, parsed). */
+export interface SignedQuote {
+  /** UNIX seconds. */
+  readonly deadline: bigint;
+  /** 65 bytes, `r || s || v`. */
+  readonly signature: Hex;
+}
+
+/**
+ * A transfer as the user makes it. Amounts in base units (fee in wei when native). Without
+ * `quote`, the quote is signed here with {@link QUOTE_KEY}, deadline = block time + 100 s.
+ */
 export interface TransferInput {
   readonly version: 1 | 2;
   readonly destinationDomain: number;
@@ -177,29 +197,37 @@ export interface TransferInput {
   readonly recipient: Hex;
   readonly maxFee?: bigint;
   readonly legacy?: boolean;
+  readonly quote?: SignedQuote;
 }
 
-/** Makes a transfer with a freshly signed quote; returns the receipt and the CCTP message. */
+/**
+ * Makes a transfer (`transfer` for v1, `transferV2` for v2) from the user account and waits for
+ * its receipt.
+ *
+ * @returns the receipt and the CCTP message of its `MessageSent` log.
+ * @throws when the transaction reverts (e.g. an expired deadline or a quote signed by another key).
+ */
 export async function makeTransfer(
   chain: CctpChain,
   t: TransferInput,
 ): Promise<{ receipt: TransactionReceipt; message: Hex }> {
-  const block = await chain.client.getBlock();
-  const deadline = block.timestamp + 100n;
   const isNative = t.isNative ?? false;
   const gasDrop = t.gasDrop ?? 0n;
-  const signature = signQuote(
-    {
-      localDomain: chain.domain,
-      destinationDomain: t.destinationDomain,
-      fee: t.fee,
-      deadline,
-      isNative,
-      cctpVersion: t.version,
-    },
-    'spec',
-    quoteSigner,
-  );
+  const deadline = t.quote?.deadline ?? (await chain.client.getBlock()).timestamp + 100n;
+  const signature =
+    t.quote?.signature ??
+    signQuote(
+      {
+        localDomain: chain.domain,
+        destinationDomain: t.destinationDomain,
+        fee: t.fee,
+        deadline,
+        isNative,
+        cctpVersion: t.version,
+      },
+      'spec',
+      quoteSigner,
+    );
   const recipient32 = `0x${t.recipient.slice(2).toLowerCase().padStart(64, '0')}`;
   const zero32 = `0x${'0'.repeat(64)}`;
   const abi = contract('TestCashmere').abi;
@@ -257,7 +285,12 @@ export async function makeTransfer(
   return { receipt, message: sent!.args.message };
 }
 
-/** Relays a message on the destination chain (the transmitter of `version`). */
+/**
+ * Relays a message on the destination chain through the MessageTransmitter of `version`, from
+ * the deployer account (the test transmitter does not check the attestation).
+ *
+ * @throws when the transaction reverts.
+ */
 export async function receiveMessage(
   chain: CctpChain,
   version: 1 | 2,

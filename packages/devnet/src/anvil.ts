@@ -24,7 +24,12 @@ export interface Anvil {
   stop(): Promise<void>;
 }
 
-/** Starts anvil on `port` with `chainId` (automine), resolving once it answers. */
+/**
+ * Starts anvil on 127.0.0.1:`port` with `chainId` (automine: one block per transaction; switch
+ * to interval mining with the `evm_setIntervalMining` RPC), resolving once it answers.
+ *
+ * @throws when anvil exits or does not answer within 30 s.
+ */
 export async function startAnvil(port: number, chainId: number): Promise<Anvil> {
   const child = spawn(
     anvilBinary(),

@@ -2,13 +2,14 @@
  * A local stand-in for Circle's Iris API speaking its response format: `GET /v2/messages/
  * {sourceDomain}?transactionHash=` and `GET /v1/messages/{sourceDomain}/{txHash}`. It reads the
  * `MessageSent` logs of the transaction from the source chain's RPC (as Iris observes chains),
- * answers 404 for an unknown transaction, `pending_confirmations` / `PENDING` until the test
- * completes it, then the attested message (v2: with the assigned nonce and the fee executed).
+ * answers 404 for an unknown transaction, `pending_confirmations` / `PENDING` until it is
+ * completed (by `complete`, or `attestAfterMs` after Iris first saw it), then the attested message
+ * (v2: with the assigned nonce and the fee executed).
  */
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createPublicClient, http, parseEventLogs, type Hex } from 'viem';
-import { MESSAGE_SENT } from '../../../src/indexer/events.js';
+import { MESSAGE_SENT } from './cctp-chain.js';
 
 /** The fake Iris server and its controls. */
 export interface FakeIris {
@@ -24,12 +25,23 @@ export interface FakeIris {
   close(): Promise<void>;
 }
 
-/** Starts the fake on `port`, reading source chains from `rpcByDomain`. */
+/** Options of {@link startFakeIris}. */
+export interface FakeIrisOptions {
+  /** Attest a transaction this many ms after its first lookup found it; absent = only `complete`. */
+  readonly attestAfterMs?: number;
+}
+
+/**
+ * Starts the local Iris on 127.0.0.1:`port` (0 = a free port), reading source chains from
+ * `rpcByDomain` (CCTP domain -> JSON-RPC URL).
+ */
 export async function startFakeIris(
   port: number,
   rpcByDomain: Record<number, string>,
+  options: FakeIrisOptions = {},
 ): Promise<FakeIris> {
   const completed = new Set<string>();
+  const firstSeen = new Map<string, number>();
   const nonces = new Map<string, Hex[]>();
   const requests: string[] = [];
   let failures: { count: number; status: number } = { count: 0, status: 0 };
@@ -83,7 +95,11 @@ export async function startFakeIris(
       if ((!v2 && !v1) || !txHash) return send(400, { error: 'bad request' });
       const messages = await lookup(domain, txHash);
       if (!messages || messages.length === 0) return send(404, { error: 'Message not found' });
-      const done = completed.has(txHash);
+      if (!firstSeen.has(txHash)) firstSeen.set(txHash, Date.now());
+      const done =
+        completed.has(txHash) ||
+        (options.attestAfterMs !== undefined &&
+          Date.now() - firstSeen.get(txHash)! >= options.attestAfterMs);
       if (v1) {
         return send(200, {
           messages: messages.map((m) => ({
@@ -112,8 +128,9 @@ export async function startFakeIris(
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const address = server.address();
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`,
     requests,
     complete: (txHash) => completed.add(txHash.toLowerCase()),
     failNext: (count, status) => {

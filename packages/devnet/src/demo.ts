@@ -1,0 +1,178 @@
+/**
+ * `pnpm demo` (docs/indexer.md "Demo"): two local anvil chains as CCTP domains 0 and 3 with the
+ * stand-in contracts, a local Iris that attests after a short delay, the Gas Quote API, the
+ * Monitoring API on its embedded database and the transfer indexer against them, and a generator
+ * sending a quoted transfer every few seconds. Prints the URLs to open; SIGINT or SIGTERM stops
+ * the generator, then the children by PID, the Iris and the chains. Run after `pnpm build`.
+ */
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '@ctss/server-kit';
+import { startAnvil, type Anvil } from './anvil.js';
+import { QUOTE_KEY, deployCctpChain, type CctpChain } from './cctp-chain.js';
+import { startChild, waitForOk, type ChildService } from './demo/child.js';
+import { loadDemoConfig, type DemoConfig } from './demo/config.js';
+import { startGenerator, type Generator } from './demo/generator.js';
+import { startFakeIris, type FakeIris } from './fake-iris.js';
+
+const root = new URL('../../../', import.meta.url);
+const entry = (app: string, file: string) =>
+  fileURLToPath(new URL(`apps/${app}/dist/${file}`, root));
+const log = (line: string) => process.stdout.write(`[demo] ${line}\n`);
+
+let config: DemoConfig;
+try {
+  config = loadDemoConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`demo: ${err.message}\n`);
+  process.exit(1);
+}
+
+const anvils: Anvil[] = [];
+const children: ChildService[] = [];
+let iris: FakeIris | undefined;
+let generator: Generator | undefined;
+let stopping = false;
+
+async function stopAll(code: number): Promise<never> {
+  stopping = true;
+  log('stopping...');
+  await generator?.stop();
+  // Children in reverse start order: the indexer before the database it writes to.
+  for (const child of [...children].reverse()) await child.stop();
+  await iris?.close();
+  await Promise.all(anvils.map((a) => a.stop()));
+  if (generator) {
+    const { sent, received, failed } = generator.counts;
+    log(`stopped: ${sent} transfers sent, ${received} received, ${failed} failed`);
+  }
+  process.exit(code);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    void stopAll(0);
+  });
+}
+
+/** The embedded database URL the Monitoring API logs when DATABASE_URL is unset. */
+function databaseUrlFrom(line: string): string | undefined {
+  try {
+    const url = (JSON.parse(line) as { url?: unknown }).url;
+    return typeof url === 'string' && url.startsWith('postgres://') ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const t0 = Date.now();
+  log('starting two anvil chains and deploying the contracts...');
+  const [a, b] = await Promise.all([
+    startAnvil(config.DEMO_CHAIN_A_PORT, 31_337),
+    startAnvil(config.DEMO_CHAIN_B_PORT, 31_338),
+  ]);
+  anvils.push(a, b);
+  const [chainA, chainB]: CctpChain[] = await Promise.all([
+    deployCctpChain(a.url, 0, 31_337),
+    deployCctpChain(b.url, 3, 31_338),
+  ]);
+  // A block every second from now on, so confirmations advance without traffic.
+  await Promise.all([a.rpc('evm_setIntervalMining', [1]), b.rpc('evm_setIntervalMining', [1])]);
+  iris = await startFakeIris(
+    config.DEMO_IRIS_PORT,
+    { 0: a.url, 3: b.url },
+    { attestAfterMs: config.DEMO_ATTEST_SECONDS * 1000 },
+  );
+
+  const quiet = { LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' };
+  const gas = startChild('gas-quote-api', entry('gas-quote-api', 'main.js'), {
+    ...quiet,
+    PORT: String(config.DEMO_GAS_QUOTE_PORT),
+    // The key the stand-in transfer contracts trust (a well-known test key).
+    SIGNER_ECDSA_PRIVATE_KEY: QUOTE_KEY,
+    NODE_ENV: 'development',
+  });
+  children.push(gas);
+  let databaseUrl: string | undefined;
+  const monitoring = startChild(
+    'monitoring-api',
+    entry('monitoring-api', 'main.js'),
+    {
+      ...quiet,
+      PORT: String(config.DEMO_MONITORING_PORT),
+      EMBEDDED_SEED: String(config.DEMO_SEED),
+      // Statistics follow the new transfers within seconds.
+      CACHE_TTL_SECONDS: '2',
+    },
+    (line) => {
+      databaseUrl ??= databaseUrlFrom(line);
+    },
+  );
+  children.push(monitoring);
+  const gasUrl = `http://127.0.0.1:${config.DEMO_GAS_QUOTE_PORT}`;
+  const apiUrl = `http://127.0.0.1:${config.DEMO_MONITORING_PORT}`;
+  await Promise.all([waitForOk(`${gasUrl}/ready`, gas), waitForOk(`${apiUrl}/ready`, monitoring)]);
+  if (!databaseUrl) throw new Error('the Monitoring API did not log its embedded database URL');
+
+  const chainEntry = (name: string, chain: CctpChain) => ({
+    name,
+    network: 'mainnet',
+    domain: chain.domain,
+    rpcUrls: [chain.url],
+    transferContracts: [chain.cashmere, chain.cashmereLegacy],
+    messageTransmitters: [chain.transmitterV1, chain.transmitterV2],
+    startBlock: chain.startBlock,
+    confirmations: 2,
+    pollIntervalMs: 1000,
+  });
+  const indexer = startChild('indexer', entry('monitoring-api', 'indexer.js'), {
+    ...quiet,
+    DATABASE_URL: databaseUrl,
+    PORT: String(config.DEMO_INDEXER_PORT),
+    IRIS_URL: iris.url,
+    IRIS_RECHECK_SECONDS: '1',
+    INDEXER_CHAINS: JSON.stringify([chainEntry('demo-a', chainA!), chainEntry('demo-b', chainB!)]),
+  });
+  children.push(indexer);
+  const indexerUrl = `http://127.0.0.1:${config.DEMO_INDEXER_PORT}`;
+  await waitForOk(`${indexerUrl}/ready`, indexer);
+  if (stopping) return;
+
+  generator = startGenerator({
+    source: chainA!,
+    destination: chainB!,
+    gasQuoteUrl: gasUrl,
+    irisUrl: iris.url,
+    intervalMs: config.DEMO_INTERVAL_SECONDS * 1000,
+    log,
+  });
+  for (const child of children) {
+    void child.exited.then((code) => {
+      if (!stopping) {
+        log(`${child.name} exited (${code}); stopping`);
+        void stopAll(1);
+      }
+    });
+  }
+  process.stdout.write(
+    [
+      '',
+      `Demo running (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s); a transfer every ${config.DEMO_INTERVAL_SECONDS} s. Open:`,
+      `  Feed         ${apiUrl}/transactionsmainnet`,
+      `  Statistics   ${apiUrl}/stats/mainnet/transactions  ${apiUrl}/stats/mainnet/volumes  ${apiUrl}/stats/mainnet/chain-shares  ${apiUrl}/stats/mainnet/wallets`,
+      `  API docs     ${apiUrl}/docs/`,
+      `  Gas quote    ${gasUrl}/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=false`,
+      `  Indexer      ${indexerUrl}/health  ${indexerUrl}/metrics`,
+      `  Chains       A (domain 0) ${a.url}  B (domain 3) ${b.url};  Iris ${iris.url}`,
+      'Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`demo: ${(err as Error).stack ?? String(err)}\n`);
+  if (!stopping) void stopAll(1);
+});

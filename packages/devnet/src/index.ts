@@ -1,0 +1,8 @@
+/**
+ * Local CCTP chains for tests and the demo (docs/indexer.md "Tests", "Demo"): anvil from
+ * `@foundry-rs/anvil`, the stand-in contracts deployed as one CCTP domain per chain, a local Iris
+ * speaking Circle's response format, and transfers made as a user would.
+ */
+export * from './anvil.js';
+export * from './cctp-chain.js';
+export * from './fake-iris.js';
