@@ -4,7 +4,14 @@
  * listing every bad variable. The full reference is in README.md.
  */
 import { DEFAULT_CHAINS, z, type ChainInfo } from '@ctss/domain-types';
-import { envInteger, parseConfig, serviceConfigShape } from '@ctss/server-kit';
+import {
+  envBoolean,
+  envInteger,
+  envJson,
+  envUrl,
+  parseConfig,
+  serviceConfigShape,
+} from '@ctss/server-kit';
 import type { QuotePacking } from '@ctss/signing';
 import { DEFAULT_COINGECKO_IDS } from './feeder/sources/coingecko.js';
 import { DEFAULT_PYTH_FEED_IDS } from './feeder/sources/pyth.js';
@@ -12,25 +19,16 @@ import { DEFAULT_PYTH_FEED_IDS } from './feeder/sources/pyth.js';
 /** Default adjustment factor on the redeem gas cost, basis points (1.2x covers gas spikes between refreshes). */
 export const DEFAULT_FEE_ADJUSTMENT_BPS = 12_000n;
 
-const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 const int = envInteger;
 const bps = z
   .string()
   .regex(/^[0-9]{1,7}$/, 'must be an integer number of basis points')
   .transform(BigInt);
-const url = z.url({ protocol: /^https?$/ });
 
-const symbolMap = z
-  .string()
-  .transform((v, ctx) => {
-    try {
-      return JSON.parse(v) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
-      return z.NEVER;
-    }
-  })
-  .pipe(z.record(z.string().regex(/^[A-Z0-9]+$/), z.string().min(1)));
+const symbolMap = envJson(
+  z.record(z.string().regex(/^[A-Z0-9]+$/), z.string().min(1)),
+  'a JSON object',
+);
 
 const Fixed = z.object({
   ...serviceConfigShape,
@@ -43,12 +41,12 @@ const Fixed = z.object({
   PRICE_SOURCE: z.enum(['auto', 'live', 'snapshot']).default('auto'),
   PRICE_MAX_AGE_SECONDS: int(1, 86_400).default(120),
   FEEDER_INTERVAL_SECONDS: int(1, 3600).default(15),
-  FEEDER_IN_PROCESS: bool.optional(),
+  FEEDER_IN_PROCESS: envBoolean().optional(),
   UPSTREAM_TIMEOUT_MS: int(100, 60_000).default(5000),
-  PYTH_HERMES_URL: url.default('https://hermes.pyth.network'),
+  PYTH_HERMES_URL: envUrl().default('https://hermes.pyth.network'),
   PYTH_MAX_CONFIDENCE_BPS: bps.default(200n),
   PYTH_FEED_IDS: symbolMap.optional(),
-  PRICE_FALLBACK_URL: url.default('https://api.coingecko.com'),
+  PRICE_FALLBACK_URL: envUrl().default('https://api.coingecko.com'),
   PRICE_FALLBACK_IDS: symbolMap.optional(),
   FEE_ADJUSTMENT_BPS: bps.default(DEFAULT_FEE_ADJUSTMENT_BPS),
   GAS_PRICE_MULTIPLIER_BPS: bps.default(10_000n),
@@ -62,7 +60,7 @@ const Fixed = z.object({
 
 /** Per-domain variables: `<PREFIX><DOMAIN>` where DOMAIN is the id (`0`) or the chain key (`ETHEREUM`). */
 const PER_DOMAIN = {
-  RPC_URL_: url,
+  RPC_URL_: envUrl(),
   QUOTE_PACKING_: z.enum(['spec', 'compact']),
   REDEEM_GAS_: z
     .string()

@@ -3,65 +3,44 @@
  * (absent = documented default, present but invalid = the process exits naming every bad variable).
  * The README's "Configuration" section lists the same variables.
  */
-import { envInteger, serviceConfigShape } from '@ctss/server-kit';
+import { envBoolean, envInteger, envList, envUrl, serviceConfigShape } from '@ctss/server-kit';
 import { z } from 'zod';
 import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './db/connect.js';
 import { usersConfigSchema } from './users/config.js';
-
-const csv = (value: string | undefined): string[] =>
-  (value ?? '')
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part.length > 0);
 
 const postgresUrl = z
   .string()
   .trim()
   .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
 
-const intInRange = (min: number, max: number, fallback: number) =>
-  envInteger(min, max)
-    .optional()
-    .transform((value) => value ?? fallback);
-
-const bool = (fallback: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .optional()
-    .transform((value) => (value === undefined ? fallback : value === 'true' || value === '1'));
-
 /** The core environment schema; every variable optional with a default unless stated. */
 const CoreConfigSchema = z.object({
   ...serviceConfigShape,
   /** HTTP port (docs/architecture.md "Services and processes": 3000). */
-  PORT: intInRange(0, 65535, 3000),
+  PORT: envInteger(0, 65535).default(3000),
   /** Primary PostgreSQL; absent = embedded PGlite with demo data. */
   DATABASE_URL: postgresUrl.optional(),
   /** Comma-separated read replicas; reads go there, the primary is the fallback. */
-  DATABASE_READ_URLS: z.string().optional().transform(csv).pipe(z.array(postgresUrl)),
+  DATABASE_READ_URLS: envList().pipe(z.array(postgresUrl)).default([]),
   /** Connections per pool (primary and each read pool). */
-  DATABASE_POOL_MAX: intInRange(1, 200, 10),
+  DATABASE_POOL_MAX: envInteger(1, 200).default(10),
   /**
    * Connections of each pool that carry the hot reads pipelined (db/prepared.ts); 0 = none.
    * Less than DATABASE_POOL_MAX; absent = 2, or DATABASE_POOL_MAX - 1 when that is smaller
    * ({@link pipelineLanes}).
    */
-  DATABASE_PIPELINE_LANES: z
-    .string()
-    .trim()
-    .regex(/^[0-9]+$/, 'must be a non-negative integer')
-    .transform(Number)
-    .pipe(z.number().int().min(0).max(199))
-    .optional(),
+  DATABASE_PIPELINE_LANES: envInteger(0, 199).optional(),
   /** Longest time opening a database connection may take, ms (README "Database outages"). */
-  DATABASE_CONNECT_TIMEOUT_MS: intInRange(100, 60_000, DEFAULT_TIMEOUTS.connectTimeoutMs),
+  DATABASE_CONNECT_TIMEOUT_MS: envInteger(100, 60_000).default(DEFAULT_TIMEOUTS.connectTimeoutMs),
   /**
    * Longest time a statement of a request may run, ms (PostgreSQL `statement_timeout`; the
    * client stops waiting for any answer 1 s later).
    */
-  DATABASE_STATEMENT_TIMEOUT_MS: intInRange(100, 600_000, DEFAULT_TIMEOUTS.statementTimeoutMs),
+  DATABASE_STATEMENT_TIMEOUT_MS: envInteger(100, 600_000).default(
+    DEFAULT_TIMEOUTS.statementTimeoutMs,
+  ),
   /** Longest time a request waits for a connection of a busy pool, ms. */
-  DATABASE_ACQUIRE_TIMEOUT_MS: intInRange(100, 60_000, DEFAULT_TIMEOUTS.acquireTimeoutMs),
+  DATABASE_ACQUIRE_TIMEOUT_MS: envInteger(100, 60_000).default(DEFAULT_TIMEOUTS.acquireTimeoutMs),
   /** Key prefix in Redis, so several deployments can share one Redis. */
   REDIS_PREFIX: z
     .string()
@@ -71,14 +50,14 @@ const CoreConfigSchema = z.object({
     .optional()
     .transform((value) => value ?? 'ctss:monitoring:'),
   /** Lifetime of cached statistics, seconds; 0 turns caching off. */
-  CACHE_TTL_SECONDS: intInRange(0, 86_400, 30),
+  CACHE_TTL_SECONDS: envInteger(0, 86_400).default(30),
   /** Ethereum JSON-RPC endpoint for ENS resolution of `.eth` names. */
-  ETH_RPC_URL: z.url().optional(),
+  ETH_RPC_URL: envUrl().optional(),
   /** Solana JSON-RPC endpoint for SNS resolution of `.sol` names. */
-  SOLANA_RPC_URL: z.url().optional(),
+  SOLANA_RPC_URL: envUrl().optional(),
   /** Lifetime of a wallet-binding nonce, seconds (docs/decisions.md "D11. Binding message and nonce
    * rules": 5 minutes). */
-  NONCE_TTL_SECONDS: intInRange(10, 3600, 300),
+  NONCE_TTL_SECONDS: envInteger(10, 3600).default(300),
   /** Suffix of usernames (docs/api.md "Users by wallet or username"). */
   USERNAME_SUFFIX: z
     .string()
@@ -87,7 +66,7 @@ const CoreConfigSchema = z.object({
     .optional()
     .transform((value) => value ?? '.ctss'),
   /** Whether the embedded database loads demo data at start (only without DATABASE_URL). */
-  EMBEDDED_SEED: bool(true),
+  EMBEDDED_SEED: envBoolean().default(true),
 });
 
 /** The whole environment schema: the core variables plus those of the users module. */

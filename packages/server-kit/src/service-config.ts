@@ -1,5 +1,6 @@
 /**
- * Environment variables every service reads the same way (docs/api.md "Limits",
+ * Environment variables every service reads the same way, and the parsers of environment values
+ * (integer, boolean, comma list, URL, JSON) every config schema of the project uses (docs/api.md "Limits",
  * "Rate limits" and "CORS"):
  * log level, Redis, CORS, rate limits and proxy trust. Each app spreads {@link serviceConfigShape}
  * into its own config schema, so the names, defaults and parsing agree across services.
@@ -21,12 +22,52 @@ export const envInteger = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
-const commaList = z.string().transform((v) =>
-  v
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean),
-);
+/**
+ * An environment variable holding a boolean: `true`/`1` or `false`/`0` (nothing else, so a typo
+ * stops the service instead of reading as false); add `.default(b)` for an optional one.
+ */
+export const envBoolean = () =>
+  z
+    .string()
+    .trim()
+    .pipe(z.enum(['true', 'false', '1', '0'], 'must be true, false, 1 or 0'))
+    .transform((v) => v === 'true' || v === '1');
+
+/**
+ * An environment variable holding a comma-separated list: items trimmed, empty items dropped
+ * (`"a, b,"` -> `["a", "b"]`); pipe it into `z.array(...)` to check each item.
+ */
+export const envList = () =>
+  z.string().transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+/**
+ * An environment variable holding an absolute URL whose scheme matches `protocol` (default
+ * `http`/`https`), surrounding white space ignored.
+ */
+export const envUrl = (protocol: RegExp = /^https?$/) =>
+  z.string().trim().pipe(z.url({ protocol }));
+
+/**
+ * An environment variable holding JSON text checked by `schema`; text that is not JSON is reported
+ * as `must be <what>` (the value itself is never echoed).
+ */
+export const envJson = <S extends z.ZodType>(schema: S, what: string) =>
+  z
+    .string()
+    .transform((v, ctx): unknown => {
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `must be ${what}` });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
 
 /** Express `trust proxy`: `true`/`false`, a hop count, or a comma-separated list of addresses/CIDRs. */
 const trustProxy = z.string().transform((v): boolean | number | string => {
@@ -41,15 +82,15 @@ export const serviceConfigShape = {
   /** pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `redis://` or `rediss://` URL; absent = in-process store (one replica only). */
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  REDIS_URL: envUrl(/^rediss?$/).optional(),
   /** Allowed browser origins, comma-separated; `*` allows any. */
-  CORS_ORIGINS: commaList.default(['*']),
+  CORS_ORIGINS: envList().default(['*']),
   /** Requests per minute per client IP (docs/api.md "Rate limits": 120). */
   RATE_LIMIT_PER_MINUTE: envInteger(1, 1_000_000).default(120),
   /** Requests per minute for a client sending one of API_KEYS in `X-API-Key`. */
   API_KEY_RATE_LIMIT_PER_MINUTE: envInteger(1, 10_000_000).default(1200),
   /** API keys of the higher tier, comma-separated. */
-  API_KEYS: commaList.default([]),
+  API_KEYS: envList().default([]),
   /** Express `trust proxy` (hops, `true`/`false`, or subnets); false when clients connect directly. */
   TRUST_PROXY: trustProxy.default(false),
   /**

@@ -3,7 +3,7 @@
  * environment, checked once at start-up. `INDEXER_CHAINS` is a JSON array of chains; absent or
  * empty = no chain (the process then only serves its health endpoints).
  */
-import { envInteger, parseConfig } from '@ctss/server-kit';
+import { envInteger, envJson, envUrl, parseConfig, serviceConfigShape } from '@ctss/server-kit';
 import { z } from 'zod';
 
 const address = z
@@ -40,27 +40,12 @@ export const ChainConfigSchema = z.object({
 /** One indexed chain, validated. */
 export type ChainConfig = z.infer<typeof ChainConfigSchema>;
 
-const intEnv = (min: number, max: number, fallback: number) =>
-  envInteger(min, max)
-    .optional()
-    .transform((value) => value ?? fallback);
-
-const chainsEnv = z
-  .string()
-  .optional()
-  .transform((text, ctx) => {
-    if (!text || text.trim() === '') return [];
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be a JSON array of chains' });
-      return z.NEVER;
-    }
-  })
-  .pipe(z.array(ChainConfigSchema))
-  .refine((chains) => new Set(chains.map((c) => c.name)).size === chains.length, {
+const chainsEnv = envJson(z.array(ChainConfigSchema), 'a JSON array of chains').refine(
+  (chains) => new Set(chains.map((c) => c.name)).size === chains.length,
+  {
     message: 'chain names must be unique',
-  });
+  },
+);
 
 /** The indexer's environment schema. */
 export const IndexerConfigSchema = z.object({
@@ -70,24 +55,20 @@ export const IndexerConfigSchema = z.object({
     .trim()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL'),
   /** Chains to index, JSON (see {@link ChainConfigSchema}). */
-  INDEXER_CHAINS: chainsEnv,
+  INDEXER_CHAINS: chainsEnv.default([]),
   /** Circle Iris API base URL. */
-  IRIS_URL: z
-    .url({ protocol: /^https?$/ })
-    .optional()
-    .transform((v) => (v ?? 'https://iris-api.circle.com').replace(/\/+$/, '')),
+  IRIS_URL: envUrl()
+    .default('https://iris-api.circle.com')
+    .transform((v) => v.replace(/\/+$/, '')),
   /** Iris requests per second, at most 9 (Circle asks for fewer than 10). */
-  IRIS_RATE_PER_SECOND: intEnv(1, 9, 5),
+  IRIS_RATE_PER_SECOND: envInteger(1, 9).default(5),
   /** Seconds after which a transfer without attestation gets `has_attestation_error`. */
-  ATTESTATION_TIMEOUT_SECONDS: intEnv(60, 7 * 86_400, 3_600),
+  ATTESTATION_TIMEOUT_SECONDS: envInteger(60, 7 * 86_400).default(3_600),
   /** Seconds between two Iris checks of the same transfer. */
-  IRIS_RECHECK_SECONDS: intEnv(1, 3_600, 10),
+  IRIS_RECHECK_SECONDS: envInteger(1, 3_600).default(10),
   /** Port of /health, /ready, /metrics. */
-  PORT: intEnv(0, 65_535, 3_010),
-  LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-    .optional()
-    .transform((v) => v ?? 'info'),
+  PORT: envInteger(0, 65_535).default(3_010),
+  LOG_LEVEL: serviceConfigShape.LOG_LEVEL,
 });
 
 /** The indexer's configuration, validated. */

@@ -5,6 +5,7 @@
  * stops the process. USERNAME_SUFFIX, NONCE_TTL_SECONDS, ETH_RPC_URL and SOLANA_RPC_URL are in
  * src/config.ts already.
  */
+import { envInteger } from '@ctss/server-kit';
 import { z } from 'zod';
 
 /** Environment variables of the users / names module, with their defaults. */
@@ -19,15 +20,15 @@ export const usersConfigSchema = z.object({
     .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
     .default('0xeEeEEEeE14D718C2B47D9923Deab1335E144EeEe'),
   /** How long a resolved (or unresolvable) name is cached in-process, seconds; 0 disables it. */
-  NAME_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  NAME_CACHE_TTL_SECONDS: envInteger(0, 3600).default(60),
   /** Timeout of one name-resolution RPC request, milliseconds. */
-  NAME_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  NAME_RPC_TIMEOUT_MS: envInteger(100, 60_000).default(5_000),
   /**
    * How long the unfiltered leaderboard `total_count` (the number of users) is cached in the
    * KvStore, seconds; 0 counts on every request. Counting scans every user (about 10-15 ms per
    * 100k users), searches are always counted exactly.
    */
-  LEADERBOARD_COUNT_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+  LEADERBOARD_COUNT_TTL_SECONDS: envInteger(0, 3600).default(5),
 });
 
 /** Parsed users configuration. */
