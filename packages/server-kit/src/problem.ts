@@ -10,7 +10,7 @@ import {
   type ErrorCode,
   type ProblemDetails,
 } from '@ctss/domain-types';
-import { ZodError } from 'zod';
+import type { ZodError } from 'zod';
 import type { Logger } from './logger.js';
 
 /** An error that maps to a problem response: `status` 4xx/5xx, stable `code`, client-safe `detail`. */
@@ -113,13 +113,15 @@ export type ProblemClassifier = (err: unknown) => HttpProblem | undefined;
 
 /**
  * Turns any error into an HttpProblem: an HttpProblem as is, then `classify` (the app's own
- * errors), then zod and body-parser errors; anything else becomes a 500 INTERNAL without internals.
+ * errors), then body-parser errors; anything else becomes a 500 INTERNAL without internals. A
+ * client's input is checked by `parseQuery` / `parseBody`, which throw 400 problems themselves: a
+ * bare `ZodError` reaching this point failed on data of our own (a stored row, a response), so it
+ * is a 500 like any other fault, never a 400 naming internal field paths.
  */
 export function toHttpProblem(err: unknown, classify?: ProblemClassifier): HttpProblem {
   if (err instanceof HttpProblem) return err;
   const classified = classify?.(err);
   if (classified) return classified;
-  if (err instanceof ZodError) return new HttpProblem(400, 'INVALID_QUERY', describeZodError(err));
   if (typeof err === 'object' && err !== null) {
     const mapped = fromBodyParser(err);
     if (mapped) return mapped;

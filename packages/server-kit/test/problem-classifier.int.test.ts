@@ -49,6 +49,10 @@ function buildApp(classifyError?: ProblemClassifier) {
   app.get('/query', (req, res) => {
     res.json(parseQuery(z.object({ n: z.coerce.number().int() }), req.query));
   });
+  app.get('/internal-schema', () => {
+    // A schema check of the service's own data, not of the request.
+    z.object({ stored_amount: z.bigint() }).parse({ stored_amount: 'corrupt' });
+  });
   app.get('/conflict', () => {
     throw new HttpProblem(409, 'ALREADY_BOUND', 'wallet is already bound');
   });
@@ -74,6 +78,13 @@ describe('problem classifier of an app', () => {
     expect((await request(app).get('/other-driver-error').expect(500)).body.code).toBe('INTERNAL');
     expect((await request(app).get('/query?n=x').expect(400)).body.code).toBe('INVALID_QUERY');
     expect((await request(app).get('/conflict').expect(409)).body.code).toBe('ALREADY_BOUND');
+  });
+
+  it('when a schema check of internal data fails, then the answer is a 500 INTERNAL naming no field', async () => {
+    const res = await request(app).get('/internal-schema').expect(500);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ status: 500, code: 'INTERNAL', detail: 'internal error' });
+    expect(res.text).not.toContain('stored_amount');
   });
 
   it('when no classifier is given, then the same error is a 500 INTERNAL', async () => {
