@@ -7,7 +7,6 @@
  */
 import { HttpProblem, sendJson } from '@ctss/server-kit';
 import { Router } from 'express';
-import { asyncRoute } from './async-route.js';
 import type { AppDeps } from './deps.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
@@ -31,28 +30,25 @@ export function createHealthRouter(deps: AppDeps): Router {
   router.get('/health', (_req, res) => {
     sendJson(res, 200, { status: 'ok' });
   });
-  router.get(
-    '/ready',
-    asyncRoute(async (_req, res) => {
-      const [database, cache] = await Promise.all([
-        within(deps.db.read.raw('select 1'), PROBE_TIMEOUT_MS).then(
-          () => 'ok',
-          () => 'unreachable',
-        ),
-        within(deps.kv.ping(), PROBE_TIMEOUT_MS).then(
-          () => 'ok',
-          () => 'unreachable',
-        ),
-      ]);
-      if (database !== 'ok') {
-        throw new HttpProblem(503, 'SERVICE_UNAVAILABLE', `database: ${database}; cache: ${cache}`);
-      }
-      sendJson(res, 200, {
-        status: 'ready',
-        database,
-        cache: cache === 'ok' ? deps.kv.kind : 'unreachable',
-      });
-    }),
-  );
+  router.get('/ready', async (_req, res) => {
+    const [database, cache] = await Promise.all([
+      within(deps.db.read.raw('select 1'), PROBE_TIMEOUT_MS).then(
+        () => 'ok',
+        () => 'unreachable',
+      ),
+      within(deps.kv.ping(), PROBE_TIMEOUT_MS).then(
+        () => 'ok',
+        () => 'unreachable',
+      ),
+    ]);
+    if (database !== 'ok') {
+      throw new HttpProblem(503, 'SERVICE_UNAVAILABLE', `database: ${database}; cache: ${cache}`);
+    }
+    sendJson(res, 200, {
+      status: 'ready',
+      database,
+      cache: cache === 'ok' ? deps.kv.kind : 'unreachable',
+    });
+  });
   return router;
 }

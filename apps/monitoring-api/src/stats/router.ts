@@ -19,7 +19,6 @@ import {
   textCodec,
 } from '@ctss/server-kit';
 import { Router, type Response } from 'express';
-import { asyncRoute } from '../async-route.js';
 import { classifyDatabaseError } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
 import type { Network } from '../transactions/repository.js';
@@ -72,103 +71,85 @@ export function createStatsRouter(deps: AppDeps): Router {
   const seriesKey = (period: Period) =>
     Math.floor(deps.clock().getTime() / bucketKey(period)).toString();
 
-  router.get(
-    '/mainnet/volumes',
-    asyncRoute(async (req, res) => {
-      const query = parseQuery(VolumesQuery, req.query);
-      const senders = query.senders ?? [];
-      if (senders.length === 0) {
-        await respond(res, 'mainnet:volume', async () => ({
-          total_volume: (await networkTotals(db(), 'mainnet')).volume,
-          user_volume: null,
-          volumes: null,
-        }));
-        return;
-      }
-      const digest = createHash('sha256')
-        .update([...senders].sort().join(','))
-        .digest('hex');
-      await respond(res, `mainnet:user-volume:${digest}`, async () => ({
-        user_volume: await sendersVolume(db(), 'mainnet', senders),
+  router.get('/mainnet/volumes', async (req, res) => {
+    const query = parseQuery(VolumesQuery, req.query);
+    const senders = query.senders ?? [];
+    if (senders.length === 0) {
+      await respond(res, 'mainnet:volume', async () => ({
+        total_volume: (await networkTotals(db(), 'mainnet')).volume,
+        user_volume: null,
         volumes: null,
       }));
-    }),
-  );
+      return;
+    }
+    const digest = createHash('sha256')
+      .update([...senders].sort().join(','))
+      .digest('hex');
+    await respond(res, `mainnet:user-volume:${digest}`, async () => ({
+      user_volume: await sendersVolume(db(), 'mainnet', senders),
+      volumes: null,
+    }));
+  });
 
-  router.get(
-    '/mainnet/volumes/hourly',
-    asyncRoute(async (req, res) => {
-      const { limit } = parseQuery(HourlyQuery, req.query);
-      await respond(res, `mainnet:volumes:hourly:${limit}:${seriesKey('hourly')}`, async () => ({
-        volumes: (await series('hourly', limit)).map((b) => ({
+  router.get('/mainnet/volumes/hourly', async (req, res) => {
+    const { limit } = parseQuery(HourlyQuery, req.query);
+    await respond(res, `mainnet:volumes:hourly:${limit}:${seriesKey('hourly')}`, async () => ({
+      volumes: (await series('hourly', limit)).map((b) => ({
+        bucket_start: b.start.toISOString(),
+        total_volume_usd: toUsd(b.volume),
+      })),
+    }));
+  });
+
+  router.get('/mainnet/volumes/daily', async (req, res) => {
+    const { limit } = parseQuery(DailyQuery, req.query);
+    await respond(res, `mainnet:volumes:daily:${limit}:${seriesKey('daily')}`, async () => ({
+      volumes: (await series('daily', limit)).map((b) => ({
+        bucket_start: b.start.toISOString(),
+        total_volume_usd: toUsd(b.volume),
+      })),
+    }));
+  });
+
+  router.get('/mainnet/fees', async (req, res) => {
+    const { period, limit, offset } = parseQuery(FeesQuery, req.query);
+    await respond(
+      res,
+      `mainnet:fees:${period}:${limit}:${offset}:${seriesKey(period)}`,
+      async () => ({
+        fees: (await series(period, limit, offset)).map((b) => ({
           bucket_start: b.start.toISOString(),
-          total_volume_usd: toUsd(b.volume),
+          total_fee_usd: toUsd(b.fee),
+          total_relayer_fee_usd: toUsd(b.relayerFee),
         })),
-      }));
-    }),
-  );
+        period_type: period,
+        limit,
+        offset,
+      }),
+    );
+  });
 
-  router.get(
-    '/mainnet/volumes/daily',
-    asyncRoute(async (req, res) => {
-      const { limit } = parseQuery(DailyQuery, req.query);
-      await respond(res, `mainnet:volumes:daily:${limit}:${seriesKey('daily')}`, async () => ({
-        volumes: (await series('daily', limit)).map((b) => ({
-          bucket_start: b.start.toISOString(),
-          total_volume_usd: toUsd(b.volume),
+  router.get('/mainnet/transactions', async (req, res) => {
+    parseQuery(NoQuery, req.query);
+    await respond(res, 'mainnet:transactions', async () => ({
+      total_transactions: Number((await networkTotals(db(), 'mainnet')).count),
+    }));
+  });
+
+  router.get('/mainnet/chain-shares', async (req, res) => {
+    parseQuery(NoQuery, req.query);
+    await respond(res, 'mainnet:chain-shares', async () => {
+      const shares = await volumeBySourceDomain(db(), 'mainnet');
+      const total = shares.reduce((sum, share) => sum + share.amount, 0n);
+      return {
+        chain_shares: shares.map((s) => ({
+          domain: s.domain,
+          amount: s.amount,
+          total_amount: total,
         })),
-      }));
-    }),
-  );
-
-  router.get(
-    '/mainnet/fees',
-    asyncRoute(async (req, res) => {
-      const { period, limit, offset } = parseQuery(FeesQuery, req.query);
-      await respond(
-        res,
-        `mainnet:fees:${period}:${limit}:${offset}:${seriesKey(period)}`,
-        async () => ({
-          fees: (await series(period, limit, offset)).map((b) => ({
-            bucket_start: b.start.toISOString(),
-            total_fee_usd: toUsd(b.fee),
-            total_relayer_fee_usd: toUsd(b.relayerFee),
-          })),
-          period_type: period,
-          limit,
-          offset,
-        }),
-      );
-    }),
-  );
-
-  router.get(
-    '/mainnet/transactions',
-    asyncRoute(async (req, res) => {
-      parseQuery(NoQuery, req.query);
-      await respond(res, 'mainnet:transactions', async () => ({
-        total_transactions: Number((await networkTotals(db(), 'mainnet')).count),
-      }));
-    }),
-  );
-
-  router.get(
-    '/mainnet/chain-shares',
-    asyncRoute(async (req, res) => {
-      parseQuery(NoQuery, req.query);
-      await respond(res, 'mainnet:chain-shares', async () => {
-        const shares = await volumeBySourceDomain(db(), 'mainnet');
-        const total = shares.reduce((sum, share) => sum + share.amount, 0n);
-        return {
-          chain_shares: shares.map((s) => ({
-            domain: s.domain,
-            amount: s.amount,
-            total_amount: total,
-          })),
-        };
-      });
-    }),
-  );
+      };
+    });
+  });
 
   const wallets = (network: Network) =>
     async function handler(req: import('express').Request, res: Response): Promise<void> {
@@ -177,7 +158,7 @@ export function createStatsRouter(deps: AppDeps): Router {
         unique_senders_count: await uniqueSenders(db(), network),
       }));
     };
-  router.get('/mainnet/wallets', asyncRoute(wallets('mainnet')));
-  router.get('/wallets', asyncRoute(wallets('testnet')));
+  router.get('/mainnet/wallets', wallets('mainnet'));
+  router.get('/wallets', wallets('testnet'));
   return router;
 }

@@ -16,7 +16,7 @@ import {
   textCodec,
   type Codec,
 } from '@ctss/server-kit';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express from 'express';
 import type { AppDeps } from '../deps.js';
 import { CHAIN_LABELS, parseWalletAddress, type WalletAddress } from './address.js';
 import { BindingService } from './binding.service.js';
@@ -33,15 +33,6 @@ const countCodec: Codec<number> = { encode: (n) => String(n), decode: (text) => 
 
 /** KvStore key of the cached unfiltered leaderboard total (a search's total: `<key>:<sha256 of the lower-cased search>`). */
 export const LEADERBOARD_TOTAL_KEY = 'users:leaderboard:total';
-
-type Handler = (req: Request, res: Response) => Promise<void>;
-
-/** Passes a handler's rejection to express's error chain (no floating promises). */
-function route(handler: Handler) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    handler(req, res).catch(next);
-  };
-}
 
 /**
  * Parses `<address>_<chain>,<address>_<chain>,...` (split at the last underscore; addresses never
@@ -106,90 +97,74 @@ export function createUsersRouter(deps: AppDeps): express.Router {
   // being read share its query and its serialized body.
   const pages = createCachedLoader(deps.kv, { ttlSeconds: 0, logger: deps.logger });
 
-  router.get(
-    '/leaderboard',
-    route(async (req, res) => {
-      const query = parseQuery(LeaderboardQuery, req.query);
-      const search = createHash('sha256').update(query.search).digest('hex');
-      const key = `users:leaderboard:${query.network}:${query.limit}:${query.offset}:${search}`;
-      const body = await pages(
-        key,
-        async () => {
-          const { entries, totalCount } = await fetchLeaderboard(deps.db.read, query, {
-            totalUsers,
-          });
-          return stringifyJson({
-            leaderboard: entries,
-            total_count: totalCount,
-            limit: query.limit,
-            offset: query.offset,
-            has_more: query.offset + entries.length < totalCount,
-          });
-        },
-        textCodec,
+  router.get('/leaderboard', async (req, res) => {
+    const query = parseQuery(LeaderboardQuery, req.query);
+    const search = createHash('sha256').update(query.search).digest('hex');
+    const key = `users:leaderboard:${query.network}:${query.limit}:${query.offset}:${search}`;
+    const body = await pages(
+      key,
+      async () => {
+        const { entries, totalCount } = await fetchLeaderboard(deps.db.read, query, {
+          totalUsers,
+        });
+        return stringifyJson({
+          leaderboard: entries,
+          total_count: totalCount,
+          limit: query.limit,
+          offset: query.offset,
+          has_more: query.offset + entries.length < totalCount,
+        });
+      },
+      textCodec,
+    );
+    sendJsonText(res, 200, body);
+  });
+
+  router.get('/messages', async (req, res) => {
+    const query = parseQuery(MessagesQuery, req.query);
+    if (!query.username.toLowerCase().endsWith(suffix)) {
+      throw new HttpProblem(400, 'INVALID_QUERY', `username: must end with ${suffix}`);
+    }
+    sendJson(res, 200, await binding.issueNonce(query));
+  });
+
+  router.post('/verify', async (req, res) => {
+    if (!req.is('application/json')) {
+      throw new HttpProblem(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+    }
+    const body = parseBody(VerifyRequest, req.body);
+    sendJson(res, 200, await binding.verify(body));
+  });
+
+  router.get('/', async (req, res) => {
+    const query = parseQuery(UsersQuery, req.query);
+    if (query.wallets !== undefined) {
+      const users = await findUsersByWallets(deps.db.read, parseWalletsParam(query.wallets));
+      const first = users[0];
+      if (!first)
+        throw new HttpProblem(404, 'NOT_FOUND', 'no username has any of these wallets bound');
+      const response: WalletsQueryResponse = {
+        username: first.username,
+        ref_code: first.ref_code,
+        users,
+      };
+      sendJson(res, 200, response);
+      return;
+    }
+    const domain = (query.domains ?? '').trim();
+    if (domain.includes(','))
+      throw new HttpProblem(400, 'INVALID_QUERY', 'domains: one username per request');
+    if (!domain.toLowerCase().endsWith(suffix) || domain.length === suffix.length) {
+      throw new HttpProblem(
+        400,
+        'INVALID_QUERY',
+        `domains: must be a username ending with ${suffix}`,
       );
-      sendJsonText(res, 200, body);
-    }),
-  );
-
-  router.get(
-    '/messages',
-    route(async (req, res) => {
-      const query = parseQuery(MessagesQuery, req.query);
-      if (!query.username.toLowerCase().endsWith(suffix)) {
-        throw new HttpProblem(400, 'INVALID_QUERY', `username: must end with ${suffix}`);
-      }
-      sendJson(res, 200, await binding.issueNonce(query));
-    }),
-  );
-
-  router.post(
-    '/verify',
-    route(async (req, res) => {
-      if (!req.is('application/json')) {
-        throw new HttpProblem(
-          415,
-          'UNSUPPORTED_MEDIA_TYPE',
-          'Content-Type must be application/json',
-        );
-      }
-      const body = parseBody(VerifyRequest, req.body);
-      sendJson(res, 200, await binding.verify(body));
-    }),
-  );
-
-  router.get(
-    '/',
-    route(async (req, res) => {
-      const query = parseQuery(UsersQuery, req.query);
-      if (query.wallets !== undefined) {
-        const users = await findUsersByWallets(deps.db.read, parseWalletsParam(query.wallets));
-        const first = users[0];
-        if (!first)
-          throw new HttpProblem(404, 'NOT_FOUND', 'no username has any of these wallets bound');
-        const response: WalletsQueryResponse = {
-          username: first.username,
-          ref_code: first.ref_code,
-          users,
-        };
-        sendJson(res, 200, response);
-        return;
-      }
-      const domain = (query.domains ?? '').trim();
-      if (domain.includes(','))
-        throw new HttpProblem(400, 'INVALID_QUERY', 'domains: one username per request');
-      if (!domain.toLowerCase().endsWith(suffix) || domain.length === suffix.length) {
-        throw new HttpProblem(
-          400,
-          'INVALID_QUERY',
-          `domains: must be a username ending with ${suffix}`,
-        );
-      }
-      const aggregate = await fetchDomainAggregate(deps.db.read, domain);
-      if (!aggregate) throw new HttpProblem(404, 'NOT_FOUND', `no user named ${domain}`);
-      sendJson(res, 200, aggregate);
-    }),
-  );
+    }
+    const aggregate = await fetchDomainAggregate(deps.db.read, domain);
+    if (!aggregate) throw new HttpProblem(404, 'NOT_FOUND', `no user named ${domain}`);
+    sendJson(res, 200, aggregate);
+  });
 
   return router;
 }
