@@ -2,12 +2,12 @@
  * Reads of users, wallets and points (the SQL of `GET /users/leaderboard` and `GET /users`).
  * Every query takes the knex handle to run on (the read pool for these endpoints).
  */
-import type {
-  ChainType,
-  DomainAggregate,
-  LeaderboardEntry,
+import {
   Network,
-  UserRecord,
+  type ChainType,
+  type DomainAggregate,
+  type LeaderboardEntry,
+  type UserRecord,
 } from '@ctss/domain-types';
 import type { Knex } from 'knex';
 import type { WalletAddress } from './address.js';
@@ -80,6 +80,9 @@ interface LeaderboardRow {
  */
 export type SearchShape = 'none' | 'trigram' | 'scan';
 
+/** Every {@link SearchShape}. */
+const SEARCH_SHAPES: readonly SearchShape[] = ['none', 'trigram', 'scan'];
+
 /** A run of three letters or digits: the shortest term pg_trgm extracts a trigram from. */
 const TRIGRAM_RUN = /[\p{L}\p{N}]{3}/u;
 
@@ -106,7 +109,7 @@ function searchBindings(search: string, shape: SearchShape): string[] {
 
 /** The user count statement of each search shape (`$1` = the LIKE pattern, when searching). */
 const COUNT_STATEMENTS = Object.fromEntries(
-  (['none', 'trigram', 'scan'] as const).map((shape) => [
+  SEARCH_SHAPES.map((shape) => [
     shape,
     prepare(
       'users_count',
@@ -127,18 +130,12 @@ export async function countUsers(db: Knex, search: string): Promise<number> {
   return Number(row?.[0] ?? 0);
 }
 
-/** Leaderboard page statements by network and search presence (named prepared statements). */
-const leaderboardStatements = new Map<string, PreparedStatement>();
-
 /**
  * The leaderboard page statement of `network`, with or without the username search filter
  * (`$1` = the search binding of `shape` when searching; then page size, offset and the referral
  * share).
  */
-function leaderboardStatement(network: Network, shape: SearchShape): PreparedStatement {
-  const key = `${network}:${shape}`;
-  const cached = leaderboardStatements.get(key);
-  if (cached) return cached;
+function buildLeaderboardStatement(network: Network, shape: SearchShape): PreparedStatement {
   const rank = rankColumn(network);
   // Every input is an InitPlan value (`(select $1)`), so the statement is planned once and its
   // plan cached. With literal values each execution was planned anew: 3-4 ms for a search (binds
@@ -148,7 +145,7 @@ function leaderboardStatement(network: Network, shape: SearchShape): PreparedSta
   // the generic plan, which aggregated every user's wallets (4x slower, packages/bench/FINDINGS.md).
   const filter = searchFilterSql(shape, '(select $1::text)');
   const n = shape === 'none' ? 0 : 1;
-  const statement = prepare(
+  return prepare(
     'leaderboard',
     `with page as (
        -- The page's ids first (an index-only scan of users_rank_<network>_idx when unfiltered, so
@@ -182,9 +179,17 @@ function leaderboardStatement(network: Network, shape: SearchShape): PreparedSta
        left join refs on refs.id = p.id
       order by p.domain_rank asc nulls last, p.id asc`,
   );
-  leaderboardStatements.set(key, statement);
-  return statement;
 }
+
+/** The leaderboard page statement of every network and search shape, built once at load. */
+const LEADERBOARD_STATEMENTS = Object.fromEntries(
+  Network.options.map((network) => [
+    network,
+    Object.fromEntries(
+      SEARCH_SHAPES.map((shape) => [shape, buildLeaderboardStatement(network, shape)]),
+    ),
+  ]),
+) as Record<Network, Record<SearchShape, PreparedStatement>>;
 
 /** Options of {@link fetchLeaderboard}. */
 export interface LeaderboardOptions {
@@ -212,7 +217,7 @@ export async function fetchLeaderboard(
   // added a round trip to every page.
   const [totalCount, rows] = await Promise.all([
     options.totalUsers ? options.totalUsers(query.search) : countUsers(db, query.search),
-    queryPreparedRows<LeaderboardRow>(db, leaderboardStatement(query.network, shape), [
+    queryPreparedRows<LeaderboardRow>(db, LEADERBOARD_STATEMENTS[query.network][shape], [
       ...filterBindings,
       query.limit,
       query.offset,
