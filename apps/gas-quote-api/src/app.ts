@@ -19,18 +19,18 @@ import type { ErrorRequestHandler, Express } from 'express';
 import type { GasQuoteConfig } from './config.js';
 import type { GasQuoteMetrics, PriceAgeSample } from './metrics.js';
 import { createPricingParams } from './pricing/params.js';
-import { MissingPriceDataError, type PriceStore } from './pricing/price-store.js';
+import { MissingPriceDataError, type PriceStore } from './prices/store.js';
 import { createRoutePricer, type PricingParams } from './pricing/route-pricer.js';
-import { ECDSA_QUOTE_PATH, ecdsaQuoteHandler } from './routes/ecdsa-quote.js';
-import { ED25519_QUOTE_PATH, ed25519QuoteHandler } from './routes/ed25519-quote.js';
-import { healthRouter } from './routes/health.js';
-import { buildOpenApiDocument } from './routes/openapi.js';
-import { ROUTES_PATH, routesHandler } from './routes/routes.js';
-import { TOKEN_PRICES_PATH, tokenPricesHandler } from './routes/token-prices.js';
+import { ECDSA_QUOTE_PATH, ecdsaQuoteHandler } from './quotes/router.js';
+import { ED25519_QUOTE_PATH, ed25519QuoteHandler } from './quotes/ed25519-router.js';
+import { healthRouter } from './health.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { ROUTES_PATH, routesHandler } from './routes/router.js';
+import { TOKEN_PRICES_PATH, tokenPricesHandler } from './prices/router.js';
 import { UPDATES_CHANNEL } from './feeder/feeder.js';
-import { createQuoteService } from './signing/quote-service.js';
-import { createUpgradeAdmission } from './ws/admission.js';
-import { createSubscribeHub, type SubscribeHub } from './ws/subscribe.js';
+import { createQuoteService } from './quotes/service.js';
+import { createUpgradeAdmission } from './feed/admission.js';
+import { createSubscribeHub, type SubscribeHub } from './feed/service.js';
 
 /** Dependencies of {@link createApp}. */
 export interface AppDeps {

@@ -18,9 +18,9 @@ import type { GasQuoteConfig } from './config.js';
 import { buildFeeder } from './feeder/build.js';
 import type { Feeder } from './feeder/feeder.js';
 import { createGasQuoteMetrics } from './metrics.js';
-import { createPriceStore } from './pricing/price-store.js';
-import { loadSigners } from './signing/signers.js';
-import { SUBSCRIBE_PATH } from './ws/subscribe.js';
+import { createPriceStore } from './prices/store.js';
+import { loadSigners } from './quotes/signers.js';
+import { SUBSCRIBE_PATH } from './feed/service.js';
 
 /** The started service: what runService needs, plus the bound port. */
 export interface StartedGasQuoteService extends RunningService {

@@ -2,7 +2,7 @@
 import type { ChainRegistry } from '@ctss/domain-types';
 import type { KvStore, Logger } from '@ctss/server-kit';
 import type { GasQuoteConfig } from '../config.js';
-import type { PriceStore } from '../pricing/price-store.js';
+import type { PriceStore } from '../prices/store.js';
 import type { PricingParams } from '../pricing/route-pricer.js';
 import { createFeeder, type Feeder, type RefreshReport } from './feeder.js';
 import { createFeederLock } from './lock.js';

@@ -9,7 +9,7 @@ import type { ChainRegistry, SubscribeMessage } from '@ctss/domain-types';
 import type { Logger } from 'pino';
 import type { KvStore } from '@ctss/server-kit';
 import { buildFeesMessage, freshDomainPrices, tokenPricesMessage } from '../pricing/fee-matrix.js';
-import type { PriceStore } from '../pricing/price-store.js';
+import type { PriceStore } from '../prices/store.js';
 import type { PricingParams } from '../pricing/route-pricer.js';
 import type { LeaderLock } from './lock.js';
 import type { GasSource, UsdSource } from './sources/types.js';

@@ -2,8 +2,8 @@
 import { EcdsaQuoteQuery } from '@ctss/domain-types';
 import { sendJsonText } from '@ctss/server-kit';
 import type { RequestHandler } from 'express';
-import type { QuoteService } from '../signing/quote-service.js';
-import { cachedQueryParser } from './query-cache.js';
+import type { QuoteService } from './service.js';
+import { cachedQueryParser } from '../query-cache.js';
 
 /** Path of the ECDSA quote endpoint. */
 export const ECDSA_QUOTE_PATH = '/getEcdsaSig_native';

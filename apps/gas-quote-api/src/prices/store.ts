@@ -14,8 +14,8 @@
  */
 import { z, type ChainRegistry } from '@ctss/domain-types';
 import type { KvStore } from '@ctss/server-kit';
-import type { GasPrice } from './fee.js';
-import { PriceSnapshot, requireFresh, type Loaded, type SnapshotData } from './price-snapshot.js';
+import type { GasPrice } from '../pricing/fee.js';
+import { PriceSnapshot, requireFresh, type Loaded, type SnapshotData } from './snapshot.js';
 
 /** Raised when a price or gas entry is missing, unreadable or older than the maximum age. */
 export class MissingPriceDataError extends Error {

@@ -17,13 +17,13 @@ import type { QuotePacking } from '@ctss/signing';
 import type { RequestHandler } from 'express';
 import { computeRouteFee } from '../pricing/fee.js';
 import { USD_DECIMALS, formatFixed } from '../pricing/fixed-point.js';
-import { PriceSnapshot } from '../pricing/price-snapshot.js';
-import { MissingPriceDataError, type PriceStore } from '../pricing/price-store.js';
+import { PriceSnapshot } from '../prices/snapshot.js';
+import { MissingPriceDataError, type PriceStore } from '../prices/store.js';
 import type { PricingParams } from '../pricing/route-pricer.js';
-import { QUOTE_VALIDITY_SECONDS } from '../signing/quote-service.js';
-import { ECDSA_QUOTE_PATH } from './ecdsa-quote.js';
-import { ED25519_QUOTE_PATH } from './ed25519-quote.js';
-import { cachedQueryParser } from './query-cache.js';
+import { QUOTE_VALIDITY_SECONDS } from '../quotes/service.js';
+import { ECDSA_QUOTE_PATH } from '../quotes/router.js';
+import { ED25519_QUOTE_PATH } from '../quotes/ed25519-router.js';
+import { cachedQueryParser } from '../query-cache.js';
 
 /** Path of the route discovery endpoint. */
 export const ROUTES_PATH = '/routes';

@@ -1,8 +1,8 @@
 /** `GET /tokenPrices` (docs/api.md "Token prices"): domain id to native token USD price, latest fresh values. */
 import { HttpProblem, sendJsonText } from '@ctss/server-kit';
 import type { RequestHandler } from 'express';
-import { PriceSnapshot } from '../pricing/price-snapshot.js';
-import type { PriceStore } from '../pricing/price-store.js';
+import { PriceSnapshot } from './snapshot.js';
+import type { PriceStore } from './store.js';
 
 /** Path of the token prices endpoint. */
 export const TOKEN_PRICES_PATH = '/tokenPrices';

@@ -5,8 +5,8 @@
  * age at the time of the read, so a copy never serves an entry the store would refuse.
  */
 import type { ChainRegistry } from '@ctss/domain-types';
-import { USD_DECIMALS, fixedToNumber } from './fixed-point.js';
-import { MissingPriceDataError, type GasReading, type UsdReading } from './price-store.js';
+import { USD_DECIMALS, fixedToNumber } from '../pricing/fixed-point.js';
+import { MissingPriceDataError, type GasReading, type UsdReading } from './store.js';
 
 /** One entry as loaded: the reading, undefined when absent, or the error a malformed entry gives. */
 export type Loaded<T> = T | undefined | MissingPriceDataError;

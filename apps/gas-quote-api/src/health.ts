@@ -10,8 +10,8 @@ import { PROBLEM_CONTENT_TYPE, problem } from '@ctss/domain-types';
 import type { KvStore } from '@ctss/server-kit';
 import { sendJson } from '@ctss/server-kit';
 import { Router, type Response } from 'express';
-import { PriceSnapshot } from '../pricing/price-snapshot.js';
-import { MissingPriceDataError, type PriceStore } from '../pricing/price-store.js';
+import { PriceSnapshot } from './prices/snapshot.js';
+import { MissingPriceDataError, type PriceStore } from './prices/store.js';
 
 /** Facts `/health` reports. */
 export interface HealthInfo {

@@ -4,8 +4,8 @@
  * server-kit runService: HTTP drained, WebSockets closed with 1001, feeder stopped, Redis closed.
  */
 import { ConfigError, createLogger, runService } from '@ctss/server-kit';
-import { loadConfig, type GasQuoteConfig } from './config.js';
-import { startGasQuoteService } from './server.js';
+import { loadConfig, type GasQuoteConfig } from '../config.js';
+import { startGasQuoteService } from '../server.js';
 
 let config: GasQuoteConfig;
 try {

@@ -2,8 +2,8 @@
 import { Ed25519QuoteQuery } from '@ctss/domain-types';
 import { sendJsonText } from '@ctss/server-kit';
 import type { RequestHandler } from 'express';
-import type { QuoteService } from '../signing/quote-service.js';
-import { cachedQueryParser } from './query-cache.js';
+import type { QuoteService } from './service.js';
+import { cachedQueryParser } from '../query-cache.js';
 
 /** Path of the Ed25519 quote endpoint. */
 export const ED25519_QUOTE_PATH = '/getEd25519Sig_native';

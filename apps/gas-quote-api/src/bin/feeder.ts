@@ -18,11 +18,11 @@ import {
 } from '@ctss/server-kit';
 import express from 'express';
 import { Counter, Gauge } from 'prom-client';
-import { loadConfig, type GasQuoteConfig } from './config.js';
-import { buildFeeder } from './feeder/build.js';
-import type { RefreshReport } from './feeder/feeder.js';
-import { createPricingParams } from './pricing/params.js';
-import { createPriceStore } from './pricing/price-store.js';
+import { loadConfig, type GasQuoteConfig } from '../config.js';
+import { buildFeeder } from '../feeder/build.js';
+import type { RefreshReport } from '../feeder/feeder.js';
+import { createPricingParams } from '../pricing/params.js';
+import { createPriceStore } from '../prices/store.js';
 
 let config: GasQuoteConfig;
 try {

@@ -23,7 +23,7 @@ import {
 } from '@ctss/signing';
 import type { GasQuoteMetrics } from '../metrics.js';
 import type { RoutePricer } from '../pricing/route-pricer.js';
-import { LruCache } from './lru.js';
+import { LruCache } from '../lru.js';
 
 /** Quote validity, seconds (docs/api.md "Limits": deadline = now + 100). */
 export const QUOTE_VALIDITY_SECONDS = 100n;
