@@ -1,29 +1,10 @@
 /**
- * Gas Quote API entry point: reads config, starts the service (HTTP and WebSocket on one port,
- * in-process feeder with the bundled snapshot), and shuts down gracefully on SIGTERM through
- * server-kit runService: HTTP drained, WebSockets closed with 1001, feeder stopped, Redis closed.
+ * Gas Quote API entry point (`node dist/bin/main.js`): reads config, starts the service (HTTP and
+ * WebSocket on one port, in-process feeder with the bundled snapshot when configured), and shuts
+ * down gracefully on SIGTERM: HTTP drained, WebSockets closed with 1001, feeder stopped, Redis
+ * closed (src/server.ts).
  */
-import { ConfigError, createLogger, runService } from '@ctss/server-kit';
-import { loadConfig, type GasQuoteConfig } from '../config.js';
+import { runProcess } from '../run-process.js';
 import { startGasQuoteService } from '../server.js';
 
-let config: GasQuoteConfig;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  process.stderr.write(`gas-quote-api: ${err.message}\n`);
-  process.exit(1);
-}
-
-const logger = createLogger({ name: 'gas-quote-api', level: config.LOG_LEVEL });
-
-await runService({
-  name: 'gas-quote-api',
-  logger,
-  start: () => startGasQuoteService(config, logger),
-}).catch((err: unknown) => {
-  logger.fatal({ err }, 'gas-quote-api failed to start');
-  logger.flush();
-  process.exit(1);
-});
+await runProcess('gas-quote-api', (config, logger) => startGasQuoteService(config, logger));

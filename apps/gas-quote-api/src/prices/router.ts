@@ -1,6 +1,10 @@
-/** `GET /tokenPrices` (docs/api.md "Token prices"): domain id to native token USD price, latest fresh values. */
+/**
+ * `GET /tokenPrices` (docs/api.md "Token prices"): domain id to native token USD price, latest
+ * fresh values; and the mapping of missing or stale price data to its problem response.
+ */
 import { HttpProblem, sendJsonText } from '@ctss/server-kit';
-import type { RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { MissingPriceDataError } from './entries.js';
 import { PriceSnapshot } from './snapshot.js';
 import type { PriceStore } from './store.js';
 
@@ -13,7 +17,7 @@ export const TOKEN_PRICES_PATH = '/tokenPrices';
  * is fresh); stale tokens are left out, and no fresh price at all is a MissingPriceDataError
  * (500 MISSING_PRICE_DATA). Any query parameter is 400 INVALID_QUERY.
  */
-export function tokenPricesHandler(store: PriceStore): RequestHandler {
+export function tokenPricesHandler(store: Pick<PriceStore, 'snapshot'>): RequestHandler {
   return async (req, res) => {
     if (Object.keys(req.query).length > 0)
       throw new HttpProblem(400, 'INVALID_QUERY', '/tokenPrices takes no query parameters');
@@ -22,3 +26,15 @@ export function tokenPricesHandler(store: PriceStore): RequestHandler {
     sendJsonText(res, 200, snapshot.tokenPricesJson());
   };
 }
+
+/**
+ * Maps missing or stale price data to 500 MISSING_PRICE_DATA with `Retry-After: 5` (docs/api.md
+ * "Errors"; docs/decisions.md "D16. MISSING_PRICE_DATA is a 500"); other errors pass on.
+ */
+export const missingPriceDataProblem: ErrorRequestHandler = (err, _req, _res, next) => {
+  next(
+    err instanceof MissingPriceDataError
+      ? new HttpProblem(500, 'MISSING_PRICE_DATA', err.message, { 'Retry-After': '5' })
+      : err,
+  );
+};

@@ -14,7 +14,7 @@ import {
 } from '@ctss/test-support';
 import { buildOpenApiDocument } from '../../src/openapi.js';
 import { startGasQuoteService } from '../../src/server.js';
-import { SUBSCRIBE_PATH } from '../../src/feed/service.js';
+import { SUBSCRIBE_PATH } from '../../src/feed/router.js';
 import { cleanupKv, testConfig, testKv, uniquePrefix } from '../support/app.js';
 
 const prefix = uniquePrefix('raw-socket');

@@ -24,7 +24,7 @@ import {
 } from '../../src/feeder/sources/snapshot.js';
 import { createGasQuoteMetrics, type GasQuoteMetrics } from '../../src/metrics.js';
 import { createPriceStore, type PriceStore } from '../../src/prices/store.js';
-import { SUBSCRIBE_PATH } from '../../src/feed/service.js';
+import { SUBSCRIBE_PATH } from '../../src/feed/router.js';
 
 /** Fixed test keys (never used anywhere else). */
 export const TEST_ECDSA_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';

@@ -1,0 +1,34 @@
+/** OpenAPI path of route discovery (docs/api.md "Routes"). */
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { problemContent, problemResponses } from '../openapi-responses.js';
+import { ROUTES_PATH } from './router.js';
+import { RoutesQuery, RoutesResponse } from './schemas.js';
+
+/** Registers `GET /routes` in `registry`. */
+export function registerRoutesPaths(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'get',
+    path: ROUTES_PATH,
+    summary: 'Served routes with CCTP versions, signature scheme, limits and current fees',
+    description:
+      'Every route the quote endpoints accept, optionally filtered by localDomain and/or destinationDomain. A route whose prices are missing or stale has fee null and the reason in feeUnavailable; for a single-route query (both filters) that is a 500 MISSING_PRICE_DATA instead. Also the signer identities (ECDSA address, Ed25519 public key).',
+    request: { query: RoutesQuery },
+    responses: {
+      200: {
+        description: 'Routes and signers',
+        content: { 'application/json': { schema: RoutesResponse } },
+      },
+      400: {
+        description: 'Missing or invalid query parameter (INVALID_QUERY)',
+        content: problemContent,
+      },
+      404: {
+        description:
+          'A domain that is not served, localDomain equal to destinationDomain, or no CCTP route between them (UNSUPPORTED_ROUTE)',
+        content: problemContent,
+      },
+      429: problemResponses[429],
+      500: problemResponses[500],
+    },
+  });
+}
