@@ -10,7 +10,7 @@
 //      NODE_ENV=production, waits for GET /health = 200, runs the Dockerfile's HEALTHCHECK
 //      command, checks /metrics, then SIGTERM must end the process with exit code 0.
 // The monitoring API also runs dist/migrate.js and dist/rank-job.js (against a fresh database
-// when DATABASE_URL is set); the gas quote API also runs dist/feeder.js when REDIS_URL is set.
+// when DATABASE_URL is set); the gas quote API also runs dist/bin/feeder.js when REDIS_URL is set.
 //
 // Usage: node infra/smoke-prune.mjs [monitoring-api|gas-quote-api ...] [--keep]
 // With DATABASE_URL / REDIS_URL set, the apps use those servers (a temporary database and a
@@ -298,7 +298,7 @@ async function smokeApp(app) {
       let feeder;
       if (process.env.REDIS_URL) {
         const feederPort = await freePort();
-        feeder = start('node', ['dist/feeder.js'], {
+        feeder = start('node', ['dist/bin/feeder.js'], {
           cwd: runtimeDir,
           env: { ...env, FEEDER_PORT: String(feederPort), FEEDER_IN_PROCESS: 'false' },
         });

@@ -2,7 +2,7 @@
 # Gas Quote API image. Build from the repository root:
 #   docker build -f infra/docker/gas-quote-api.Dockerfile -t gas-quote-api .
 # One image runs the API (default CMD: HTTP and WebSocket /subscribe on PORT, default 3001) and,
-# with another command, the price feeder (node dist/feeder.js), as the chart's two Deployments do.
+# with another command, the price feeder (node dist/bin/feeder.js), as the chart's two Deployments do.
 # infra/smoke-prune.mjs runs the same prune/install/build/deploy steps without Docker.
 
 # Exact Node 20 release on Debian bookworm (slim). Pin a digest too when you build for production:
@@ -49,4 +49,4 @@ EXPOSE 3001
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3001) + '/health').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 # node is PID 1 and handles SIGTERM itself (graceful drain in the app).
-CMD ["node", "dist/main.js"]
+CMD ["node", "dist/bin/main.js"]

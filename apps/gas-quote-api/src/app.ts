@@ -1,50 +1,36 @@
 /**
- * The Gas Quote API app factory: every dependency comes in through one typed object, so tests
- * build the app with real stores, a fixed clock and known keys; `main.ts` only wires and listens.
+ * The Gas Quote API: the route table. Each feature is built from the part of {@link AppDeps} it
+ * uses and mounted here; `server.ts` listens, drains and wires the process.
  */
 import type { Server } from 'node:http';
-import type { ChainRegistry } from '@ctss/domain-types';
 import {
-  HttpProblem,
   createHttpApp,
   createRateLimiter,
   finishHttpApp,
   rateLimitFromConfig,
   serveOpenApi,
-  type KvStore,
-  type Logger,
 } from '@ctss/server-kit';
-import type { Ed25519Signer, Secp256k1Signer } from '@ctss/signing';
-import type { ErrorRequestHandler, Express } from 'express';
-import type { GasQuoteConfig } from './config.js';
-import type { GasQuoteMetrics, PriceAgeSample } from './metrics.js';
-import { createPricingParams } from './pricing/params.js';
-import { MissingPriceDataError, type PriceStore } from './pricing/price-store.js';
+import type { Express } from 'express';
+import { UPDATES_CHANNEL } from './channels.js';
+import type { AppDeps } from './deps.js';
+import { createUpgradeAdmission } from './feed/admission.js';
+import { subscribeUpgradeHandler } from './feed/router.js';
+import { createSubscribeHub, type SubscribeHub } from './feed/service.js';
+import { healthRouter } from './health.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { TOKEN_PRICES_PATH, missingPriceDataProblem, tokenPricesHandler } from './prices/router.js';
+import { priceAgeSamples } from './prices/service.js';
+import { pricingParamsFromConfig } from './pricing/params.js';
 import { createRoutePricer, type PricingParams } from './pricing/route-pricer.js';
-import { ECDSA_QUOTE_PATH, ecdsaQuoteHandler } from './routes/ecdsa-quote.js';
-import { ED25519_QUOTE_PATH, ed25519QuoteHandler } from './routes/ed25519-quote.js';
-import { healthRouter } from './routes/health.js';
-import { buildOpenApiDocument } from './routes/openapi.js';
-import { ROUTES_PATH, routesHandler } from './routes/routes.js';
-import { TOKEN_PRICES_PATH, tokenPricesHandler } from './routes/token-prices.js';
-import { UPDATES_CHANNEL } from './feeder/feeder.js';
-import { createQuoteService } from './signing/quote-service.js';
-import { createUpgradeAdmission } from './ws/admission.js';
-import { createSubscribeHub, type SubscribeHub } from './ws/subscribe.js';
-
-/** Dependencies of {@link createApp}. */
-export interface AppDeps {
-  readonly config: GasQuoteConfig;
-  /** The shared store (Redis or in-process): rate limits, pub/sub, latest messages. */
-  readonly kv: KvStore;
-  readonly priceStore: PriceStore;
-  /** Current time, ms since epoch. */
-  readonly clock: () => number;
-  readonly signers: { readonly ecdsa: Secp256k1Signer; readonly ed25519: Ed25519Signer };
-  readonly logger: Logger;
-  readonly metrics: GasQuoteMetrics;
-  readonly registry: ChainRegistry;
-}
+import {
+  ECDSA_QUOTE_PATH,
+  ED25519_QUOTE_PATH,
+  ecdsaQuoteHandler,
+  ed25519QuoteHandler,
+} from './quotes/router.js';
+import { createQuoteService, quotePackingFor, signerIdentities } from './quotes/service.js';
+import { ROUTES_PATH, routesHandler } from './routes/router.js';
+import { createRoutesService } from './routes/service.js';
 
 /** The built app: the express handler plus the WebSocket hub that shares its HTTP server. */
 export interface GasQuoteApp {
@@ -64,67 +50,27 @@ export interface GasQuoteApp {
   close(): Promise<void>;
 }
 
-/** Maps missing or stale price data to 500 MISSING_PRICE_DATA (docs/api.md "Errors";
- * docs/decisions.md "D16. MISSING_PRICE_DATA is a 500"). */
-const missingPriceData: ErrorRequestHandler = (err, _req, _res, next) => {
-  next(
-    err instanceof MissingPriceDataError
-      ? new HttpProblem(500, 'MISSING_PRICE_DATA', err.message, { 'Retry-After': '5' })
-      : err,
-  );
-};
-
 /** Builds the Gas Quote API. */
 export function createApp(deps: AppDeps): GasQuoteApp {
-  const { config, registry, priceStore, metrics, logger } = deps;
-  const params = createPricingParams(registry, {
-    redeemGas: config.redeemGas,
-    adjustmentBps: config.feeAdjustmentBps,
-    defaultAdjustmentBps: config.FEE_ADJUSTMENT_BPS,
-  });
-  const packingFor = (domain: number) => config.quotePacking.get(domain) ?? 'spec';
-  const signerIds = {
-    ecdsaAddress: deps.signers.ecdsa.address,
-    ed25519PublicKey: `0x${Buffer.from(deps.signers.ed25519.publicKey).toString('hex')}`,
-  };
+  const { config, registry, priceStore, metrics, logger, clock, kv } = deps;
+  const params = pricingParamsFromConfig(registry, config);
+  const packingFor = quotePackingFor(config.quotePacking);
+  const signers = signerIdentities(deps.signers);
   const quotes = createQuoteService({
     registry,
     pricer: createRoutePricer(registry, priceStore, params),
-    clock: deps.clock,
+    clock,
     ecdsaSigner: deps.signers.ecdsa,
     ed25519Signer: deps.signers.ed25519,
     packingFor,
     metrics,
   });
-  // Ages come from the in-process copy of the store that the quote routes read: a scrape costs
-  // no store reads (the copy is at most about a second behind the store, see price-store.ts).
-  metrics.setPriceAgeProvider(() => {
-    const loaded = priceStore.lastLoaded();
-    if (!loaded) return [];
-    const now = deps.clock();
-    const samples: PriceAgeSample[] = [];
-    for (const chain of registry.all()) {
-      const gas = loaded.gas.get(chain.domain);
-      const usd = loaded.usd.get(chain.nativeSymbol);
-      if (gas && !(gas instanceof Error))
-        samples.push({
-          domain: chain.domain,
-          kind: 'gas',
-          ageSeconds: (now - gas.observedAt) / 1000,
-        });
-      if (usd && !(usd instanceof Error))
-        samples.push({
-          domain: chain.domain,
-          kind: 'usd',
-          ageSeconds: (now - usd.observedAt) / 1000,
-        });
-    }
-    return samples;
-  });
+  const routes = createRoutesService({ registry, priceStore, params, packingFor, clock, signers });
+  metrics.setPriceAgeProvider(() => priceAgeSamples({ priceStore, registry, clock }));
 
   // One limiter for HTTP requests and WebSocket upgrades: an upgrade counts against the same limit.
   const rateLimiter = createRateLimiter(
-    rateLimitFromConfig(config, deps.kv.redis, `${config.REDIS_PREFIX}rl:`),
+    rateLimitFromConfig(config, kv.redis, `${config.REDIS_PREFIX}rl:`),
     { logger, metrics },
   );
   const app = createHttpApp({
@@ -139,48 +85,47 @@ export function createApp(deps: AppDeps): GasQuoteApp {
   app.get(ECDSA_QUOTE_PATH, ecdsaQuoteHandler(quotes));
   app.get(ED25519_QUOTE_PATH, ed25519QuoteHandler(quotes));
   app.get(TOKEN_PRICES_PATH, tokenPricesHandler(priceStore));
-  app.get(
-    ROUTES_PATH,
-    routesHandler({
-      registry,
-      priceStore,
-      params,
-      packingFor,
-      clock: deps.clock,
-      signers: signerIds,
-    }),
-  );
+  app.get(ROUTES_PATH, routesHandler(routes));
   app.use(
     healthRouter(
       {
         priceSource: config.priceSource,
         feederInProcess: config.feederInProcess,
-        ecdsaSigner: signerIds.ecdsaAddress,
-        ed25519PublicKey: signerIds.ed25519PublicKey,
+        ecdsaSigner: signers.ecdsaAddress,
+        ed25519PublicKey: signers.ed25519PublicKey,
       },
       registry,
-      deps.kv,
+      kv,
       priceStore,
     ),
   );
   serveOpenApi(app, buildOpenApiDocument());
-  app.use(missingPriceData);
+  app.use(missingPriceDataProblem);
   finishHttpApp(app, logger);
 
+  // WebSocket /subscribe: upgrades are routed, admitted, then served by the hub.
   const ws = createSubscribeHub({
-    kv: deps.kv,
+    kv,
     logger,
     metrics,
     maxBufferedBytes: config.WS_MAX_BUFFERED_BYTES,
     pingIntervalMs: config.WS_PING_INTERVAL_SECONDS * 1000,
-    allowedOrigins: config.CORS_ORIGINS,
-    admission: createUpgradeAdmission({
-      rateLimiter,
-      trustProxy: config.TRUST_PROXY,
-      maxConnectionsPerIp: config.WS_MAX_CONNECTIONS_PER_IP,
-    }),
   });
+  const onUpgrade = subscribeUpgradeHandler(
+    {
+      allowedOrigins: config.CORS_ORIGINS,
+      admission: createUpgradeAdmission({
+        rateLimiter,
+        trustProxy: config.TRUST_PROXY,
+        maxConnectionsPerIp: config.WS_MAX_CONNECTIONS_PER_IP,
+      }),
+      logger,
+    },
+    (req, socket, head) => ws.accept(req, socket, head),
+  );
+
   let stopWatching: (() => Promise<void>) | undefined;
+  let attachedTo: Server | undefined;
   return {
     app,
     ws,
@@ -189,9 +134,13 @@ export function createApp(deps: AppDeps): GasQuoteApp {
       stopWatching = await priceStore.watch(UPDATES_CHANNEL, (err) =>
         logger.warn({ err }, 'refreshing the in-process prices failed'),
       );
-      await ws.attach(server);
+      await ws.start();
+      server.on('upgrade', onUpgrade);
+      attachedTo = server;
     },
     async close() {
+      attachedTo?.off('upgrade', onUpgrade);
+      attachedTo = undefined;
       await ws.close();
       await stopWatching?.();
       stopWatching = undefined;

@@ -13,8 +13,7 @@ import {
   serviceConfigShape,
 } from '@ctss/server-kit';
 import type { QuotePacking } from '@ctss/signing';
-import { DEFAULT_COINGECKO_IDS } from './feeder/sources/coingecko.js';
-import { DEFAULT_PYTH_FEED_IDS } from './feeder/sources/pyth.js';
+import { DEFAULT_COINGECKO_IDS, DEFAULT_PYTH_FEED_IDS } from './price-source-ids.js';
 
 /** Default adjustment factor on the redeem gas cost, basis points (1.2x covers gas spikes between refreshes). */
 export const DEFAULT_FEE_ADJUSTMENT_BPS = 12_000n;

@@ -1,12 +1,10 @@
 /**
  * Wires the running service from configuration: store, signers, app, in-process feeder (when
  * configured; always with the bundled snapshot), one HTTP server for HTTP and WebSocket. Used by
- * main.ts through server-kit `runService`, and by the shutdown test the same way.
+ * src/bin/main.ts through server-kit `runService`, and by the shutdown test the same way.
  */
-import { createChainRegistry } from '@ctss/domain-types';
 import {
   createEdgeServer,
-  createKvStore,
   listen,
   onDrainStart,
   startMetricsServer,
@@ -14,13 +12,14 @@ import {
   type RunningService,
 } from '@ctss/server-kit';
 import { createApp } from './app.js';
+import type { Clock } from './clock.js';
 import type { GasQuoteConfig } from './config.js';
+import { SUBSCRIBE_PATH } from './feed/router.js';
 import { buildFeeder } from './feeder/build.js';
 import type { Feeder } from './feeder/feeder.js';
 import { createGasQuoteMetrics } from './metrics.js';
-import { createPriceStore } from './pricing/price-store.js';
-import { loadSigners } from './signing/signers.js';
-import { SUBSCRIBE_PATH } from './ws/subscribe.js';
+import { loadSigners } from './quotes/signers.js';
+import { openStores } from './stores.js';
 
 /** The started service: what runService needs, plus the bound port. */
 export interface StartedGasQuoteService extends RunningService {
@@ -34,15 +33,9 @@ export interface StartedGasQuoteService extends RunningService {
 export async function startGasQuoteService(
   config: GasQuoteConfig,
   logger: Logger,
-  clock: () => number = Date.now,
+  clock: Clock = Date.now,
 ): Promise<StartedGasQuoteService> {
-  const registry = createChainRegistry();
-  const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger });
-  const priceStore = createPriceStore(kv, {
-    maxAgeSeconds: config.PRICE_MAX_AGE_SECONDS,
-    clock,
-    registry,
-  });
+  const { registry, kv, priceStore } = openStores(config, logger, clock);
   const signers = loadSigners(config, logger);
   const metrics = createGasQuoteMetrics();
   const gas = createApp({

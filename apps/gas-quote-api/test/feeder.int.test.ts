@@ -8,8 +8,9 @@ import request from 'supertest';
 import { FeesMessage, TokenPricesMessage, type SubscribeMessage } from '@ctss/domain-types';
 import { createLogger } from '@ctss/server-kit';
 import { buildFeeder } from '../src/feeder/build.js';
-import { LATEST_KEYS, UPDATES_CHANNEL, type RefreshReport } from '../src/feeder/feeder.js';
-import { DEFAULT_PYTH_FEED_IDS } from '../src/feeder/sources/pyth.js';
+import { LATEST_KEYS, UPDATES_CHANNEL } from '../src/channels.js';
+import type { RefreshReport } from '../src/feeder/feeder.js';
+import { DEFAULT_PYTH_FEED_IDS } from '../src/price-source-ids.js';
 import { buildTestApp, T0, type TestApp } from './support/app.js';
 import {
   jsonRpc,

@@ -8,7 +8,7 @@ import { createChainRegistry } from '@ctss/domain-types';
 import { createEdgeServer, createLogger, listen, runService, type KvStore } from '@ctss/server-kit';
 import { createApp } from '../src/app.js';
 import { createGasQuoteMetrics } from '../src/metrics.js';
-import { createPriceStore } from '../src/pricing/price-store.js';
+import { createPriceStore } from '../src/prices/store.js';
 import { startGasQuoteService } from '../src/server.js';
 import {
   cleanupKv,

@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { createLogger, runService } from '@ctss/server-kit';
 import { startGasQuoteService } from '../src/server.js';
-import { CLOSE_GOING_AWAY } from '../src/ws/subscribe.js';
+import { CLOSE_GOING_AWAY } from '../src/feed/service.js';
 import { cleanupKv, testConfig, testKv, uniquePrefix } from './support/app.js';
 import { connectWs } from './support/ws-client.js';
 

@@ -68,7 +68,7 @@ export interface GasBuild {
 }
 
 /**
- * Starts apps/gas-quote-api (`<build.dir>/main.js`) with an in-process snapshot feeder. Its log is
+ * Starts apps/gas-quote-api (`<build.dir>/bin/main.js`) with an in-process snapshot feeder. Its log is
  * bench-results/gas-quote-api.log, or gas-quote-api-<port>.log for another build than `dist`.
  */
 export async function startGasQuoteApi(
@@ -79,7 +79,7 @@ export async function startGasQuoteApi(
   const dir = build.dir ?? 'dist';
   const child = await startNode({
     name: build.dir === undefined && !build.nodeFlags ? 'gas-quote-api' : `gas-quote-api-${port}`,
-    script: path.join(GAS_APP_DIR, dir, 'main.js'),
+    script: path.join(GAS_APP_DIR, dir, 'bin', 'main.js'),
     cwd: GAS_APP_DIR,
     nodeFlags: [...profFlags(opts.cpuProf, 'gas-quote-api'), ...(build.nodeFlags ?? [])],
     env: {

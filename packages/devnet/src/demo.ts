@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   );
 
   const quiet = { LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' };
-  const gas = startChild('gas-quote-api', entry('gas-quote-api', 'main.js'), {
+  const gas = startChild('gas-quote-api', entry('gas-quote-api', 'bin/main.js'), {
     ...quiet,
     PORT: String(config.DEMO_GAS_QUOTE_PORT),
     // The key the stand-in transfer contracts trust (a well-known test key).

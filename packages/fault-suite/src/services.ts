@@ -1,8 +1,9 @@
 /**
- * The services as production runs them: `node apps/<app>/dist/main.js` with NODE_ENV=production,
- * the gas quote API on live prices (fake upstream) with the price feeder as its own process
- * (`dist/feeder.js`), the monitoring API on the suite's PostgreSQL and Redis. Rate limits are
- * raised (still enforced) because every load client shares 127.0.0.1.
+ * The services as production runs them, with NODE_ENV=production: the gas quote API
+ * (`apps/gas-quote-api/dist/bin/main.js`) on live prices (fake upstream) with the price feeder as
+ * its own process (`dist/bin/feeder.js`), the monitoring API (`apps/monitoring-api/dist/main.js`)
+ * on the suite's PostgreSQL and Redis. Rate limits are raised (still enforced) because every load
+ * client shares 127.0.0.1.
  */
 import { answersOk, runToEnd, spawnNode, waitUntil, type Child } from './processes.js';
 import { REDIS_URL } from './redis.js';
@@ -76,7 +77,7 @@ export async function seedDatabase(databaseUrl: string): Promise<void> {
 
 /** Starts the price feeder and waits for its /health. */
 export async function startFeeder(): Promise<Child> {
-  const child = spawnNode('gas-quote-feeder', 'apps/gas-quote-api/dist/feeder.js', gasEnv());
+  const child = spawnNode('gas-quote-feeder', 'apps/gas-quote-api/dist/bin/feeder.js', gasEnv());
   await waitUntil(
     'the feeder',
     () => answersOk(`http://127.0.0.1:${PORTS.feeder}/health`),
@@ -88,7 +89,7 @@ export async function startFeeder(): Promise<Child> {
 
 /** Starts the gas quote API and waits until /ready (fresh prices from the feeder) answers 200. */
 export async function startGasQuoteApi(): Promise<Child> {
-  const child = spawnNode('gas-quote-api', 'apps/gas-quote-api/dist/main.js', gasEnv());
+  const child = spawnNode('gas-quote-api', 'apps/gas-quote-api/dist/bin/main.js', gasEnv());
   await waitUntil(
     'the gas quote API to be ready',
     () => answersOk(`${GAS_URL}/ready`),

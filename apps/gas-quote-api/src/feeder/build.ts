@@ -2,7 +2,7 @@
 import type { ChainRegistry } from '@ctss/domain-types';
 import type { KvStore, Logger } from '@ctss/server-kit';
 import type { GasQuoteConfig } from '../config.js';
-import type { PriceStore } from '../pricing/price-store.js';
+import type { PriceStore } from '../prices/store.js';
 import type { PricingParams } from '../pricing/route-pricer.js';
 import { createFeeder, type Feeder, type RefreshReport } from './feeder.js';
 import { createFeederLock } from './lock.js';
@@ -14,6 +14,7 @@ import { loadSnapshot, snapshotGasSources, snapshotUsdSource } from './sources/s
 import { createSolanaGasSource } from './sources/solana.js';
 import { createSuiGasSource } from './sources/sui.js';
 import type { GasSource, UsdSource } from './sources/types.js';
+import type { Clock } from '../clock.js';
 
 /** Key of the single-writer lock in the KvStore. */
 export const FEEDER_LOCK_KEY = 'feeder:lock';
@@ -67,7 +68,7 @@ export function buildGasSources(
 }
 
 /** Pyth Hermes first, then the CoinGecko-style fallback. */
-export function buildUsdSources(config: GasQuoteConfig, clock: () => number): UsdSource[] {
+export function buildUsdSources(config: GasQuoteConfig, clock: Clock): UsdSource[] {
   return [
     createPythSource({
       baseUrl: config.PYTH_HERMES_URL,
@@ -95,7 +96,7 @@ export function buildFeeder(deps: {
   kv: KvStore;
   params: PricingParams;
   logger: Logger;
-  clock: () => number;
+  clock: Clock;
   onCycle?: (outcome: RefreshReport | Error) => void;
 }): Feeder {
   const { config, clock } = deps;

@@ -9,15 +9,13 @@ import type { ChainRegistry, SubscribeMessage } from '@ctss/domain-types';
 import type { Logger } from 'pino';
 import type { KvStore } from '@ctss/server-kit';
 import { buildFeesMessage, freshDomainPrices, tokenPricesMessage } from '../pricing/fee-matrix.js';
-import type { PriceStore } from '../pricing/price-store.js';
+import type { PriceStore } from '../prices/store.js';
 import type { PricingParams } from '../pricing/route-pricer.js';
+import { LATEST_KEYS, UPDATES_CHANNEL } from '../channels.js';
 import type { LeaderLock } from './lock.js';
 import type { GasSource, UsdSource } from './sources/types.js';
+import type { Clock } from '../clock.js';
 
-/** Pub/sub channel carrying every {@link SubscribeMessage} as JSON. */
-export const UPDATES_CHANNEL = 'quote-updates';
-/** Store keys of the latest published messages, sent to WebSocket clients on connect. */
-export const LATEST_KEYS = { fees: 'latest:fees', tokenPrices: 'latest:tokenPrices' } as const;
 const LATEST_TTL_SECONDS = 86_400;
 
 /** Dependencies of {@link createFeeder}. */
@@ -31,8 +29,7 @@ export interface FeederDeps {
   readonly usdSources: readonly UsdSource[];
   readonly lock: LeaderLock;
   readonly logger: Logger;
-  /** Current time, ms since epoch. */
-  readonly clock: () => number;
+  readonly clock: Clock;
   /** Called after each scheduled cycle with its report, or the error that ended it (for metrics). */
   readonly onCycle?: (outcome: RefreshReport | Error) => void;
 }

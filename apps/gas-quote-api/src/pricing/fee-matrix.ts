@@ -11,7 +11,8 @@ import {
   formatFixed,
   pow10,
 } from './fixed-point.js';
-import { MissingPriceDataError, type GasReading, type PriceStore } from './price-store.js';
+import { MissingPriceDataError, type GasReading } from '../prices/entries.js';
+import type { PriceStore } from '../prices/store.js';
 import type { PricingParams } from './route-pricer.js';
 
 async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {

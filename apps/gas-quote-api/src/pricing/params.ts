@@ -1,5 +1,6 @@
 /** Per-chain pricing parameters resolved from configuration over registry defaults. */
 import type { ChainRegistry } from '@ctss/domain-types';
+import type { GasQuoteConfig } from '../config.js';
 import type { PricingParams } from './route-pricer.js';
 
 /**
@@ -20,4 +21,19 @@ export function createPricingParams(
     adjustmentBps: (domain) =>
       overrides.adjustmentBps.get(domain) ?? overrides.defaultAdjustmentBps,
   };
+}
+
+/**
+ * {@link createPricingParams} from the settings REDEEM_GAS_<DOMAIN>, FEE_ADJUSTMENT_BPS_<DOMAIN>
+ * and FEE_ADJUSTMENT_BPS (README.md "Configuration"): the API and the feeder price alike.
+ */
+export function pricingParamsFromConfig(
+  registry: ChainRegistry,
+  config: Pick<GasQuoteConfig, 'redeemGas' | 'feeAdjustmentBps' | 'FEE_ADJUSTMENT_BPS'>,
+): PricingParams {
+  return createPricingParams(registry, {
+    redeemGas: config.redeemGas,
+    adjustmentBps: config.feeAdjustmentBps,
+    defaultAdjustmentBps: config.FEE_ADJUSTMENT_BPS,
+  });
 }

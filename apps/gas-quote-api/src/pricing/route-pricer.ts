@@ -5,8 +5,8 @@
  */
 import type { ChainRegistry } from '@ctss/domain-types';
 import { computeRouteFee, type RouteFee } from './fee.js';
-import { PriceSnapshot } from './price-snapshot.js';
-import type { PriceStore } from './price-store.js';
+import { PriceSnapshot } from '../prices/snapshot.js';
+import type { PriceStore } from '../prices/store.js';
 
 /** Per-chain pricing parameters, resolved from configuration with documented defaults. */
 export interface PricingParams {

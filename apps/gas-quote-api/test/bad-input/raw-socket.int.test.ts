@@ -12,9 +12,9 @@ import {
   upgradeRequest,
   type RawResponse,
 } from '@ctss/test-support';
-import { buildOpenApiDocument } from '../../src/routes/openapi.js';
+import { buildOpenApiDocument } from '../../src/openapi.js';
 import { startGasQuoteService } from '../../src/server.js';
-import { SUBSCRIBE_PATH } from '../../src/ws/subscribe.js';
+import { SUBSCRIBE_PATH } from '../../src/feed/router.js';
 import { cleanupKv, testConfig, testKv, uniquePrefix } from '../support/app.js';
 
 const prefix = uniquePrefix('raw-socket');

@@ -23,8 +23,8 @@ import {
   snapshotUsdSource,
 } from '../../src/feeder/sources/snapshot.js';
 import { createGasQuoteMetrics, type GasQuoteMetrics } from '../../src/metrics.js';
-import { createPriceStore, type PriceStore } from '../../src/pricing/price-store.js';
-import { SUBSCRIBE_PATH } from '../../src/ws/subscribe.js';
+import { createPriceStore, type PriceStore } from '../../src/prices/store.js';
+import { SUBSCRIBE_PATH } from '../../src/feed/router.js';
 
 /** Fixed test keys (never used anywhere else). */
 export const TEST_ECDSA_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';

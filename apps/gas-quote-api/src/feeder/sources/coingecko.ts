@@ -6,20 +6,7 @@ import { z } from '@ctss/domain-types';
 import { USD_DECIMALS, numberToFixed } from '../../pricing/fixed-point.js';
 import { getJson } from './http.js';
 import type { UsdQuote, UsdSource } from './types.js';
-
-/** Default CoinGecko coin ids per native symbol. */
-export const DEFAULT_COINGECKO_IDS: Readonly<Record<string, string>> = {
-  ETH: 'ethereum',
-  SOL: 'solana',
-  AVAX: 'avalanche-2',
-  POL: 'polygon-ecosystem-token',
-  SUI: 'sui',
-  APT: 'aptos',
-  S: 'sonic-3',
-  MON: 'monad',
-  SEI: 'sei-network',
-  HYPE: 'hyperliquid',
-};
+import type { Clock } from '../../clock.js';
 
 const SimplePrice = z.record(
   z.string(),
@@ -35,7 +22,7 @@ export interface CoinGeckoSourceOptions {
   /** Prices updated longer ago than this are rejected, seconds. */
   readonly maxAgeSeconds: number;
   readonly timeoutMs: number;
-  readonly clock: () => number;
+  readonly clock: Clock;
 }
 
 /** Builds the CoinGecko-style fallback {@link UsdSource}. */

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { z } from '@ctss/domain-types';
 import { USD_DECIMALS, parseDecimal } from '../../pricing/fixed-point.js';
 import type { GasSource, UsdSource } from './types.js';
+import type { Clock } from '../../clock.js';
 
 const Snapshot = z.object({
   usd: z.record(z.string(), z.string().regex(/^[0-9]+(\.[0-9]+)?$/)),
@@ -36,7 +37,7 @@ export function snapshotGasSources(snapshot: Snapshot): GasSource[] {
 }
 
 /** A USD source answering from the snapshot, observed at `clock()`. */
-export function snapshotUsdSource(snapshot: Snapshot, clock: () => number): UsdSource {
+export function snapshotUsdSource(snapshot: Snapshot, clock: Clock): UsdSource {
   return {
     name: 'snapshot',
     fetch(symbols) {

@@ -12,59 +12,25 @@
  * (Redis away), the last copy read keeps being served, each entry only while it is within the
  * maximum age: then 500 MISSING_PRICE_DATA, at once, never a quote from older prices.
  */
-import { z, type ChainRegistry } from '@ctss/domain-types';
+import type { ChainRegistry, z } from '@ctss/domain-types';
 import type { KvStore } from '@ctss/server-kit';
-import type { GasPrice } from './fee.js';
-import { PriceSnapshot, requireFresh, type Loaded, type SnapshotData } from './price-snapshot.js';
-
-/** Raised when a price or gas entry is missing, unreadable or older than the maximum age. */
-export class MissingPriceDataError extends Error {
-  constructor(detail: string) {
-    super(detail);
-    this.name = 'MissingPriceDataError';
-  }
-}
-
-const IntString = z.string().regex(/^[0-9]+$/);
-
-/** Stored gas price of one chain: see {@link GasPrice} for units; observedAt in ms since epoch. */
-export const GasEntry = z.object({
-  price: IntString,
-  decimals: z.number().int().min(0).max(36),
-  observedAt: z.number().int().nonnegative(),
-  source: z.string(),
-});
-/** A stored gas entry (see the schema above). */
-export type GasEntry = z.infer<typeof GasEntry>;
-
-/** Stored USD price of one native token: fixed point, 10^8 scale; observedAt in ms since epoch. */
-export const UsdEntry = z.object({
-  price: IntString,
-  observedAt: z.number().int().nonnegative(),
-  source: z.string(),
-});
-/** A stored USD entry (see the schema above). */
-export type UsdEntry = z.infer<typeof UsdEntry>;
-
-/** A gas price read from the store, with its age information. */
-export interface GasReading extends GasPrice {
-  readonly observedAt: number;
-  readonly source: string;
-}
-
-/** A USD price read from the store (10^8 scale), with its age information. */
-export interface UsdReading {
-  readonly price: bigint;
-  readonly observedAt: number;
-  readonly source: string;
-}
+import type { Clock } from '../clock.js';
+import type { GasPrice } from '../pricing/fee.js';
+import {
+  MissingPriceDataError,
+  requireFresh,
+  type GasReading,
+  type Loaded,
+  type UsdReading,
+} from './entries.js';
+import { GasEntry, UsdEntry } from './schemas.js';
+import { PriceSnapshot, type SnapshotData } from './snapshot.js';
 
 /** Options of {@link createPriceStore}. */
 export interface PriceStoreOptions {
   /** Entries observed longer ago than this are rejected, seconds. */
   readonly maxAgeSeconds: number;
-  /** Current time, ms since epoch. */
-  readonly clock: () => number;
+  readonly clock: Clock;
   /** Served chains: the snapshot holds the gas entry of each and the USD entry of each native symbol. */
   readonly registry: ChainRegistry;
   /** The in-process snapshot is re-read from the store once older than this, ms (default 1000). */

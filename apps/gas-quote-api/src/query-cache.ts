@@ -8,7 +8,7 @@
 import { parseQuery } from '@ctss/server-kit';
 import type { Request } from 'express';
 import type { z } from 'zod';
-import { LruCache } from '../signing/lru.js';
+import { LruCache } from './lru.js';
 
 /** Query strings longer than this are parsed every time (keeps the cache small). */
 const MAX_CACHED_QUERY_LENGTH = 256;

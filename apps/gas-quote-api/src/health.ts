@@ -5,13 +5,13 @@
  * "Redis lost"): quotes go on from that copy while it is fresh, and every replica shares the
  * outage, so failing readiness would only turn a degraded service into none.
  */
-import type { ChainRegistry } from '@ctss/domain-types';
-import { PROBLEM_CONTENT_TYPE, problem } from '@ctss/domain-types';
-import type { KvStore } from '@ctss/server-kit';
-import { sendJson } from '@ctss/server-kit';
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { PROBLEM_CONTENT_TYPE, problem, z, type ChainRegistry } from '@ctss/domain-types';
+import { sendJson, type KvStore } from '@ctss/server-kit';
 import { Router, type Response } from 'express';
-import { PriceSnapshot } from '../pricing/price-snapshot.js';
-import { MissingPriceDataError, type PriceStore } from '../pricing/price-store.js';
+import { MissingPriceDataError } from './prices/entries.js';
+import { PriceSnapshot } from './prices/snapshot.js';
+import type { PriceStore } from './prices/store.js';
 
 /** Facts `/health` reports. */
 export interface HealthInfo {
@@ -41,7 +41,9 @@ function chainIsFresh(
 }
 
 /** The in-process price snapshot quotes are served from; undefined when none was ever read. */
-async function currentSnapshot(store: PriceStore): Promise<PriceSnapshot | undefined> {
+async function currentSnapshot(
+  store: Pick<PriceStore, 'snapshot'>,
+): Promise<PriceSnapshot | undefined> {
   try {
     const pending = store.snapshot();
     return pending instanceof PriceSnapshot ? pending : await pending;
@@ -70,8 +72,8 @@ function notReady(res: Response, detail: string, extra: Record<string, unknown>)
 export function healthRouter(
   info: HealthInfo,
   registry: ChainRegistry,
-  kv: KvStore,
-  store: PriceStore,
+  kv: Pick<KvStore, 'ping'>,
+  store: Pick<PriceStore, 'snapshot'>,
 ): Router {
   const router = Router();
   router.get('/health', (_req, res) => {
@@ -99,4 +101,38 @@ export function healthRouter(
     sendJson(res, 200, { status: 'ready', cache, freshDomains, staleDomains });
   });
   return router;
+}
+
+/** Registers `GET /health` and `GET /ready` in the OpenAPI `registry`. */
+export function registerHealthPaths(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'get',
+    path: '/health',
+    summary: 'Liveness; reports whether the bundled snapshot price source is in use',
+    responses: {
+      200: {
+        description: 'Alive',
+        content: {
+          'application/json': {
+            schema: z
+              .object({
+                status: z.literal('ok'),
+                snapshot: z.boolean(),
+                priceSource: z.enum(['live', 'snapshot']),
+              })
+              .loose(),
+          },
+        },
+      },
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/ready',
+    summary: 'Readiness: cache reachable and price data fresh',
+    responses: {
+      200: { description: 'Ready' },
+      503: { description: 'Not ready (cache unreachable or no fresh prices)' },
+    },
+  });
 }

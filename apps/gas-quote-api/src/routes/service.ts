@@ -1,44 +1,33 @@
 /**
- * `GET /routes` (docs/api.md "Routes"; docs/decisions.md "D56. Route discovery and no-store quotes"): every served
- * route with its CCTP versions, signature scheme, ECDSA packing, minimum fee, quote validity and
- * current fee with its parts, plus the signer identities. Each route's entry is computed once per
- * price snapshot and route (PriceSnapshot.derived), from the same inputs and formula the quote
- * endpoints use.
+ * Route discovery (docs/api.md "Routes"; docs/decisions.md "D56. Route discovery and no-store
+ * quotes"): every served route with its CCTP versions, signature scheme, ECDSA packing, minimum
+ * fee, quote validity and current fee with its parts, plus the signer identities. Each route's
+ * entry is computed once per price snapshot and route (PriceSnapshot.derived), from the same
+ * inputs and formula the quote endpoints use.
  */
-import {
-  RoutesQuery,
-  type ChainInfo,
-  type ChainRegistry,
-  type CctpVersion,
-  type RouteInfo,
-} from '@ctss/domain-types';
-import { HttpProblem, sendJsonText } from '@ctss/server-kit';
+import type { ChainInfo, ChainRegistry, CctpVersion, RouteInfo } from '@ctss/domain-types';
+import { HttpProblem } from '@ctss/server-kit';
 import type { QuotePacking } from '@ctss/signing';
-import type { RequestHandler } from 'express';
+import type { Clock } from '../clock.js';
+import { MissingPriceDataError } from '../prices/entries.js';
+import { PriceSnapshot } from '../prices/snapshot.js';
+import type { PriceStore } from '../prices/store.js';
 import { computeRouteFee } from '../pricing/fee.js';
 import { USD_DECIMALS, formatFixed } from '../pricing/fixed-point.js';
-import { PriceSnapshot } from '../pricing/price-snapshot.js';
-import { MissingPriceDataError, type PriceStore } from '../pricing/price-store.js';
 import type { PricingParams } from '../pricing/route-pricer.js';
-import { QUOTE_VALIDITY_SECONDS } from '../signing/quote-service.js';
-import { ECDSA_QUOTE_PATH } from './ecdsa-quote.js';
-import { ED25519_QUOTE_PATH } from './ed25519-quote.js';
-import { cachedQueryParser } from './query-cache.js';
+import { ECDSA_QUOTE_PATH, ED25519_QUOTE_PATH } from '../quotes/router.js';
+import { QUOTE_VALIDITY_SECONDS, type SignerIdentities } from '../quotes/service.js';
 
-/** Path of the route discovery endpoint. */
-export const ROUTES_PATH = '/routes';
-
-/** Dependencies of {@link routesHandler}. */
+/** Dependencies of {@link createRoutesService}. */
 export interface RoutesDeps {
   readonly registry: ChainRegistry;
-  readonly priceStore: PriceStore;
+  readonly priceStore: Pick<PriceStore, 'snapshot'>;
   readonly params: PricingParams;
   /** ECDSA packing of an origin domain (docs/decisions.md "D1. Quote packing per origin chain"). */
   readonly packingFor: (localDomain: number) => QuotePacking;
-  /** Current time, ms since epoch. */
-  readonly clock: () => number;
+  readonly clock: Clock;
   /** Signer identities: checksummed ECDSA address and 0x hex 32-byte Ed25519 public key. */
-  readonly signers: { readonly ecdsaAddress: string; readonly ed25519PublicKey: string };
+  readonly signers: SignerIdentities;
 }
 
 /** A route's fee as computed from one snapshot, with the oldest observation time it read (ms). */
@@ -103,19 +92,37 @@ function priceEntry(
   };
 }
 
-/**
- * Handler of `GET /routes[?localDomain=&destinationDomain=]`.
- *
- * - A filter naming a domain that is not served, equal domains, or a pair with no CCTP route:
- *   HttpProblem 404 UNSUPPORTED_ROUTE. A malformed, repeated or unknown parameter: 400 INVALID_QUERY.
- * - Both filters given (one route): a missing or stale price throws MissingPriceDataError
- *   (500 MISSING_PRICE_DATA, as for a quote). Otherwise such a route is listed with `fee: null`
- *   and the reason in `feeUnavailable`, and the others are still served.
- * - `priceAgeSeconds` is computed at the time the entry is priced, so a reused entry reports the
- *   age at its computation (at most one snapshot's lifetime behind).
- */
-export function routesHandler(deps: RoutesDeps): RequestHandler {
-  const parse = cachedQueryParser(RoutesQuery);
+/** The `GET /routes` filters: either domain, both (one route) or none. */
+export interface RoutesFilter {
+  readonly localDomain?: number | undefined;
+  readonly destinationDomain?: number | undefined;
+}
+
+/** The `GET /routes` body: signer identities and the routes matched. */
+export interface RoutesListing {
+  readonly signers: RoutesDeps['signers'];
+  readonly routes: RouteInfo[];
+}
+
+/** Lists routes; see {@link createRoutesService}. */
+export interface RoutesService {
+  /**
+   * The routes matching `filter`, with their fees from the current price snapshot.
+   *
+   * - A filter naming a domain that is not served, equal domains, or a pair with no CCTP route:
+   *   HttpProblem 404 UNSUPPORTED_ROUTE.
+   * - Both filters given (one route): a missing or stale price throws MissingPriceDataError
+   *   (500 MISSING_PRICE_DATA, as for a quote). Otherwise such a route is listed with `fee: null`
+   *   and the reason in `feeUnavailable`, and the others are still served.
+   * - `priceAgeSeconds` is computed at the time the entry is priced, so a reused entry reports
+   *   the age at its computation (at most one snapshot's lifetime behind).
+   * @throws MissingPriceDataError when no snapshot can be read at all (store down, nothing read yet).
+   */
+  list(filter: RoutesFilter): Promise<RoutesListing>;
+}
+
+/** Builds a {@link RoutesService}. */
+export function createRoutesService(deps: RoutesDeps): RoutesService {
   const { registry } = deps;
   const validity = Number(QUOTE_VALIDITY_SECONDS);
 
@@ -156,35 +163,35 @@ export function routesHandler(deps: RoutesDeps): RequestHandler {
     };
   }
 
-  return async (req, res) => {
-    const { localDomain, destinationDomain } = parse(req);
-    if (localDomain !== undefined) requireServed(localDomain, 'localDomain');
-    if (destinationDomain !== undefined) requireServed(destinationDomain, 'destinationDomain');
-    const single = localDomain !== undefined && destinationDomain !== undefined;
-    if (single && routeVersions(registry, localDomain, destinationDomain).length === 0) {
-      throw new HttpProblem(
-        404,
-        'UNSUPPORTED_ROUTE',
-        localDomain === destinationDomain
-          ? 'localDomain and destinationDomain must differ'
-          : `no CCTP route from domain ${localDomain} to domain ${destinationDomain}`,
-      );
-    }
-    const pending = deps.priceStore.snapshot();
-    // No readable snapshot at all (store down, nothing read yet) rejects with
-    // MissingPriceDataError: there is no fee to give for any route.
-    const snapshot = pending instanceof PriceSnapshot ? pending : await pending;
-    const routes: RouteInfo[] = [];
-    for (const origin of registry.all()) {
-      if (localDomain !== undefined && origin.domain !== localDomain) continue;
-      for (const target of registry.all()) {
-        if (destinationDomain !== undefined && target.domain !== destinationDomain) continue;
-        const versions = routeVersions(registry, origin.domain, target.domain);
-        if (versions.length === 0) continue;
-        routes.push(entry(snapshot, origin, target, versions, single));
+  return {
+    async list({ localDomain, destinationDomain }) {
+      if (localDomain !== undefined) requireServed(localDomain, 'localDomain');
+      if (destinationDomain !== undefined) requireServed(destinationDomain, 'destinationDomain');
+      const single = localDomain !== undefined && destinationDomain !== undefined;
+      if (single && routeVersions(registry, localDomain, destinationDomain).length === 0) {
+        throw new HttpProblem(
+          404,
+          'UNSUPPORTED_ROUTE',
+          localDomain === destinationDomain
+            ? 'localDomain and destinationDomain must differ'
+            : `no CCTP route from domain ${localDomain} to domain ${destinationDomain}`,
+        );
       }
-    }
-    res.setHeader('Cache-Control', 'no-store');
-    sendJsonText(res, 200, JSON.stringify({ signers: deps.signers, routes }));
+      const pending = deps.priceStore.snapshot();
+      // No readable snapshot at all (store down, nothing read yet) rejects with
+      // MissingPriceDataError: there is no fee to give for any route.
+      const snapshot = pending instanceof PriceSnapshot ? pending : await pending;
+      const routes: RouteInfo[] = [];
+      for (const origin of registry.all()) {
+        if (localDomain !== undefined && origin.domain !== localDomain) continue;
+        for (const target of registry.all()) {
+          if (destinationDomain !== undefined && target.domain !== destinationDomain) continue;
+          const versions = routeVersions(registry, origin.domain, target.domain);
+          if (versions.length === 0) continue;
+          routes.push(entry(snapshot, origin, target, versions, single));
+        }
+      }
+      return { signers: deps.signers, routes };
+    },
   };
 }

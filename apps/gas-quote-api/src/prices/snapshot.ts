@@ -5,11 +5,15 @@
  * age at the time of the read, so a copy never serves an entry the store would refuse.
  */
 import type { ChainRegistry } from '@ctss/domain-types';
-import { USD_DECIMALS, fixedToNumber } from './fixed-point.js';
-import { MissingPriceDataError, type GasReading, type UsdReading } from './price-store.js';
-
-/** One entry as loaded: the reading, undefined when absent, or the error a malformed entry gives. */
-export type Loaded<T> = T | undefined | MissingPriceDataError;
+import { USD_DECIMALS, fixedToNumber } from '../pricing/fixed-point.js';
+import type { Clock } from '../clock.js';
+import {
+  MissingPriceDataError,
+  requireFresh,
+  type GasReading,
+  type Loaded,
+  type UsdReading,
+} from './entries.js';
 
 /** What a snapshot is built from (see {@link PriceSnapshot}). */
 export interface SnapshotData {
@@ -26,29 +30,7 @@ export interface SnapshotOptions {
   readonly registry: ChainRegistry;
   /** Entries observed longer ago than this are refused, seconds (PRICE_MAX_AGE_SECONDS). */
   readonly maxAgeSeconds: number;
-  /** Current time, ms since epoch. */
-  readonly clock: () => number;
-}
-
-/**
- * Refuses an entry that is absent, malformed or older than `maxAgeMs` at `now`.
- * @throws MissingPriceDataError with the same details the store gives (missing, malformed, "N s old").
- */
-export function requireFresh<T extends { readonly observedAt: number }>(
-  label: string,
-  entry: Loaded<T>,
-  now: number,
-  maxAgeSeconds: number,
-): T {
-  if (entry instanceof MissingPriceDataError) throw entry;
-  if (entry === undefined) throw new MissingPriceDataError(`no ${label} data`);
-  const age = now - entry.observedAt;
-  if (age > maxAgeSeconds * 1000) {
-    throw new MissingPriceDataError(
-      `${label} data is ${Math.round(age / 1000)} s old (max ${maxAgeSeconds} s)`,
-    );
-  }
-  return entry;
+  readonly clock: Clock;
 }
 
 /** The `/tokenPrices` body and the clock interval in which it stays exact. */

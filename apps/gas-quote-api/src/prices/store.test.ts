@@ -1,6 +1,7 @@
 import { createChainRegistry } from '@ctss/domain-types';
 import { createKvStore, createLogger, createMemoryKvStore } from '@ctss/server-kit';
-import { MissingPriceDataError, createPriceStore } from './price-store.js';
+import { MissingPriceDataError } from './entries.js';
+import { createPriceStore } from './store.js';
 
 describe('the price store', () => {
   const T = 1_763_000_000_000;

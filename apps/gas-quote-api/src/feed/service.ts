@@ -1,46 +1,39 @@
 /**
- * WebSocket `/subscribe` (docs/api.md "WebSocket subscribe";
- * docs/decisions.md "D23. WebSocket behaviour"): on connect the
- * latest `fees` and `tokenPrices` messages, then every update the feeder publishes (through the
- * KvStore pub/sub, so every replica fans out every update). The client sends nothing; the server
- * pings each interval and drops clients that did not answer the previous ping (dead) or whose
- * send buffer exceeds the limit (slow), without delaying the others.
+ * The WebSocket fan-out of `/subscribe` (docs/api.md "WebSocket subscribe"; docs/decisions.md
+ * "D23. WebSocket behaviour"): on connect the latest `fees` and `tokenPrices` messages, then every
+ * update the feeder publishes (through the KvStore pub/sub, so every replica fans out every
+ * update). The client sends nothing; the server pings each interval and drops clients that did not
+ * answer the previous ping (dead) or whose send buffer exceeds the limit (slow), without delaying
+ * the others. Which upgrades reach the hub is decided by the feed router (router.ts).
  */
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { endSocketWithProblem, requestPathname, type KvStore, type Logger } from '@ctss/server-kit';
+import type { KvStore, Logger } from '@ctss/server-kit';
 import { WebSocket, WebSocketServer } from 'ws';
-import { LATEST_KEYS, UPDATES_CHANNEL } from '../feeder/feeder.js';
+import { LATEST_KEYS, UPDATES_CHANNEL } from '../channels.js';
 import type { GasQuoteMetrics } from '../metrics.js';
-import { writeRefusal, type UpgradeAdmission } from './admission.js';
 
-/** Path of the WebSocket endpoint. */
-export const SUBSCRIBE_PATH = '/subscribe';
 /** Close code sent to clients when the server shuts down (RFC 6455 "going away"). */
 export const CLOSE_GOING_AWAY = 1001;
 
 /** Options of {@link createSubscribeHub}. */
 export interface SubscribeHubOptions {
-  readonly kv: KvStore;
+  /** The latest messages (`get`) and the update channel (`subscribe`). */
+  readonly kv: Pick<KvStore, 'get' | 'subscribe'>;
   readonly logger: Logger;
-  readonly metrics: GasQuoteMetrics;
+  readonly metrics: Pick<GasQuoteMetrics, 'wsClients' | 'wsDropped'>;
   /** A client whose unsent bytes exceed this is dropped. */
   readonly maxBufferedBytes: number;
   /** Ping interval; a client that missed the previous pong is dropped. */
   readonly pingIntervalMs: number;
-  /**
-   * Browser origins allowed to connect (CORS_ORIGINS); `*` allows any. A handshake whose Origin
-   * header is present and not listed is refused with 403 (CORS does not cover WebSockets).
-   */
-  readonly allowedOrigins: readonly string[];
-  /** Rate limit and per-address cap of upgrades; absent admits every upgrade. */
-  readonly admission?: UpgradeAdmission | undefined;
 }
 
 /** The WebSocket side of the app. */
 export interface SubscribeHub {
-  /** Subscribes to the update channel and handles upgrades of `server` on {@link SUBSCRIBE_PATH} only. */
-  attach(server: Server): Promise<void>;
+  /** Subscribes to the update channel and starts the pings. */
+  start(): Promise<void>;
+  /** Completes the WebSocket handshake of an admitted upgrade and serves the new client. */
+  accept(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Connected clients. */
   clientCount(): number;
   /** Stops pings, unsubscribes, closes every client with 1001 and waits for them (bounded). */
@@ -57,9 +50,7 @@ export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, clientTracking: true });
   let unsubscribe: (() => Promise<void>) | undefined;
   let pingTimer: NodeJS.Timeout | undefined;
-  let attachedTo: Server | undefined;
 
-  const anyOrigin = opts.allowedOrigins.includes('*');
   const updateGauge = () => metrics.wsClients.set(wss.clients.size);
 
   /**
@@ -104,47 +95,9 @@ export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
     );
   });
 
-  function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const path = requestPathname(req.url);
-    if (path === undefined) {
-      endSocketWithProblem(socket, 400, 'BAD_REQUEST', 'the request target is not a valid URL');
-      return;
-    }
-    if (path !== SUBSCRIBE_PATH) {
-      endSocketWithProblem(socket, 404, 'NOT_FOUND', `no WebSocket endpoint at ${path}`);
-      return;
-    }
-    const origin = req.headers.origin;
-    if (origin !== undefined && !anyOrigin && !opts.allowedOrigins.includes(origin)) {
-      endSocketWithProblem(socket, 403, 'FORBIDDEN', 'this Origin may not open a WebSocket');
-      return;
-    }
-    admitAndUpgrade(req, socket, head);
-  }
-
-  /** Completes the handshake once {@link SubscribeHubOptions.admission} admits the upgrade. */
-  function admitAndUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const upgrade = () =>
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
-    if (!opts.admission) return upgrade();
-    opts.admission.admit(req, socket).then(
-      (refusal) => {
-        if (socket.destroyed) return;
-        if (refusal) writeRefusal(socket, refusal);
-        else upgrade();
-      },
-      (err: unknown) => {
-        logger.warn({ err }, 'WebSocket admission failed');
-        socket.destroy();
-      },
-    );
-  }
-
   return {
-    async attach(server) {
+    async start() {
       unsubscribe = await kv.subscribe(UPDATES_CHANNEL, broadcast);
-      server.on('upgrade', onUpgrade);
-      attachedTo = server;
       pingTimer = setInterval(() => {
         for (const ws of wss.clients as Set<Client>) {
           if (ws.isAlive === false) {
@@ -158,10 +111,12 @@ export function createSubscribeHub(opts: SubscribeHubOptions): SubscribeHub {
       }, opts.pingIntervalMs);
       pingTimer.unref();
     },
+    accept(req, socket, head) {
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    },
     clientCount: () => wss.clients.size,
     async close() {
       if (pingTimer) clearInterval(pingTimer);
-      attachedTo?.off('upgrade', onUpgrade);
       await unsubscribe?.();
       const closed = [...wss.clients].map(
         (ws) =>

@@ -23,7 +23,9 @@ import {
 } from '@ctss/signing';
 import type { GasQuoteMetrics } from '../metrics.js';
 import type { RoutePricer } from '../pricing/route-pricer.js';
-import { LruCache } from './lru.js';
+import { LruCache } from '../lru.js';
+import type { QuoteSigners } from './signers.js';
+import type { Clock } from '../clock.js';
 
 /** Quote validity, seconds (docs/api.md "Limits": deadline = now + 100). */
 export const QUOTE_VALIDITY_SECONDS = 100n;
@@ -32,13 +34,12 @@ export const QUOTE_VALIDITY_SECONDS = 100n;
 export interface QuoteServiceDeps {
   readonly registry: ChainRegistry;
   readonly pricer: RoutePricer;
-  /** Current time, ms since epoch. */
-  readonly clock: () => number;
+  readonly clock: Clock;
   readonly ecdsaSigner: Secp256k1Signer;
   readonly ed25519Signer: Ed25519Signer;
   /** ECDSA packing for an origin domain (docs/decisions.md "D1. Quote packing per origin chain"). */
   readonly packingFor: (localDomain: number) => QuotePacking;
-  readonly metrics: GasQuoteMetrics;
+  readonly metrics: Pick<GasQuoteMetrics, 'quotesSigned'>;
   /** Quotes kept per scheme in the LRU of signed quotes (default 1024). */
   readonly cacheSize?: number;
 }
@@ -58,6 +59,27 @@ export interface QuoteService {
 }
 
 const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
+
+/**
+ * The ECDSA packing of each origin domain: the QUOTE_PACKING_<DOMAIN> setting, else "spec"
+ * (docs/decisions.md "D1. Quote packing per origin chain").
+ */
+export function quotePackingFor(
+  configured: ReadonlyMap<number, QuotePacking>,
+): (localDomain: number) => QuotePacking {
+  return (domain) => configured.get(domain) ?? 'spec';
+}
+
+/** The public identities of the signers: checksummed ECDSA address, 0x hex Ed25519 public key. */
+export interface SignerIdentities {
+  readonly ecdsaAddress: string;
+  readonly ed25519PublicKey: string;
+}
+
+/** The identities of `signers`, as `/routes` and `/health` report them. */
+export function signerIdentities(signers: QuoteSigners): SignerIdentities {
+  return { ecdsaAddress: signers.ecdsa.address, ed25519PublicKey: hex(signers.ed25519.publicKey) };
+}
 
 /** Builds a {@link QuoteService}. */
 export function createQuoteService(deps: QuoteServiceDeps): QuoteService {

@@ -1,0 +1,51 @@
+/**
+ * Price entries as read from the store, the error a missing or stale one gives, and the
+ * freshness test every reader applies (docs/decisions.md "D20. Price maximum age and the
+ * snapshot mode"). Shared by the store and its in-process snapshot.
+ */
+import type { GasPrice } from '../pricing/fee.js';
+
+/** Raised when a price or gas entry is missing, unreadable or older than the maximum age. */
+export class MissingPriceDataError extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'MissingPriceDataError';
+  }
+}
+
+/** A gas price read from the store, with its age information. */
+export interface GasReading extends GasPrice {
+  readonly observedAt: number;
+  readonly source: string;
+}
+
+/** A USD price read from the store (10^8 scale), with its age information. */
+export interface UsdReading {
+  readonly price: bigint;
+  readonly observedAt: number;
+  readonly source: string;
+}
+
+/** One entry as loaded: the reading, undefined when absent, or the error a malformed entry gives. */
+export type Loaded<T> = T | undefined | MissingPriceDataError;
+
+/**
+ * Refuses an entry that is absent, malformed or older than `maxAgeMs` at `now`.
+ * @throws MissingPriceDataError with the same details the store gives (missing, malformed, "N s old").
+ */
+export function requireFresh<T extends { readonly observedAt: number }>(
+  label: string,
+  entry: Loaded<T>,
+  now: number,
+  maxAgeSeconds: number,
+): T {
+  if (entry instanceof MissingPriceDataError) throw entry;
+  if (entry === undefined) throw new MissingPriceDataError(`no ${label} data`);
+  const age = now - entry.observedAt;
+  if (age > maxAgeSeconds * 1000) {
+    throw new MissingPriceDataError(
+      `${label} data is ${Math.round(age / 1000)} s old (max ${maxAgeSeconds} s)`,
+    );
+  }
+  return entry;
+}

@@ -1,0 +1,45 @@
+/**
+ * The quote endpoints (docs/api.md "ECDSA quote", "Ed25519 quote"): `GET /getEcdsaSig_native`
+ * for EVM origins and `GET /getEd25519Sig_native` for Solana, Aptos and Sui origins. Each handler
+ * is mounted directly on the app (no nested router on the hot path); bad queries throw HttpProblem
+ * 400 and every error goes to the app's problem handler.
+ */
+import { sendJsonText } from '@ctss/server-kit';
+import type { RequestHandler } from 'express';
+import type { z } from 'zod';
+import { cachedQueryParser } from '../query-cache.js';
+import { EcdsaQuoteQuery, Ed25519QuoteQuery } from './schemas.js';
+import type { QuoteService, SignedQuote } from './service.js';
+
+/** Path of the ECDSA quote endpoint. */
+export const ECDSA_QUOTE_PATH = '/getEcdsaSig_native';
+/** Path of the Ed25519 quote endpoint. */
+export const ED25519_QUOTE_PATH = '/getEd25519Sig_native';
+
+/**
+ * A quote handler: parses the query with `schema` (400 INVALID_QUERY), issues the quote with
+ * `issue` and sends its JSON body.
+ */
+function quoteHandler<S extends z.ZodType>(
+  schema: S,
+  issue: (query: Readonly<z.output<S>>) => Promise<SignedQuote<unknown>>,
+): RequestHandler {
+  const parse = cachedQueryParser(schema);
+  return async (req, res) => {
+    const signed = await issue(parse(req));
+    // A quote is priced and signed for this moment (deadline now + 100 s): no shared or browser
+    // cache may keep and replay it (docs/api.md "ECDSA quote").
+    res.setHeader('Cache-Control', 'no-store');
+    sendJsonText(res, 200, signed.json);
+  };
+}
+
+/** Handler of `GET /getEcdsaSig_native`: an ECDSA-signed quote (errors: see QuoteService). */
+export function ecdsaQuoteHandler(quotes: Pick<QuoteService, 'ecdsa'>): RequestHandler {
+  return quoteHandler(EcdsaQuoteQuery, (query) => quotes.ecdsa(query));
+}
+
+/** Handler of `GET /getEd25519Sig_native`: an Ed25519/BCS quote (errors: see QuoteService). */
+export function ed25519QuoteHandler(quotes: Pick<QuoteService, 'ed25519'>): RequestHandler {
+  return quoteHandler(Ed25519QuoteQuery, (query) => quotes.ed25519(query));
+}

@@ -1,0 +1,23 @@
+/** `GET /routes` (docs/api.md "Routes"): route discovery over HTTP; the listing is routes/service.ts. */
+import { sendJsonText } from '@ctss/server-kit';
+import type { RequestHandler } from 'express';
+import { cachedQueryParser } from '../query-cache.js';
+import { RoutesQuery } from './schemas.js';
+import type { RoutesService } from './service.js';
+
+/** Path of the route discovery endpoint. */
+export const ROUTES_PATH = '/routes';
+
+/**
+ * Handler of `GET /routes[?localDomain=&destinationDomain=]`: a malformed, repeated or unknown
+ * parameter is 400 INVALID_QUERY; the other errors are those of RoutesService.list. The listing
+ * is never cached by clients (`Cache-Control: no-store`: its fees are of this moment).
+ */
+export function routesHandler(routes: RoutesService): RequestHandler {
+  const parse = cachedQueryParser(RoutesQuery);
+  return async (req, res) => {
+    const listing = await routes.list(parse(req));
+    res.setHeader('Cache-Control', 'no-store');
+    sendJsonText(res, 200, JSON.stringify(listing));
+  };
+}
