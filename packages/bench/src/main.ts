@@ -1,6 +1,6 @@
 /**
  * `pnpm bench`: builds the apps, loads the benchmark dataset, runs the hello-world baseline and
- * every workload of issue 6 against the real services, then writes BENCHMARKS.md and prints the
+ * every workload of workloads.ts against the real services, then writes BENCHMARKS.md and prints the
  * table. See options.ts for the flags and BENCHMARKS.md for the method.
  */
 import { spawn } from 'node:child_process';
@@ -24,8 +24,6 @@ import {
 } from './results.js';
 import { sampleRss } from './rss.js';
 import {
-  GAS_CHANNEL,
-  GAS_LATEST_TOKEN_PRICES,
   startGasQuoteApi,
   startHelloWorld,
   startMonitoringApi,
@@ -344,21 +342,27 @@ async function runFanout(
   const redis = createClient({ url: opts.redisUrl });
   await redis.connect();
   let rss: Awaited<ReturnType<typeof sampleRss>> | undefined;
+  // The update channel and the message come from the running API: the one channel it subscribes
+  // to under this run's key prefix, and the tokenPrices snapshot it sent the clients.
+  let update: { channel: string; message: string } | undefined;
   try {
-    const prefix = `${redisPrefix}gas:`;
-    const message = await redis.get(`${prefix}${GAS_LATEST_TOKEN_PRICES}`);
-    if (!message)
-      throw new Error(
-        `no ${prefix}${GAS_LATEST_TOKEN_PRICES} in Redis: the feeder has not published`,
-      );
     rss = await sampleRss([gas.child.pid]);
     const result = await measureFanout({
       url: `${gas.baseUrl.replace(/^http/, 'ws')}/subscribe`,
       clients,
       rounds: FANOUT_ROUNDS,
       log,
+      onConnected: async (snapshot) => {
+        const channels = await redis.PUBSUB_CHANNELS(`${redisPrefix}gas:*`);
+        const message = snapshot.get('tokenPrices');
+        if (channels.length !== 1 || !channels[0] || !message)
+          throw new Error(
+            `ws: expected one update channel under ${redisPrefix}gas: and a tokenPrices snapshot, found channels [${channels.join(', ')}], snapshot [${[...snapshot.keys()].join(', ')}]`,
+          );
+        update = { channel: channels[0], message };
+      },
       publish: async () => {
-        await redis.publish(`${prefix}${GAS_CHANNEL}`, message);
+        await redis.publish(update!.channel, update!.message);
       },
     });
     const record: FanoutRecord = {

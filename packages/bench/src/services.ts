@@ -55,10 +55,6 @@ export async function startHelloWorld(): Promise<RunningService> {
   return { child, baseUrl, port };
 }
 
-/** Redis channel and key names of the gas quote API (its feeder's UPDATES_CHANNEL and LATEST_KEYS). */
-export const GAS_CHANNEL = 'quote-updates';
-export const GAS_LATEST_TOKEN_PRICES = 'latest:tokenPrices';
-
 /** Which build of the gas quote API to start, and how (experiments comparing builds). */
 export interface GasBuild {
   /** Build directory under apps/gas-quote-api (default `dist`). */
