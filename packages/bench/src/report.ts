@@ -21,12 +21,31 @@ export interface Verdict {
   readonly misses: string[];
 }
 
-/** Checks `w` against the targets of its group (and its validity: every response 2xx, no errors). */
+/**
+ * Responses of `w` with another status than the one expected: not 304 for a workload that
+ * expects 304 (`expectStatus`), outside 200-299 otherwise (autocannon's non-2xx count).
+ */
+export function unexpectedResponses(
+  w: Pick<WorkloadRecord, 'statuses' | 'non2xx' | 'expectStatus'>,
+): number {
+  if (w.expectStatus === undefined) return w.non2xx;
+  return Object.entries(w.statuses)
+    .filter(([status]) => status !== String(w.expectStatus))
+    .reduce((sum, [, count]) => sum + count, 0);
+}
+
+/**
+ * Checks `w` against the targets of its group, and its validity: every response with the expected
+ * status (any 2xx, or `expectStatus`) and no socket errors.
+ */
 export function judge(w: WorkloadRecord): Verdict {
   const t = TARGETS[w.group];
   const misses: string[] = [];
-  if (w.non2xx > 0 || w.errors > 0)
-    misses.push(`invalid: ${w.non2xx} non-2xx (${JSON.stringify(w.statuses)}), ${w.errors} errors`);
+  const unexpected = unexpectedResponses(w);
+  if (unexpected > 0 || w.errors > 0)
+    misses.push(
+      `invalid: ${unexpected} ${w.expectStatus === undefined ? 'non-2xx' : `not ${w.expectStatus}`} (${JSON.stringify(w.statuses)}), ${w.errors} errors`,
+    );
   if (t.minRatio !== undefined && w.ratio < t.minRatio)
     misses.push(`ratio ${w.ratio.toFixed(2)} < ${t.minRatio}`);
   if (t.maxP99 !== undefined && !(w.p99 < t.maxP99)) misses.push(`p99 ${w.p99} ms >= ${t.maxP99}`);
