@@ -339,7 +339,7 @@ async function run(opts: BenchOptions): Promise<void> {
     return;
   }
   const merged = await saveRecord(runRecord);
-  await writeFile(REPORT_FILE, await renderReport(await loadAllRecords()));
+  await writeFile(REPORT_FILE, renderReport(await loadAllRecords()));
   process.stdout.write(
     `\n${runSection(merged, merged.transactions === REFERENCE_TRANSACTIONS ? undefined : reference).join('\n')}\n`,
   );
@@ -415,7 +415,7 @@ async function main(): Promise<void> {
     return;
   }
   if (opts.renderOnly) {
-    await writeFile(REPORT_FILE, await renderReport(await loadAllRecords()));
+    await writeFile(REPORT_FILE, renderReport(await loadAllRecords()));
     log(`wrote ${REPORT_FILE}`);
     return;
   }
