@@ -184,7 +184,10 @@ async function run(opts: BenchOptions): Promise<void> {
     .filter((w) => selected(w.name) || baselinesOfSelected.has(w.name))
     .map((w) => w.name);
   const wantFanout = selected('ws-fanout');
-  const needMonitoring = listed.some((w) => w.service === 'monitoring' && wanted.includes(w.name));
+  // The same-bytes baseline captures its page from the monitoring API.
+  const needMonitoring = listed.some(
+    (w) => (w.service === 'monitoring' || w.service === 'same-bytes') && wanted.includes(w.name),
+  );
   // The latency floor only matters next to the 32-connection (monitoring) workloads.
   if (!needMonitoring) wanted.splice(wanted.indexOf(HELLO_WORLD_32), 1);
   const needGas = wantFanout || listed.some((w) => w.service === 'gas' && wanted.includes(w.name));
