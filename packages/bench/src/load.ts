@@ -4,10 +4,14 @@
  */
 import autocannon from 'autocannon';
 
+/** Request headers sent with every request of a plan, lower-case names (RFC 9110 section 5). */
+export type RequestHeaders = Readonly<Record<string, string>>;
+
 /** A request rotation: each request takes the next path of the list (shared across connections). */
 export interface PathRotation {
   readonly kind: 'paths';
   readonly paths: readonly string[];
+  readonly headers?: RequestHeaders;
 }
 
 /**
@@ -17,6 +21,7 @@ export interface PathRotation {
  */
 export interface Walk {
   readonly kind: 'walk';
+  readonly headers?: RequestHeaders;
   first(index: number): string;
   next(path: string, status: number, body: string): string | undefined;
 }
@@ -52,6 +57,8 @@ export interface LoadResult {
   readonly timeouts: number;
   /** Counts by status code. */
   readonly statuses: Record<string, number>;
+  /** Mean bytes received per response (status line, headers and body as sent on the wire). */
+  readonly bytesPerResponse: number | undefined;
 }
 
 function toRequests(plan: RequestPlan): autocannon.Request[] {
@@ -61,6 +68,7 @@ function toRequests(plan: RequestPlan): autocannon.Request[] {
     return [
       {
         method: 'GET',
+        headers: { ...plan.headers },
         setupRequest: (req) => {
           req.path = paths[i++ % paths.length];
           return req;
@@ -79,6 +87,7 @@ function toRequests(plan: RequestPlan): autocannon.Request[] {
   return [
     {
       method: 'GET',
+      headers: { ...plan.headers },
       setupRequest: (req, context) => {
         const ctx = context as WalkContext;
         ctx.path = pending.shift() ?? plan.first(walks++);
@@ -122,5 +131,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     errors: r.errors,
     timeouts: r.timeouts,
     statuses,
+    // autocannon counts the bytes of every response (excludeErrorStats is off).
+    bytesPerResponse: r.requests.total > 0 ? r.throughput.total / r.requests.total : undefined,
   };
 }

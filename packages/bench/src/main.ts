@@ -1,17 +1,19 @@
 /**
  * `pnpm bench`: builds the apps, loads the benchmark dataset, runs the hello-world baseline and
- * every workload of issue 6 against the real services, then writes BENCHMARKS.md and prints the
+ * every workload of workloads.ts against the real services, then writes BENCHMARKS.md and prints the
  * table. See options.ts for the flags and BENCHMARKS.md for the method.
  */
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { createClient } from 'redis';
+import { applyBaselines } from './baselines.js';
 import { accountCpu, type CpuAccount, type CpuPerRequest } from './cpu.js';
 import { ensureDataset, pickParams } from './dataset.js';
-import { runLoad, type LoadResult } from './load.js';
+import { runLoad, type LoadResult, type RequestPlan } from './load.js';
 import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { REPO_ROOT, REPORT_FILE } from './paths.js';
+import { preparePlan } from './prepare.js';
 import { judge, judgeFanout, renderReport, runSection } from './report.js';
 import { foldRounds } from './rounds.js';
 import {
@@ -24,8 +26,6 @@ import {
 } from './results.js';
 import { sampleRss } from './rss.js';
 import {
-  GAS_CHANNEL,
-  GAS_LATEST_TOKEN_PRICES,
   startGasQuoteApi,
   startHelloWorld,
   startMonitoringApi,
@@ -80,17 +80,22 @@ async function buildApps(): Promise<void> {
   });
 }
 
+/**
+ * Measures `w` on `service` with `plan` (its own, or as prepared); the ratio is against
+ * `baselineRps` until {@link applyBaselines} sets the final one.
+ */
 async function measure(
   w: HttpWorkload,
   service: RunningService,
   opts: BenchOptions,
-  helloRps: number,
+  baselineRps: number,
+  plan: RequestPlan = w.plan,
 ): Promise<WorkloadRecord> {
   const rss = await sampleRss([service.child.pid]);
   let account: CpuAccount | undefined;
   const r = await runLoad({
     baseUrl: service.baseUrl,
-    plan: w.plan,
+    plan,
     connections: w.connections,
     durationSeconds: opts.duration,
     warmupSeconds: WARMUP_SECONDS,
@@ -108,8 +113,9 @@ async function measure(
     connections: w.connections,
     durationSeconds: opts.duration,
     rps: r.rps,
-    ratio: helloRps > 0 ? r.rps / helloRps : 0,
-    helloRps,
+    ratio: baselineRps > 0 ? r.rps / baselineRps : 0,
+    helloRps: baselineRps,
+    baseline: w.baseline,
     p50: r.p50,
     p99: r.p99,
     averageMs: r.average,
@@ -118,12 +124,14 @@ async function measure(
     errors: r.errors,
     timeouts: r.timeouts,
     statuses: r.statuses,
+    expectStatus: w.expectStatus,
+    bytesPerResponse: r.bytesPerResponse,
     cpu,
     measuredAt: new Date().toISOString(),
   };
   const v = judge(record);
   log(
-    `${w.name}: ${Math.round(r.rps)} req/s (${record.ratio.toFixed(2)}x), p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${peakRssMb ?? 'n/a'} MB${w.group === 'baseline' ? '' : v.pass ? ' PASS' : ` FAIL: ${v.misses.join('; ')}`}`,
+    `${w.name}: ${Math.round(r.rps)} req/s (${record.ratio.toFixed(2)}x of ${w.baseline ?? 'hello-world'}), p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${peakRssMb ?? 'n/a'} MB, ${Math.round(r.bytesPerResponse ?? 0)} bytes/response${w.group === 'baseline' ? '' : v.pass ? ' PASS' : ` FAIL: ${v.misses.join('; ')}`}`,
   );
   return record;
 }
@@ -167,18 +175,22 @@ async function run(opts: BenchOptions): Promise<void> {
     name === 'hello-world' ||
     name === HELLO_WORLD_32 ||
     opts.only.test(name);
-  const wanted = httpWorkloads(PLACEHOLDER_PARAMS)
-    .filter((w) => selected(w.name))
+  const listed = httpWorkloads(PLACEHOLDER_PARAMS);
+  // A selected workload brings the baseline its ratio is taken against.
+  const baselinesOfSelected = new Set(
+    listed.filter((w) => selected(w.name) && w.baseline).map((w) => w.baseline),
+  );
+  const wanted = listed
+    .filter((w) => selected(w.name) || baselinesOfSelected.has(w.name))
     .map((w) => w.name);
   const wantFanout = selected('ws-fanout');
-  const needMonitoring = httpWorkloads(PLACEHOLDER_PARAMS).some(
-    (w) => w.service === 'monitoring' && wanted.includes(w.name),
+  // The same-bytes baseline captures its page from the monitoring API.
+  const needMonitoring = listed.some(
+    (w) => (w.service === 'monitoring' || w.service === 'same-bytes') && wanted.includes(w.name),
   );
   // The latency floor only matters next to the 32-connection (monitoring) workloads.
   if (!needMonitoring) wanted.splice(wanted.indexOf(HELLO_WORLD_32), 1);
-  const needGas =
-    wantFanout ||
-    httpWorkloads(PLACEHOLDER_PARAMS).some((w) => w.service === 'gas' && wanted.includes(w.name));
+  const needGas = wantFanout || listed.some((w) => w.service === 'gas' && wanted.includes(w.name));
 
   if (!opts.skipBuild) await buildApps();
 
@@ -215,11 +227,27 @@ async function run(opts: BenchOptions): Promise<void> {
   const helloRps = [helloFirst.rps];
   const mean = () => helloRps.reduce((a, b) => a + b, 0) / helloRps.length;
   const pairedOpts = { ...opts, duration: Math.min(opts.duration, PAIRED_HELLO_SECONDS) };
+  /** The latest req/s of each workload, for the progress lines of the ones judged against it. */
+  const latestRps = new Map<string, number>();
   /** Measures `w` after a short hello-world (the hello-world after it is the next one's). */
-  const measurePaired = async (w: HttpWorkload, service: RunningService) => {
+  const measurePaired = async (w: HttpWorkload, service: RunningService, plan?: RequestPlan) => {
     const hello = await helloWorld(pairedOpts, helloWorkload);
     helloRps.push(hello.rps);
-    return measure(w, service, opts, hello.rps);
+    const baselineRps = w.baseline === undefined ? hello.rps : (latestRps.get(w.baseline) ?? 0);
+    const record = await measure(w, service, opts, baselineRps, plan);
+    latestRps.set(w.name, record.rps);
+    return record;
+  };
+  /** Prepares `w` against the monitoring API and measures it there, or on the same-bytes server. */
+  const measureMonitoring = async (w: HttpWorkload, monitoring: RunningService) => {
+    const { plan, page } = await preparePlan(w.prepare, w.plan, monitoring.baseUrl, log);
+    if (w.service !== 'same-bytes') return measurePaired(w, monitoring, plan);
+    const server = await startHelloWorld(page);
+    try {
+      return await measurePaired(w, server, plan);
+    } finally {
+      await server.child.stop();
+    }
   };
   const records: WorkloadRecord[] = [];
   let fanout: FanoutRecord | undefined;
@@ -242,24 +270,17 @@ async function run(opts: BenchOptions): Promise<void> {
     if (needMonitoring && dataset) {
       const monitoring = await startMonitoringApi({ ...serviceOpts, databaseUrl: dataset.url });
       try {
-        for (const w of workloads.filter((x) => x.service === 'monitoring'))
-          records.push(await measurePaired(w, monitoring));
+        for (const w of workloads.filter(
+          (x) => x.service === 'monitoring' || x.service === 'same-bytes',
+        ))
+          records.push(await measureMonitoring(w, monitoring));
       } finally {
         await monitoring.child.stop();
       }
     }
   }
-  if (records.length > 0) {
-    helloRps.push((await helloWorld(opts, helloWorkload)).rps);
-    // Each workload's baseline brackets it: the mean of the hello-world just before it and the
-    // one just after (the next workload's, or the final one). helloRps = [start, before each..., end].
-    for (let i = 0; i < records.length; i++) {
-      const r = records[i]!;
-      const bracket = (helloRps[i + 1]! + helloRps[i + 2]!) / 2;
-      records[i] = { ...r, helloRps: bracket, ratio: r.rps / bracket };
-    }
-  }
-  const measured = foldRounds(records);
+  if (records.length > 0) helloRps.push((await helloWorld(opts, helloWorkload)).rps);
+  const measured = foldRounds(records.length > 0 ? applyBaselines(records, helloRps) : []);
   /** A baseline's record: measured once, its ratio against the run's mean hello-world. */
   const baselineRecord = (
     w: HttpWorkload,
@@ -321,7 +342,7 @@ async function run(opts: BenchOptions): Promise<void> {
     return;
   }
   const merged = await saveRecord(runRecord);
-  await writeFile(REPORT_FILE, await renderReport(await loadAllRecords()));
+  await writeFile(REPORT_FILE, renderReport(await loadAllRecords()));
   process.stdout.write(
     `\n${runSection(merged, merged.transactions === REFERENCE_TRANSACTIONS ? undefined : reference).join('\n')}\n`,
   );
@@ -344,21 +365,27 @@ async function runFanout(
   const redis = createClient({ url: opts.redisUrl });
   await redis.connect();
   let rss: Awaited<ReturnType<typeof sampleRss>> | undefined;
+  // The update channel and the message come from the running API: the one channel it subscribes
+  // to under this run's key prefix, and the tokenPrices snapshot it sent the clients.
+  let update: { channel: string; message: string } | undefined;
   try {
-    const prefix = `${redisPrefix}gas:`;
-    const message = await redis.get(`${prefix}${GAS_LATEST_TOKEN_PRICES}`);
-    if (!message)
-      throw new Error(
-        `no ${prefix}${GAS_LATEST_TOKEN_PRICES} in Redis: the feeder has not published`,
-      );
     rss = await sampleRss([gas.child.pid]);
     const result = await measureFanout({
       url: `${gas.baseUrl.replace(/^http/, 'ws')}/subscribe`,
       clients,
       rounds: FANOUT_ROUNDS,
       log,
+      onConnected: async (snapshot) => {
+        const channels = await redis.PUBSUB_CHANNELS(`${redisPrefix}gas:*`);
+        const message = snapshot.get('tokenPrices');
+        if (channels.length !== 1 || !channels[0] || !message)
+          throw new Error(
+            `ws: expected one update channel under ${redisPrefix}gas: and a tokenPrices snapshot, found channels [${channels.join(', ')}], snapshot [${[...snapshot.keys()].join(', ')}]`,
+          );
+        update = { channel: channels[0], message };
+      },
       publish: async () => {
-        await redis.publish(`${prefix}${GAS_CHANNEL}`, message);
+        await redis.publish(update!.channel, update!.message);
       },
     });
     const record: FanoutRecord = {
@@ -391,7 +418,7 @@ async function main(): Promise<void> {
     return;
   }
   if (opts.renderOnly) {
-    await writeFile(REPORT_FILE, await renderReport(await loadAllRecords()));
+    await writeFile(REPORT_FILE, renderReport(await loadAllRecords()));
     log(`wrote ${REPORT_FILE}`);
     return;
   }

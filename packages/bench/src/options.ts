@@ -69,7 +69,8 @@ export const USAGE = `Usage: pnpm bench [flags]
   --duration S       seconds per HTTP workload (default 10)
   --rounds N         measure every HTTP workload N times, each round on freshly started APIs, and
                      report the median round (default 3)
-  --only PATTERN     run only workloads whose name matches this regular expression
+  --only PATTERN     run only workloads whose name matches this regular expression (and the
+                     baselines they are judged against)
   --ws-clients N     WebSocket clients of the fan-out workload (default 5000)
   --skip-seed        use the benchmark database as it is (no size check, no reload)
   --reseed           reload the dataset even when its size matches (e.g. after the seeder changed)
@@ -78,7 +79,7 @@ export const USAGE = `Usage: pnpm bench [flags]
   --cpu-prof         run the APIs with --cpu-prof (profiles in packages/bench/bench-results/profiles)
   --env NAME=VALUE   extra environment for both APIs, repeatable (experiments, e.g. PGOPTIONS=-c jit=off);
                      the values are recorded in the report
-  --render-only      only re-render BENCHMARKS.md from results/ and FINDINGS.md
+  --render-only      only re-render BENCHMARKS.md from results/ (no load)
   --note TEXT        a note for the report (e.g. other load on the machine)
 Environment: DATABASE_URL (admin connection to the PostgreSQL server; the benchmark database
   BENCH_DATABASE, default ctss_bench, is created on the same server), REDIS_URL.`;

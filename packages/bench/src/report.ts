@@ -1,17 +1,18 @@
 /**
- * Renders BENCHMARKS.md from the stored results (every dataset size) plus the hand-written
- * findings in packages/bench/FINDINGS.md, and the plain table printed at the end of a run.
+ * Renders BENCHMARKS.md from the stored results (the latest run of every dataset size): how to
+ * run, what each workload is, and the tables; and the section printed at the end of a run.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { PACKAGE_DIR } from './paths.js';
 import type { FanoutRecord, RunRecord, WorkloadRecord } from './results.js';
 import {
+  HELLO_WORLD_32,
+  httpWorkloads,
+  PLACEHOLDER_PARAMS,
   REFERENCE_TRANSACTIONS,
   SCALING_FACTOR_TARGET,
   TARGETS,
   WORKLOAD_ORDER,
   WS_FANOUT_TARGET_MS,
+  type HttpWorkload,
 } from './workloads.js';
 
 /** Verdict of one workload against its targets. */
@@ -21,12 +22,31 @@ export interface Verdict {
   readonly misses: string[];
 }
 
-/** Checks `w` against the targets of its group (and its validity: every response 2xx, no errors). */
+/**
+ * Responses of `w` with another status than the one expected: not 304 for a workload that
+ * expects 304 (`expectStatus`), outside 200-299 otherwise (autocannon's non-2xx count).
+ */
+export function unexpectedResponses(
+  w: Pick<WorkloadRecord, 'statuses' | 'non2xx' | 'expectStatus'>,
+): number {
+  if (w.expectStatus === undefined) return w.non2xx;
+  return Object.entries(w.statuses)
+    .filter(([status]) => status !== String(w.expectStatus))
+    .reduce((sum, [, count]) => sum + count, 0);
+}
+
+/**
+ * Checks `w` against the targets of its group, and its validity: every response with the expected
+ * status (any 2xx, or `expectStatus`) and no socket errors.
+ */
 export function judge(w: WorkloadRecord): Verdict {
   const t = TARGETS[w.group];
   const misses: string[] = [];
-  if (w.non2xx > 0 || w.errors > 0)
-    misses.push(`invalid: ${w.non2xx} non-2xx (${JSON.stringify(w.statuses)}), ${w.errors} errors`);
+  const unexpected = unexpectedResponses(w);
+  if (unexpected > 0 || w.errors > 0)
+    misses.push(
+      `invalid: ${unexpected} ${w.expectStatus === undefined ? 'non-2xx' : `not ${w.expectStatus}`} (${JSON.stringify(w.statuses)}), ${w.errors} errors`,
+    );
   if (t.minRatio !== undefined && w.ratio < t.minRatio)
     misses.push(`ratio ${w.ratio.toFixed(2)} < ${t.minRatio}`);
   if (t.maxP99 !== undefined && !(w.p99 < t.maxP99)) misses.push(`p99 ${w.p99} ms >= ${t.maxP99}`);
@@ -47,16 +67,19 @@ export function judgeFanout(f: FanoutRecord): Verdict {
   return { pass: misses.length === 0, misses };
 }
 
-function targetText(w: WorkloadRecord): string {
+function targetText(w: Pick<WorkloadRecord, 'group' | 'baseline'>): string {
   const t = TARGETS[w.group];
   const parts: string[] = [];
-  if (t.minRatio !== undefined) parts.push(`>= ${t.minRatio.toFixed(2)}x`);
+  if (t.minRatio !== undefined)
+    parts.push(
+      `>= ${t.minRatio.toFixed(2)}x of ${w.baseline ? `\`${w.baseline}\`` : 'hello-world'}`,
+    );
   if (t.maxP99 !== undefined) parts.push(`p99 < ${t.maxP99} ms`);
   if (t.maxRssMb !== undefined) parts.push(`RSS < ${t.maxRssMb} MB`);
   return parts.length ? parts.join(', ') : 'baseline';
 }
 
-const order = (w: WorkloadRecord) => {
+const order = (w: { name: string }) => {
   const i = WORKLOAD_ORDER.indexOf(w.name);
   return i < 0 ? WORKLOAD_ORDER.length : i;
 };
@@ -66,7 +89,7 @@ const mb = (n: number | undefined) => (n === undefined ? 'n/a' : `${n} MB`);
 /**
  * Scaling of a workload against the reference size. Shows req/s and p99 factors as measured, then
  * the same two factors with the host's speed taken out, which decide the 1.5x target: the
- * throughput factor of the ratios to hello-world (`ref.ratio / w.ratio`), and the p99 in units of
+ * throughput factor of the ratios to hello-world (`rps / helloRps` of each), and the p99 in units of
  * the paired hello-world's time per request (`p99 * helloRps`; at a fixed connection count the
  * latency scales with 1 / req/s, so a host that serves everything 1.4x slower raises every p99
  * 1.4x). Two runs on one host an hour apart differed by 1.4x in hello-world req/s (BENCHMARKS.md,
@@ -80,7 +103,7 @@ function scaling(
   if (!ref || (w.group !== 'feed' && w.group !== 'stats')) return undefined;
   const rpsFactor = ref.rps / w.rps;
   const p99Factor = w.p99 / Math.max(ref.p99, 1);
-  const normalized = ref.ratio / w.ratio;
+  const normalized = ref.rps / ref.helloRps / (w.rps / w.helloRps);
   /** A p99 of this run, ms, over the reference p99, both in hello-world time per request. */
   const p99Normalized = (p99: number) => (p99 * w.helloRps) / (Math.max(ref.p99, 1) * ref.helloRps);
   const pass =
@@ -101,15 +124,28 @@ const roundsText = (w: WorkloadRecord): string =>
     ? `; median of ${w.roundRatios.length}: ${w.roundRatios.map((r) => r.toFixed(2)).join(' / ')}`
     : '';
 
+/**
+ * `0.35x of \`same-bytes-window-page\` (4,232; median of 3: ...)`, `0.70x of hello-world (14,735;
+ * ...)` for a workload with a paired baseline, the bare ratio for the run's hello-world rows.
+ */
+function ratioText(run: RunRecord, w: WorkloadRecord): string {
+  const ratio = `${w.ratio.toFixed(2)}x`;
+  if (!run.pairedHelloSeconds || w.name === 'hello-world' || w.name === HELLO_WORLD_32)
+    return ratio;
+  const of = w.baseline ? `\`${w.baseline}\`` : 'hello-world';
+  return `${ratio} of ${of} (${num(w.baselineRps ?? w.helloRps)}${roundsText(w)})`;
+}
+
 function workloadTable(run: RunRecord, reference: RunRecord | undefined): string[] {
   const withScaling = comparesWith(run, reference);
   const head = [
     'Workload',
     'Conn',
     'req/s',
-    'vs hello',
+    'ratio',
     'p50',
     'p99',
+    'bytes/response',
     'peak RSS',
     'target',
     'result',
@@ -123,11 +159,10 @@ function workloadTable(run: RunRecord, reference: RunRecord | undefined): string
       `\`${w.name}\``,
       String(w.connections),
       num(w.rps),
-      run.pairedHelloSeconds && w.group !== 'baseline'
-        ? `${w.ratio.toFixed(2)}x (of ${num(w.helloRps)}${roundsText(w)})`
-        : `${w.ratio.toFixed(2)}x`,
+      ratioText(run, w),
       `${w.p50} ms`,
       `${w.p99} ms`,
+      w.bytesPerResponse === undefined ? '' : num(w.bytesPerResponse),
       mb(w.peakRssMb),
       w.group === 'baseline' ? 'baseline' : targetText(w),
       w.group === 'baseline' ? '' : v.pass ? 'PASS' : `**FAIL** (${v.misses.join('; ')})`,
@@ -151,7 +186,7 @@ function cpuTable(run: RunRecord): string[] {
   if (rows.length === 0) return [];
   return [
     '',
-    'CPU time per request during the measured run, microseconds (from /proc; PostgreSQL and Redis are all their server processes; "other" is everything else on the machine, e.g. other users of it; "steal" is the share of the machine\'s time the hypervisor gave to other guests, counted in "machine busy", n/a in runs before it was measured):',
+    'CPU time per request during the measured run, microseconds, from /proc: PostgreSQL and Redis are all their server processes, "other" everything else on the machine, "steal" the share of its time the hypervisor gave to other guests (counted in "machine busy").',
     '',
     '| Workload | API process | PostgreSQL | Redis | load generator | other | machine busy | steal |',
     '|---|---|---|---|---|---|---|---|',
@@ -183,7 +218,7 @@ function fanoutSection(f: FanoutRecord): string[] {
 export function runSection(run: RunRecord, reference: RunRecord | undefined): string[] {
   const m = run.machine;
   const hello = run.pairedHelloSeconds
-    ? `${num(Math.min(...run.helloRps))}-${num(Math.max(...run.helloRps))} req/s over the run (${run.helloRps.length} measurements: start, one before each workload${run.rounds && run.rounds > 1 ? ` in each of ${run.rounds} rounds` : ''}, end); each workload's "vs hello" uses the mean of the ${run.pairedHelloSeconds} s hello-worlds measured just before and just after it, the hello-world row the mean of all`
+    ? `${num(Math.min(...run.helloRps))}-${num(Math.max(...run.helloRps))} req/s over the run (${run.helloRps.length} measurements: start, one before each workload${run.rounds && run.rounds > 1 ? ` in each of ${run.rounds} rounds` : ''}, end); a workload's hello-world is the mean of the ${run.pairedHelloSeconds} s ones measured just before and just after it, the hello-world row the mean of all`
     : `${run.helloRps.map(num).join(' / ')} req/s (start / end of the run; ratios use their mean)`;
   return [
     `## ${num(run.transactions)} transactions, ${num(run.users)} users`,
@@ -207,44 +242,67 @@ export function runSection(run: RunRecord, reference: RunRecord | undefined): st
   ];
 }
 
-/** The whole BENCHMARKS.md. */
-export async function renderReport(records: RunRecord[]): Promise<string> {
+/** The workloads table: every workload of workloads.ts and the fan-out, what it requests, its target. */
+function workloadsSection(records: readonly RunRecord[]): string[] {
+  // A stored record's description carries the counts of the parameters it ran with.
+  const described = new Map<string, string>();
+  for (const run of records) for (const w of run.workloads) described.set(w.name, w.description);
+  const row = (w: HttpWorkload) =>
+    `| \`${w.name}\` | ${w.connections} | ${described.get(w.name) ?? w.description} | ${w.group === 'baseline' ? 'baseline' : targetText(w)} |`;
+  return [
+    '## Workloads',
+    '',
+    '| Workload | Conn | What it requests | Target |',
+    '|---|---|---|---|',
+    ...httpWorkloads(PLACEHOLDER_PARAMS)
+      .sort((a, b) => order(a) - order(b))
+      .map(row),
+    `| \`ws-fanout\` | 5,000 | WebSocket \`/subscribe\` clients; the update the gas quote API sends them is published on its Redis channel, and timed to the last client | publish -> last client < ${WS_FANOUT_TARGET_MS} ms, RSS < 300 MB |`,
+    '',
+    `Feed and stats workloads are also judged at 10x the rows: within ${SCALING_FACTOR_TARGET}x of the ${num(REFERENCE_TRANSACTIONS)}-row figures, host speed taken out (the last column of the 10M table).`,
+    '',
+  ];
+}
+
+/** The whole BENCHMARKS.md: how to run, the workloads, the latest run of each dataset size. */
+export function renderReport(records: RunRecord[]): string {
   const reference = records.find((r) => r.transactions === REFERENCE_TRANSACTIONS);
-  let findings: string;
-  try {
-    findings = (await readFile(path.join(PACKAGE_DIR, 'FINDINGS.md'), 'utf8')).trim();
-  } catch {
-    findings = '## Findings\n\n(none recorded)';
-  }
   return [
     '# Benchmarks',
     '',
-    'Generated by `pnpm bench` (packages/bench; figures kept in `packages/bench/results/`, findings in',
-    '`packages/bench/FINDINGS.md`). Each run builds the apps, loads the benchmark dataset into PostgreSQL',
-    "(database `ctss_bench`, reloaded only when the size or the monitoring API's built migrations/seeder change), starts the",
-    'Express 5 hello-world and each API as',
-    'separate `node` processes against the real PostgreSQL and Redis, and drives them with autocannon from the',
-    'same machine (the load generator shares the cores). Every HTTP workload gets a 1 s warm-up, then the measured',
-    'duration; "vs hello" is its req/s over the hello-world req/s of the same run; peak RSS is the API process',
-    'during that workload (VmRSS sampled every 100 ms and VmHWM reset at the start). A workload with any non-2xx',
-    'response or socket error is marked invalid. Services run with `NODE_ENV=production`, `LOG_LEVEL=warn`,',
-    'the rate limit raised to 1,000,000/min (still checked in Redis on every request) and, on the monitoring API,',
-    '`CACHE_TTL_SECONDS=0`: no response is stored, but identical requests that arrive while one is being',
-    'answered still share its query (single-flight, docs/architecture.md "Caching"), so a stats workload, one path at 32',
-    'connections, runs fewer queries than requests (see the PostgreSQL column of the CPU table).',
-    'A run measures every HTTP workload in several rounds (default 3), each on freshly started APIs; a',
-    "workload's row is its median round by ratio (every round's ratio shown next to it), with the peak RSS of",
-    'all rounds and the failures of all rounds.',
+    'Generated by `pnpm bench` from the latest run of each dataset size (`packages/bench/results/`).',
+    'What each figure is made of, and why: `packages/bench/FINDINGS.md`. The harness and its tools:',
+    '`packages/bench/README.md`.',
+    '',
+    '## How to run',
     '',
     '```sh',
-    'pnpm bench                                  # 1M transactions, 100k users, 10 s per workload',
+    'pnpm bench                                  # 1M transactions, 100k users, 3 rounds of 10 s per workload',
     'pnpm bench --transactions 10000000          # 10M rows',
-    'pnpm bench --only "feed|stats" --duration 5 # a subset',
+    'pnpm bench --only "feed|stats" --duration 5 # a subset (a workload brings its baseline)',
     'pnpm bench --skip-seed --skip-build         # reuse the loaded database and the current builds',
+    'pnpm bench --render-only                    # rewrite this file from packages/bench/results/',
     '```',
     '',
-    ...records.flatMap((r) => runSection(r, reference)),
-    findings,
+    "A run builds the apps, loads the dataset into PostgreSQL with the monitoring API's seeder",
+    '(database `BENCH_DATABASE`, default `ctss_bench`; reloaded only when the size or the built',
+    'migrations and seeder change), and starts each API and each baseline as its own `node` process',
+    'on the real PostgreSQL and Redis. autocannon drives them from the same machine. Every HTTP',
+    'workload runs in `--rounds` rounds (default 3) on freshly started APIs, each measurement after',
+    "a 1 s warm-up and a 5 s hello-world; a row is the workload's median round by ratio, with the",
+    "largest peak RSS (VmRSS and VmHWM of the API process) and every round's failures. A ratio is",
+    'req/s over the mean of the hello-worlds just before and just after, or, for the time-window',
+    'walks, over the same-bytes baseline measured just before them. A response with another status',
+    'than expected (any 2xx, or 304 for the `-304` row) or a socket error marks the row invalid.',
     '',
+    'The APIs run with `NODE_ENV=production`, `LOG_LEVEL=warn` and the rate limit raised to',
+    '1,000,000/min (still counted in Redis on every request); the monitoring API with',
+    '`CACHE_TTL_SECONDS=0`: nothing is stored, though identical requests in flight share one query',
+    '(single-flight, docs/architecture.md "Caching"). Responses are uncompressed: the load generator',
+    'sends no `Accept-Encoding` except in `feed-time-window-gzip` (`gzip`), and no validator except in',
+    '`feed-first-page-304` (`If-None-Match`).',
+    '',
+    ...workloadsSection(records),
+    ...records.flatMap((r) => runSection(r, reference)),
   ].join('\n');
 }

@@ -20,9 +20,16 @@ export interface WorkloadRecord {
   readonly connections: number;
   readonly durationSeconds: number;
   readonly rps: number;
-  /** rps / hello-world rps of the same run. */
+  /** rps / the baseline's rps: the hello-world around it, or `baselineRps`. */
   readonly ratio: number;
+  /** Mean req/s of the hello-worlds measured just before and just after this workload. */
   readonly helloRps: number;
+  /**
+   * The workload the ratio is against when it is not the hello-world (e.g.
+   * `same-bytes-window-page`), measured just before in the same round, and its req/s.
+   */
+  readonly baseline?: string | undefined;
+  readonly baselineRps?: number | undefined;
   readonly p50: number;
   readonly p99: number;
   readonly averageMs: number;
@@ -31,6 +38,10 @@ export interface WorkloadRecord {
   readonly errors: number;
   readonly timeouts: number;
   readonly statuses: Record<string, number>;
+  /** The one status every response had to have; absent = any 2xx. */
+  readonly expectStatus?: number | undefined;
+  /** Mean bytes received per response, headers included (absent in older records). */
+  readonly bytesPerResponse?: number | undefined;
   /** CPU per request by party during the measured run (Linux). */
   readonly cpu?: CpuPerRequest | undefined;
   readonly measuredAt: string;

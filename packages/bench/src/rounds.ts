@@ -1,10 +1,10 @@
 /**
  * Several rounds of one workload folded into the record the report judges. One 10 s measurement
  * of a workload lands within about 10 % of its ratio on either side from run to run on these hosts
- * (packages/bench/FINDINGS.md 1i: `quote-ed25519` 0.70x then 0.78x, `leaderboard-search` 0.37x
- * then 0.32x, same code and host class), so a target near the line passed or failed by chance.
- * Each round runs on fresh API processes, because one process can run 15-25 % slower than another
- * for its whole life (FINDINGS 1h).
+ * (`quote-ed25519` 0.70x then 0.78x, `leaderboard-search` 0.37x then 0.32x, same code and host
+ * class), so a target near the line passed or failed by chance. Each round runs on fresh API
+ * processes, because one process can run 15-25 % slower than another for its whole life
+ * (packages/bench/FINDINGS.md "Reading the figures").
  */
 import type { WorkloadRecord } from './results.js';
 

@@ -5,8 +5,10 @@
  * fan-out workload publishes the updates itself, so no periodic update lands mid-measurement).
  */
 import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort, startNode, waitForHttp, type Child } from './child.js';
+import type { CapturedPage } from './prepare.js';
 import {
   GAS_APP_DIR,
   HELLO_WORLD_ENTRY,
@@ -41,23 +43,29 @@ const profFlags = (cpuProf: boolean, name: string): string[] =>
       ]
     : [];
 
-/** Starts the Express 5 hello-world. */
-export async function startHelloWorld(): Promise<RunningService> {
+/**
+ * Starts the Express 5 hello-world, or with `page` the same-bytes server sending that page's
+ * bytes (written to bench-results/same-bytes-page.body for it to read once).
+ */
+export async function startHelloWorld(page?: CapturedPage): Promise<RunningService> {
   const port = await freePort();
+  let pageEnv: Record<string, string> = {};
+  if (page) {
+    await mkdir(RUN_DIR, { recursive: true });
+    const file = path.join(RUN_DIR, 'same-bytes-page.body');
+    await writeFile(file, page.body);
+    pageEnv = { BODY_FILE: file, CONTENT_TYPE: page.contentType };
+  }
   const child = await startNode({
-    name: 'hello-world',
+    name: page ? 'same-bytes' : 'hello-world',
     script: HELLO_WORLD_ENTRY,
     cwd: PACKAGE_DIR,
-    env: { PORT: String(port), NODE_ENV: 'production' },
+    env: { PORT: String(port), NODE_ENV: 'production', ...pageEnv },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(child, `${baseUrl}/`);
   return { child, baseUrl, port };
 }
-
-/** Redis channel and key names of the gas quote API (its feeder's UPDATES_CHANNEL and LATEST_KEYS). */
-export const GAS_CHANNEL = 'quote-updates';
-export const GAS_LATEST_TOKEN_PRICES = 'latest:tokenPrices';
 
 /** Which build of the gas quote API to start, and how (experiments comparing builds). */
 export interface GasBuild {

@@ -1,7 +1,8 @@
 /**
  * WebSocket fan-out: N `ws` clients on /subscribe each wait for the `fees` and `tokenPrices`
- * snapshot, then the harness publishes one update and times publish -> last client received,
- * several rounds. Clients live in this process (the load generator is on the same machine).
+ * snapshot (docs/api.md, the `/subscribe` messages), then the harness publishes one update and
+ * times publish -> last client received, several rounds. Clients live in this process (the load
+ * generator is on the same machine).
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,8 +17,11 @@ export interface FanoutOptions {
   readonly publish: () => Promise<void>;
   readonly rounds: number;
   readonly log: (line: string) => void;
-  /** Called once every client is connected and has its snapshot; the fan-out rounds follow. */
-  readonly onConnected?: () => Promise<void>;
+  /**
+   * Called once every client is connected and has its snapshot, with the snapshot's messages as
+   * the first client received them (message `type` -> JSON text); the fan-out rounds follow.
+   */
+  readonly onConnected?: (snapshot: ReadonlyMap<string, string>) => Promise<void>;
 }
 
 /** One publish round. Times in ms from just before the publish call. */
@@ -42,7 +46,8 @@ export interface FanoutResult {
 
 interface Client {
   ws: WebSocket;
-  snapshot: Set<string>;
+  /** Snapshot messages received so far: message `type` -> JSON text. */
+  snapshot: Map<string, string>;
   receivedAt: number | undefined;
 }
 
@@ -56,7 +61,7 @@ function connect(
   return new Promise((resolve, reject) => {
     const client: Client = {
       ws: new WebSocket(url, { perMessageDeflate: false }),
-      snapshot: new Set(),
+      snapshot: new Map(),
       receivedAt: undefined,
     };
     const timer = setTimeout(() => reject(new Error('snapshot not received within 30 s')), 30_000);
@@ -86,7 +91,7 @@ export async function measureFanout(opts: FanoutOptions): Promise<FanoutResult> 
         ? data.toString('utf8')
         : Buffer.from(data as ArrayBuffer).toString('utf8');
       const type = (JSON.parse(text) as { type?: unknown }).type;
-      if (type === 'fees' || type === 'tokenPrices') client.snapshot.add(type);
+      if (type === 'fees' || type === 'tokenPrices') client.snapshot.set(type, text);
       return;
     }
     if (roundStart === undefined || client.receivedAt !== undefined) return;
@@ -119,7 +124,7 @@ export async function measureFanout(opts: FanoutOptions): Promise<FanoutResult> 
   );
   if (clients.length === 0)
     throw new Error(`no WebSocket client could connect: ${String(firstError)}`);
-  await opts.onConnected?.();
+  await opts.onConnected?.(clients[0]!.snapshot);
 
   const rounds: FanoutRound[] = [];
   try {

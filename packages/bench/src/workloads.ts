@@ -4,13 +4,27 @@
  * the WebSocket fan-out is measured separately (websocket.ts).
  */
 import type { BenchParams } from './dataset.js';
-import type { RequestPlan, Walk } from './load.js';
+import type { RequestHeaders, RequestPlan, Walk } from './load.js';
 
-/** Which process serves a workload. */
-export type Service = 'hello' | 'gas' | 'monitoring';
+/**
+ * Which process serves a workload: the hello-world, an API, or the same-bytes server (the
+ * hello-world program sending a page captured from the monitoring API).
+ */
+export type Service = 'hello' | 'same-bytes' | 'gas' | 'monitoring';
+
+/**
+ * How a workload's plan is completed against the running monitoring API just before it is
+ * measured (prepare.ts): `same-bytes-page` captures a full page of the walk for the same-bytes
+ * server, `replay-walk` collects the walk's pages into a rotation, `if-none-match` adds the first
+ * path's ETag.
+ */
+export type Preparation = 'same-bytes-page' | 'replay-walk' | 'if-none-match';
+
+/** Pages the compressed walk replays: about a run's worth of the plain walk at 32 connections. */
+export const REPLAY_PAGES = 2_000;
 
 /** Target class: decides which thresholds apply (see {@link TARGETS}). */
-export type Group = 'baseline' | 'quote' | 'feed' | 'stats';
+export type Group = 'baseline' | 'quote' | 'feed' | 'stats' | 'revalidation';
 
 /** One HTTP workload. */
 export interface HttpWorkload {
@@ -20,6 +34,15 @@ export interface HttpWorkload {
   readonly group: Group;
   readonly connections: number;
   readonly plan: RequestPlan;
+  /** How the plan is completed against the running monitoring API first (prepare.ts). */
+  readonly prepare?: Preparation;
+  /** The one status every response must have; absent = any 2xx. */
+  readonly expectStatus?: number;
+  /**
+   * The workload (measured in the same round, just before) whose req/s the ratio is taken
+   * against; absent = the hello-world measured around this workload.
+   */
+  readonly baseline?: string;
 }
 
 /** Thresholds per group; undefined = no such target. Latencies ms, RSS MB. */
@@ -28,6 +51,7 @@ export const TARGETS: Record<Group, { minRatio?: number; maxP99?: number; maxRss
   quote: { minRatio: 0.7, maxRssMb: 300 },
   feed: { minRatio: 0.35, maxP99: 25, maxRssMb: 300 },
   stats: { maxP99: 15, maxRssMb: 300 },
+  revalidation: { minRatio: 0.7, maxRssMb: 300 },
 };
 
 /** WebSocket fan-out target: publish to last of 5,000 clients, ms. */
@@ -72,14 +96,19 @@ export function pageTail(body: string): PageTail {
   return JSON.parse(at < 0 ? body : `{${body.slice(at)}`) as PageTail;
 }
 
-/** An aggregator's walk: a one-hour window, 100 records a page, following next_cursor to the end. */
-function timeWindowWalk(windows: BenchParams['windows']): Walk {
+/**
+ * An aggregator's walk: a one-hour window, 100 records a page, following next_cursor to the end;
+ * the n-th walk takes window n (modulo their count).
+ * @param headers sent with every page request (e.g. Accept-Encoding)
+ */
+export function timeWindowWalk(windows: BenchParams['windows'], headers?: RequestHeaders): Walk {
   const base = (i: number) => {
     const [start, end] = windows[i % windows.length]!;
     return q('/transactionsmainnet', { start_time: start, end_time: end, limit: 100 });
   };
   return {
     kind: 'walk',
+    ...(headers && { headers }),
     first: base,
     next(path, status, body) {
       if (status !== 200) return undefined;
@@ -98,18 +127,27 @@ function timeWindowWalk(windows: BenchParams['windows']): Walk {
  */
 export const HELLO_WORLD_32 = 'hello-world-32';
 
+/**
+ * Express serving, from memory, the bytes of one 100-record time-window page: the floor for a
+ * page of that size on the host, which the time-window walks are judged against.
+ */
+export const SAME_BYTES = 'same-bytes-window-page';
+
 /** Workload names in report order (the WebSocket fan-out is `ws-fanout`). */
 export const WORKLOAD_ORDER: readonly string[] = [
   'hello-world',
   'hello-world-32',
+  SAME_BYTES,
   'quote-ecdsa',
   'quote-ed25519',
   'token-prices',
   'feed-first-page',
+  'feed-first-page-304',
   'feed-deep-cursor',
   'feed-sender',
   'feed-lookup',
   'feed-time-window',
+  'feed-time-window-gzip',
   'leaderboard',
   'leaderboard-search',
   'stats-volumes',
@@ -211,6 +249,17 @@ export function httpWorkloads(p: BenchParams): HttpWorkload[] {
       plan: paths(['/transactionsmainnet']),
     },
     {
+      name: 'feed-first-page-304',
+      description:
+        'a client polling `/transactionsmainnet` with `If-None-Match` set to the ETag of its first answer: every answer must be 304',
+      service: 'monitoring',
+      group: 'revalidation',
+      connections: 32,
+      plan: paths(['/transactionsmainnet']),
+      prepare: 'if-none-match',
+      expectStatus: 304,
+    },
+    {
       name: 'feed-deep-cursor',
       description: `cursor pages in the older half of the feed (${p.deepCursors.length} cursors)`,
       service: 'monitoring',
@@ -235,13 +284,34 @@ export function httpWorkloads(p: BenchParams): HttpWorkload[] {
       plan: paths(p.lookups.map((v) => q('/transactionsmainnet', { addr_or_tx_hash: v }))),
     },
     {
+      name: SAME_BYTES,
+      description:
+        'Express 5 sending from memory the bytes of one 100-record `feed-time-window` page, fetched from the monitoring API just before (no ETag, no compression)',
+      service: 'same-bytes',
+      group: 'baseline',
+      connections: 32,
+      plan: timeWindowWalk(p.windows),
+      prepare: 'same-bytes-page',
+    },
+    {
       name: 'feed-time-window',
       description:
-        'aggregator walk: one-hour start_time/end_time window, limit 100, following next_cursor',
+        'aggregator walk: one-hour start_time/end_time window, limit 100, following next_cursor; no Accept-Encoding (uncompressed)',
       service: 'monitoring',
       group: 'feed',
       connections: 32,
       plan: timeWindowWalk(p.windows),
+      baseline: SAME_BYTES,
+    },
+    {
+      name: 'feed-time-window-gzip',
+      description: `the pages of the time-window walk (its first ${REPLAY_PAGES.toLocaleString('en-US')}, collected just before) requested with \`Accept-Encoding: gzip\``,
+      service: 'monitoring',
+      group: 'feed',
+      connections: 32,
+      plan: timeWindowWalk(p.windows, { 'accept-encoding': 'gzip' }),
+      prepare: 'replay-walk',
+      baseline: SAME_BYTES,
     },
     ...stats.map(([name, path]): HttpWorkload => ({
       name,
