@@ -1,6 +1,6 @@
 /**
  * Session settings of the pools (src/db/connect.ts): JIT is off on every connection, primary and
- * replicas alike (packages/bench/FINDINGS.md section 4). Needs a real server: PGlite ignores
+ * replicas alike (packages/bench/FINDINGS.md "Monitoring API: 10-record feed pages and the leaderboard"). Needs a real server: PGlite ignores
  * startup options (and has no JIT).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

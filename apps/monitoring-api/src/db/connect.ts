@@ -62,7 +62,7 @@ export interface KnexOptions {
 /**
  * Session settings sent in every connection's startup packet: JIT off, since LLVM compilation
  * (several milliseconds) never pays off for these short OLTP queries whose planner estimates can
- * exceed `jit_above_cost` (packages/bench/FINDINGS.md section 4). The embedded PGlite ignores it.
+ * exceed `jit_above_cost` (packages/bench/FINDINGS.md "Monitoring API: 10-record feed pages and the leaderboard"). The embedded PGlite ignores it.
  */
 export const SESSION_OPTIONS = '-c jit=off';
 

@@ -1,7 +1,7 @@
 /**
  * Lifetime totals and daily rollups kept by the rollup trigger, so the statistics read one or a
  * few rows instead of re-summing the hourly rollups or counting `tx_senders` on every request
- * (packages/bench/FINDINGS.md section 4).
+ * (packages/bench/FINDINGS.md "Monitoring API: statistics").
  *
  * - `tx_network_totals`: per network: record count, volume (sum deposit_amount), fee
  *   (sum deposit_amount - receive_amount), relayer fee, and `senders`, the number of rows of
