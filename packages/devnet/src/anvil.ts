@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 /** The anvil binary of this platform. */
 export function anvilBinary(): string {
@@ -25,17 +26,19 @@ export interface Anvil {
 }
 
 /**
- * Starts anvil on 127.0.0.1:`port` with `chainId` (automine: one block per transaction; switch
- * to interval mining with the `evm_setIntervalMining` RPC), resolving once it answers.
+ * Starts anvil on 127.0.0.1:`port` (0 = a free port, read from anvil's "Listening on" line) with
+ * `chainId` (automine: one block per transaction; switch to interval mining with the
+ * `evm_setIntervalMining` RPC), resolving once it answers.
  *
  * @throws when anvil exits or does not answer within 30 s.
  */
 export async function startAnvil(port: number, chainId: number): Promise<Anvil> {
-  const child = spawn(
-    anvilBinary(),
-    ['--port', String(port), '--chain-id', String(chainId), '--silent', '--host', '127.0.0.1'],
-    { stdio: 'ignore' },
-  );
+  const args = ['--port', String(port), '--chain-id', String(chainId), '--host', '127.0.0.1'];
+  // A fixed port is known in advance: anvil stays silent. Port 0 needs its banner.
+  const child = spawn(anvilBinary(), port === 0 ? args : [...args, '--silent'], {
+    stdio: ['ignore', port === 0 ? 'pipe' : 'ignore', 'ignore'],
+  });
+  if (port === 0) port = await listeningPort(child);
   const url = `http://127.0.0.1:${port}`;
   const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
     const res = await fetch(url, {
@@ -72,4 +75,26 @@ export async function startAnvil(port: number, chainId: number): Promise<Anvil> 
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * The port of anvil's "Listening on 127.0.0.1:<port>" line; its stdout is drained afterwards
+ * (without --silent anvil logs every RPC call).
+ *
+ * @throws when anvil exits or prints no such line within 30 s.
+ */
+async function listeningPort(child: ChildProcess): Promise<number> {
+  const lines = createInterface({ input: child.stdout! });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  try {
+    for await (const line of lines) {
+      const match = /Listening on [0-9.]+:([0-9]+)/.exec(line);
+      if (match) return Number(match[1]);
+    }
+  } finally {
+    clearTimeout(timer);
+    lines.close();
+    child.stdout!.resume();
+  }
+  throw new Error('anvil exited before listening');
 }

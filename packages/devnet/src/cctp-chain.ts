@@ -175,6 +175,36 @@ export async function deployCctpChain(
   };
 }
 
+/**
+ * The chain as seen by another user: the account of `key` (32-byte secp256k1 private key, hex)
+ * gets 10^15 base units of the bridge token minted and 10 ETH of gas (anvil_setBalance), and
+ * approves both transfer contracts, so {@link makeTransfer} on the returned chain sends from it.
+ *
+ * @throws when a transaction fails.
+ */
+export async function withUser(chain: CctpChain, key: Hex): Promise<CctpChain> {
+  const userAccount = privateKeyToAccount(key);
+  const user = createWalletClient({
+    account: userAccount,
+    chain: chain.chain,
+    transport: http(chain.url),
+  });
+  await chain.client.request({
+    method: 'anvil_setBalance' as never,
+    params: [userAccount.address, `0x${(10n ** 19n).toString(16)}`] as never,
+  });
+  const usdcAbi = contract('TestUsdc').abi;
+  const { deployer, client, usdc } = chain;
+  await call(chain.chain, deployer, client, usdc, usdcAbi, 'mint', [
+    userAccount.address,
+    10n ** 15n,
+  ]);
+  for (const spender of [chain.cashmere, chain.cashmereLegacy]) {
+    await call(chain.chain, user, client, usdc, usdcAbi, 'approve', [spender, 2n ** 256n - 1n]);
+  }
+  return { ...chain, user, userAccount };
+}
+
 /** A quote signed elsewhere (the Gas Quote API's `/getEcdsaSig_native` answer, parsed). */
 export interface SignedQuote {
   /** UNIX seconds. */

@@ -5,18 +5,15 @@
  * sending a quoted transfer every few seconds. Prints the URLs to open; SIGINT or SIGTERM stops
  * the generator, then the children by PID, the Iris and the chains. Run after `pnpm build`.
  */
-import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@ctss/server-kit';
 import { startAnvil, type Anvil } from './anvil.js';
 import { QUOTE_KEY, deployCctpChain, type CctpChain } from './cctp-chain.js';
-import { startChild, waitForOk, type ChildService } from './demo/child.js';
+import { startChild, waitForOk, type ChildService } from './child.js';
 import { loadDemoConfig, type DemoConfig } from './demo/config.js';
 import { startGenerator, type Generator } from './demo/generator.js';
+import { gasQuoteApiEntry, monitoringApiEntry } from './entries.js';
 import { startFakeIris, type FakeIris } from './fake-iris.js';
 
-const root = new URL('../../../', import.meta.url);
-const entry = (app: string, file: string) =>
-  fileURLToPath(new URL(`apps/${app}/dist/${file}`, root));
 const log = (line: string) => process.stdout.write(`[demo] ${line}\n`);
 
 let config: DemoConfig;
@@ -87,7 +84,7 @@ async function main(): Promise<void> {
   );
 
   const quiet = { LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' };
-  const gas = startChild('gas-quote-api', entry('gas-quote-api', 'bin/main.js'), {
+  const gas = startChild('gas-quote-api', gasQuoteApiEntry(), {
     ...quiet,
     PORT: String(config.DEMO_GAS_QUOTE_PORT),
     // The key the stand-in transfer contracts trust (a well-known test key).
@@ -98,7 +95,7 @@ async function main(): Promise<void> {
   let databaseUrl: string | undefined;
   const monitoring = startChild(
     'monitoring-api',
-    entry('monitoring-api', 'main.js'),
+    monitoringApiEntry('main.js'),
     {
       ...quiet,
       PORT: String(config.DEMO_MONITORING_PORT),
@@ -106,8 +103,10 @@ async function main(): Promise<void> {
       // Statistics follow the new transfers within seconds.
       CACHE_TTL_SECONDS: '2',
     },
-    (line) => {
-      databaseUrl ??= databaseUrlFrom(line);
+    {
+      onLine: (line) => {
+        databaseUrl ??= databaseUrlFrom(line);
+      },
     },
   );
   children.push(monitoring);
@@ -127,7 +126,7 @@ async function main(): Promise<void> {
     confirmations: 2,
     pollIntervalMs: 1000,
   });
-  const indexer = startChild('indexer', entry('monitoring-api', 'indexer.js'), {
+  const indexer = startChild('indexer', monitoringApiEntry('indexer.js'), {
     ...quiet,
     DATABASE_URL: databaseUrl,
     PORT: String(config.DEMO_INDEXER_PORT),

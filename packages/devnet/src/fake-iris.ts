@@ -149,3 +149,33 @@ export async function startFakeIris(
       }),
   };
 }
+
+/**
+ * The attested message of `txHash` read from an Iris API at `irisUrl` (local or Circle's) as a
+ * relayer reads it: v2 `GET /v2/messages/{domain}?transactionHash=` (its message then carries
+ * the nonce Iris assigned), v1 `GET /v1/messages/{domain}/{txHash}`; undefined while Iris does
+ * not know the transaction (404) or has not attested it (`PENDING`).
+ *
+ * @throws when Iris answers with another error or the request fails.
+ */
+export async function attestedMessage(
+  irisUrl: string,
+  domain: number,
+  txHash: Hex,
+  version: 1 | 2,
+): Promise<Hex | undefined> {
+  const url =
+    version === 2
+      ? `${irisUrl}/v2/messages/${domain}?transactionHash=${txHash}`
+      : `${irisUrl}/v1/messages/${domain}/${txHash}`;
+  const res = await fetch(url);
+  if (res.status === 404) {
+    await res.arrayBuffer();
+    return undefined;
+  }
+  if (!res.ok) throw new Error(`Iris ${res.status} for ${url}`);
+  const body = (await res.json()) as { messages: { message: Hex; attestation: string }[] };
+  const m = body.messages[0];
+  if (!m || m.attestation === 'PENDING') return undefined;
+  return m.message;
+}

@@ -6,6 +6,7 @@
  */
 import type { Hex } from 'viem';
 import { makeTransfer, receiveMessage, type CctpChain } from '../cctp-chain.js';
+import { attestedMessage } from '../fake-iris.js';
 
 /** Recipient of every generated transfer on chain B. */
 const RECIPIENT: Hex = '0x000000000000000000000000000000000000dE10';
@@ -42,27 +43,6 @@ async function fetchQuote(base: string, from: number, to: number, v2: boolean): 
   return body;
 }
 
-/** The attested message of `txHash`, or undefined while Iris has not attested it. */
-async function attested(
-  irisUrl: string,
-  domain: number,
-  txHash: Hex,
-  version: 1 | 2,
-): Promise<Hex | undefined> {
-  const url =
-    version === 2
-      ? `${irisUrl}/v2/messages/${domain}?transactionHash=${txHash}`
-      : `${irisUrl}/v1/messages/${domain}/${txHash}`;
-  const res = await fetch(url);
-  if (res.status === 404) return undefined;
-  const body = (await res.json()) as {
-    messages: { message: Hex; attestation: string; status?: string }[];
-  };
-  const m = body.messages[0];
-  if (!m || m.attestation === 'PENDING') return undefined;
-  return m.message;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts sending one transfer every `intervalMs`. */
@@ -73,7 +53,7 @@ export function startGenerator(o: GeneratorOptions): Generator {
 
   const relay = async (txHash: Hex, version: 1 | 2) => {
     for (let i = 0; i < 600 && !stopping; i++) {
-      const message = await attested(o.irisUrl, o.source.domain, txHash, version);
+      const message = await attestedMessage(o.irisUrl, o.source.domain, txHash, version);
       if (message) {
         const receipt = await receiveMessage(o.destination, version, message);
         counts.received++;

@@ -1,6 +1,7 @@
 /**
- * A service of the demo run as a child Node process: its output lines are echoed with a name
- * prefix (and handed to `onLine`), and it is stopped by its PID with SIGTERM, then SIGKILL.
+ * A service run as a child Node process (the demo's services, the end-to-end tests' Gas Quote
+ * API): its output lines are handed to `onLine` (and echoed with a name prefix unless turned
+ * off), and it is stopped by its PID with SIGTERM, then SIGKILL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -15,16 +16,20 @@ export interface ChildService {
   stop(graceMs?: number): Promise<void>;
 }
 
-/**
- * Spawns `node entry` with `env` added to this process's environment.
- *
- * @param onLine called with each stdout/stderr line (e.g. to read a value the service logs).
- */
+/** Options of {@link startChild}. */
+export interface ChildOptions {
+  /** Called with each stdout/stderr line (e.g. to read a value the service logs). */
+  readonly onLine?: (line: string) => void;
+  /** Echo each line to this process's stdout as `[name] line` (default true). */
+  readonly echo?: boolean;
+}
+
+/** Spawns `node entry` with `env` added to this process's environment. */
 export function startChild(
   name: string,
   entry: string,
   env: Record<string, string>,
-  onLine: (line: string) => void = () => {},
+  { onLine = () => {}, echo = true }: ChildOptions = {},
 ): ChildService {
   const child = spawn(process.execPath, [entry], {
     env: { ...process.env, ...env },
@@ -32,7 +37,7 @@ export function startChild(
   });
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
-      process.stdout.write(`[${name}] ${line}\n`);
+      if (echo) process.stdout.write(`[${name}] ${line}\n`);
       onLine(line);
     });
   }
