@@ -7,6 +7,7 @@ import express, { type Express } from 'express';
 import cors, { type CorsOptions } from 'cors';
 import helmet from 'helmet';
 import typeis from 'type-is';
+import { compressionMiddleware } from './compression.js';
 import type { Logger } from './logger.js';
 import { httpMetricsMiddleware, markUnmatched, metricsHandler, type Metrics } from './metrics.js';
 import { chainMiddleware } from './middleware-chain.js';
@@ -31,6 +32,11 @@ export interface HttpAppOptions {
    * separate METRICS_PORT server serves it (`startMetricsServer`).
    */
   serveMetrics?: boolean;
+  /**
+   * Compress answers of 1 KiB and more with gzip or brotli as `Accept-Encoding` asks (default
+   * false; compression.ts). Off where the ingress compresses.
+   */
+  compression?: boolean;
 }
 
 /**
@@ -71,6 +77,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       cors(corsOptions(opts.corsOrigins)),
       requestLogMiddleware(opts.logger),
       httpMetricsMiddleware(opts.metrics),
+      ...(opts.compression ? [compressionMiddleware()] : []),
       // Probes are never limited; /metrics is, when it is served on the public port.
       typeof opts.rateLimit === 'function'
         ? opts.rateLimit
