@@ -120,6 +120,10 @@ export function toHttpProblem(err: unknown, classify?: ProblemClassifier): HttpP
   const classified = classify?.(err);
   if (classified) return classified;
   if (err instanceof ZodError) return new HttpProblem(400, 'INVALID_QUERY', describeZodError(err));
+  // A path parameter that is not valid percent-encoding (the router's decodeParam marks it 400).
+  if (err instanceof URIError && (err as { status?: unknown }).status === 400) {
+    return new HttpProblem(400, 'BAD_REQUEST', 'path: not valid percent-encoded UTF-8');
+  }
   if (typeof err === 'object' && err !== null) {
     const mapped = fromBodyParser(err);
     if (mapped) return mapped;
