@@ -41,17 +41,33 @@ function get(base: string, path: string, headers: Record<string, string> = {}): 
   });
 }
 
-/** Starts `t`'s app on a free port; resolves to its base URL and server. */
-async function serve(t: TestApp): Promise<{ base: string; server: Server }> {
-  const server = createServer(t.app);
-  const port = await listen(server, 0, '127.0.0.1');
-  return { base: `http://127.0.0.1:${port}`, server };
+/** A served test app: its dependencies and the base URL of its listening server. */
+interface Served {
+  t: TestApp;
+  base: string;
 }
 
-async function stop(server: Server | undefined): Promise<void> {
-  if (!server) return;
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+/**
+ * Registers hooks that start the app with `env` on a fresh database holding {@link insertRecords}
+ * on a free port before the block's tests, and stop it after them.
+ */
+function serveApp(env: Record<string, string> = {}): Served {
+  const served = {} as Served;
+  let server: Server | undefined;
+  beforeAll(async () => {
+    served.t = await startTestApp({ env });
+    await insertRecords(served.t);
+    server = createServer(served.t.app);
+    served.base = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
+  }, 60_000);
+  afterAll(async () => {
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+    }
+    await served.t?.close();
+  });
+  return served;
 }
 
 /** 120 realistic mainnet records over two days before the test clock (random hashes). */
@@ -78,24 +94,11 @@ async function insertRecords(t: TestApp): Promise<void> {
 }
 
 describe('with compression on (the default)', () => {
-  let t: TestApp;
-  let server: Server;
-  let base: string;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    await insertRecords(t);
-    ({ base, server } = await serve(t));
-  }, 60_000);
-
-  afterAll(async () => {
-    await stop(server);
-    await t?.close();
-  });
+  const served = serveApp();
 
   it('sends a 100-record page several times smaller with gzip and with brotli', async () => {
     const path = '/transactionsmainnet?limit=100';
-    const plain = await get(base, path);
+    const plain = await get(served.base, path);
     expect(plain.status).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.length).toBeGreaterThan(60_000);
@@ -103,7 +106,7 @@ describe('with compression on (the default)', () => {
       ['gzip', gunzipSync],
       ['br', brotliDecompressSync],
     ] as const) {
-      const packed = await get(base, path, { 'Accept-Encoding': coding });
+      const packed = await get(served.base, path, { 'Accept-Encoding': coding });
       expect(packed.status).toBe(200);
       expect(packed.headers['content-encoding']).toBe(coding);
       expect(packed.headers.vary).toMatch(/Accept-Encoding/i);
@@ -117,15 +120,17 @@ describe('with compression on (the default)', () => {
   });
 
   it('prefers brotli when both are accepted and leaves small bodies and HEAD alone', async () => {
-    const both = await get(base, '/transactionsmainnet?limit=100', {
+    const both = await get(served.base, '/transactionsmainnet?limit=100', {
       'Accept-Encoding': 'gzip, deflate, br',
     });
     expect(both.headers['content-encoding']).toBe('br');
-    const small = await get(base, '/transactionsmainnet?limit=1', { 'Accept-Encoding': 'gzip' });
+    const small = await get(served.base, '/transactionsmainnet?limit=1', {
+      'Accept-Encoding': 'gzip',
+    });
     expect(small.body.length).toBeLessThan(1024);
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.headers['content-length']).toBe(String(small.body.length));
-    const none = await get(base, '/transactionsmainnet?limit=100', {
+    const none = await get(served.base, '/transactionsmainnet?limit=100', {
       'Accept-Encoding': 'identity',
     });
     expect(none.headers['content-encoding']).toBeUndefined();
@@ -133,9 +138,9 @@ describe('with compression on (the default)', () => {
 
   it('gives each coding its own strong ETag and answers each with a 304', async () => {
     const path = '/transactionsmainnet?limit=100';
-    const plain = await get(base, path);
-    const gzip = await get(base, path, { 'Accept-Encoding': 'gzip' });
-    const br = await get(base, path, { 'Accept-Encoding': 'br' });
+    const plain = await get(served.base, path);
+    const gzip = await get(served.base, path, { 'Accept-Encoding': 'gzip' });
+    const br = await get(served.base, path, { 'Accept-Encoding': 'br' });
     const tag = plain.headers.etag!;
     expect(tag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(gzip.headers.etag).toBe(`${tag.slice(0, -1)}-gzip"`);
@@ -145,7 +150,10 @@ describe('with compression on (the default)', () => {
       [gzip.headers.etag!, 'gzip'],
       [br.headers.etag!, 'br'],
     ]) {
-      const again = await get(base, path, { 'If-None-Match': held!, 'Accept-Encoding': encoding! });
+      const again = await get(served.base, path, {
+        'If-None-Match': held!,
+        'Accept-Encoding': encoding!,
+      });
       expect(again.status).toBe(304);
       expect(again.body.length).toBe(0);
       expect(again.headers.etag).toBe(held);
@@ -155,23 +163,10 @@ describe('with compression on (the default)', () => {
 });
 
 describe('conditional GET', () => {
-  let t: TestApp;
-  let server: Server;
-  let base: string;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { HTTP_COMPRESSION: 'false', CACHE_TTL_SECONDS: '30' } });
-    await insertRecords(t);
-    ({ base, server } = await serve(t));
-  }, 60_000);
-
-  afterAll(async () => {
-    await stop(server);
-    await t?.close();
-  });
+  const served = serveApp({ HTTP_COMPRESSION: 'false', CACHE_TTL_SECONDS: '30' });
 
   it('sends bodies uncompressed when HTTP_COMPRESSION is false', async () => {
-    const res = await get(base, '/transactionsmainnet?limit=100', {
+    const res = await get(served.base, '/transactionsmainnet?limit=100', {
       'Accept-Encoding': 'gzip, br',
     });
     expect(res.status).toBe(200);
@@ -199,42 +194,43 @@ describe('conditional GET', () => {
     async (name, given, cacheControl) => {
       let path = given;
       if (path === null) {
-        const newest = await get(base, '/transactionsmainnet?limit=2');
+        const newest = await get(served.base, '/transactionsmainnet?limit=2');
         const [pending, settled] = JSON.parse(newest.body.toString('utf8')).transactions as {
           source_tx_hash: string;
         }[];
         path = `/transactionsmainnet/${(name === 'a pending lookup' ? pending : settled)!.source_tx_hash}`;
       }
-      const first = await get(base, path);
+      const first = await get(served.base, path);
       expect(first.status).toBe(200);
       expect(first.headers['cache-control']).toBe(cacheControl);
       const tag = first.headers.etag!;
       expect(tag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
-      const second = await get(base, path);
+      const second = await get(served.base, path);
       expect(second.headers.etag).toBe(tag);
-      const cached = await get(base, path, { 'If-None-Match': `"other", ${tag}` });
+      const cached = await get(served.base, path, { 'If-None-Match': `"other", ${tag}` });
       expect(cached.status).toBe(304);
       expect(cached.body.length).toBe(0);
       expect(cached.headers.etag).toBe(tag);
       expect(cached.headers['cache-control']).toBe(cacheControl);
       // A weak form of the tag matches too (If-None-Match compares weakly); another tag does not.
-      expect((await get(base, path, { 'If-None-Match': `W/${tag}` })).status).toBe(304);
-      const changed = await get(base, path, { 'If-None-Match': '"not-this-one"' });
+      expect((await get(served.base, path, { 'If-None-Match': `W/${tag}` })).status).toBe(304);
+      const changed = await get(served.base, path, { 'If-None-Match': '"not-this-one"' });
       expect(changed.status).toBe(200);
       expect(changed.body.equals(first.body)).toBe(true);
       // Cache-Control: no-cache in the request asks for the full answer.
       expect(
-        (await get(base, path, { 'If-None-Match': tag, 'Cache-Control': 'no-cache' })).status,
+        (await get(served.base, path, { 'If-None-Match': tag, 'Cache-Control': 'no-cache' }))
+          .status,
       ).toBe(200);
     },
   );
 
   it('changes the ETag of a page when a record on it changes', async () => {
-    const before = await get(base, '/transactionsmainnet?limit=5');
-    await t.db.knex.raw(
+    const before = await get(served.base, '/transactionsmainnet?limit=5');
+    await served.t.db.knex.raw(
       `update transactions set destination_tx_status = 'success' where destination_tx_status = 'pending'`,
     );
-    const after = await get(base, '/transactionsmainnet?limit=5', {
+    const after = await get(served.base, '/transactionsmainnet?limit=5', {
       'If-None-Match': before.headers.etag!,
     });
     expect(after.status).toBe(200);
@@ -242,13 +238,13 @@ describe('conditional GET', () => {
   });
 
   it('answers If-None-Match: * with a 304 (a current representation exists)', async () => {
-    const res = await get(base, '/transactionsmainnet', { 'If-None-Match': '*' });
+    const res = await get(served.base, '/transactionsmainnet', { 'If-None-Match': '*' });
     expect(res.status).toBe(304);
     expect(res.body.length).toBe(0);
   });
 
   it('sends no ETag and no 304 on problems', async () => {
-    const res = await get(base, '/transactionsmainnet?limit=0', { 'If-None-Match': '*' });
+    const res = await get(served.base, '/transactionsmainnet?limit=0', { 'If-None-Match': '*' });
     expect(res.status).toBe(400);
     expect(res.headers.etag).toBeUndefined();
   });
