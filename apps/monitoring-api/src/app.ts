@@ -12,6 +12,7 @@ import {
 } from '@ctss/server-kit';
 import type { Express } from 'express';
 import { classifyDatabaseError } from './db/unavailable.js';
+import { createDefiLlamaRouter } from './defillama/router.js';
 import type { AppDeps } from './deps.js';
 import { createHealthRouter } from './health.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps): Express {
     trustProxy: config.TRUST_PROXY,
     serveMetrics: config.METRICS_PORT === undefined,
     rateLimit: rateLimitFromConfig(config, deps.kv.redis, `${config.REDIS_PREFIX}rl:`),
+    compression: config.HTTP_COMPRESSION,
   });
   // Most-requested first: express tries each route in turn, so the feed's and the statistics'
   // requests should not walk past probes and docs. The feeds are plain routes (a router mounted at
@@ -39,6 +41,7 @@ export function createApp(deps: AppDeps): Express {
   // mountRouter: the metrics label is the mount pattern, not the request's spelling of it.
   mountRouter(app, '/stats', createStatsRouter(deps));
   mountRouter(app, '/users', createUsersRouter(deps));
+  mountRouter(app, '/defillama', createDefiLlamaRouter(deps));
   app.use(createHealthRouter(deps));
   serveOpenApi(app, buildOpenApiDocument([registerUsersOpenApi]));
   return finishHttpApp(app, deps.logger, { classifyError: classifyDatabaseError });

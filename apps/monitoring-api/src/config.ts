@@ -65,6 +65,11 @@ const CoreConfigSchema = z.object({
     .regex(/^\.[a-z0-9-]{1,32}$/, 'must be a dot and 1-32 lower-case letters, digits or hyphens')
     .optional()
     .transform((value) => value ?? '.ctss'),
+  /**
+   * Compress answers of 1 KiB and more with gzip or brotli as `Accept-Encoding` asks (docs/api.md
+   * "Compression and HTTP caching"); `false` where the ingress compresses.
+   */
+  HTTP_COMPRESSION: envBoolean().default(true),
   /** Whether the embedded database loads demo data at start (only without DATABASE_URL). */
   EMBEDDED_SEED: envBoolean().default(true),
 });

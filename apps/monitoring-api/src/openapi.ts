@@ -18,6 +18,9 @@ import {
 } from '@ctss/domain-types';
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import type { ZodObject, ZodType } from 'zod';
+import { registerDefiLlamaOpenApi } from './defillama/openapi.js';
+import { notModified, problemResponse, rateLimited } from './openapi-responses.js';
+import { FeedQuery, RecordParams } from './transactions/query.js';
 
 /** Adds more paths to the registry (the users module registers its own). */
 export type OpenApiRegistrar = (registry: OpenAPIRegistry) => void;
@@ -27,26 +30,6 @@ const param = (description: string, example?: string) =>
     .string()
     .optional()
     .openapi(example === undefined ? { description } : { description, example });
-
-const feedQuery = z.object({
-  senders: param(
-    'Comma-separated sender addresses (at most 50); EVM hex compares case-insensitively, base58 exactly.',
-  ),
-  addr_or_tx_hash: param(
-    'An address, a transaction hash, or a .eth / .sol name (resolved first; 400 INVALID_NAME when it does not resolve). Matches sender, recipient, source_tx_hash or destination_tx_hash.',
-  ),
-  source_domain: param('Origin domain, any uint32.', '0'),
-  destination_domain: param('Destination domain, any uint32.', '3'),
-  start_time: param('Inclusive lower bound, UNIX seconds (UTC).'),
-  end_time: param('Exclusive upper bound, UNIX seconds (UTC).'),
-  limit: param(
-    'Page size, default 10; values above 100 are clamped; 0, negative or non-integer is a 400.',
-    '10',
-  ),
-  cursor: param(
-    '`next_cursor` of the previous page (`<unix_ts>_<id>`); malformed is a 400 INVALID_CURSOR.',
-  ),
-});
 
 const problems = {
   400: {
@@ -59,13 +42,14 @@ const problems = {
   },
 };
 
-/** Registers one GET path. */
+/** Registers one GET path; `conditional` ones answer If-None-Match with 304. */
 function get(
   registry: OpenAPIRegistry,
   path: string,
   summary: string,
   response: ZodType,
   query?: ZodObject,
+  conditional = true,
 ): void {
   registry.registerPath({
     method: 'get',
@@ -74,7 +58,25 @@ function get(
     ...(query ? { request: { query } } : {}),
     responses: {
       200: { description: 'OK', content: { 'application/json': { schema: response } } },
+      ...(conditional ? notModified : {}),
       ...problems,
+    },
+  });
+}
+
+/** Registers a single-record lookup (`/<feed>/{source_tx_hash}`). */
+function lookup(registry: OpenAPIRegistry, feed: string, page: ZodType): void {
+  registry.registerPath({
+    method: 'get',
+    path: `${feed}/{source_tx_hash}`,
+    summary: `The records of one origin transaction hash (${feed} record shape), as one page`,
+    request: { params: RecordParams },
+    responses: {
+      200: { description: 'OK', content: { 'application/json': { schema: page } } },
+      ...notModified,
+      400: problemResponse('Malformed hash or a query parameter (INVALID_QUERY)'),
+      404: problemResponse('No record with this origin hash (NOT_FOUND)'),
+      ...rateLimited,
     },
   });
 }
@@ -87,15 +89,17 @@ export function registerCoreOpenApi(registry: OpenAPIRegistry): void {
     '/transactionsmainnet',
     'Mainnet transaction feed, newest first, cursor pagination',
     TransactionPage,
-    feedQuery,
+    FeedQuery,
   );
+  lookup(registry, '/transactionsmainnet', TransactionPage);
   get(
     registry,
     '/transactions',
     'Testnet/staging transaction feed (subset record)',
     TestnetTransactionPage,
-    feedQuery,
+    FeedQuery,
   );
+  lookup(registry, '/transactions', TestnetTransactionPage);
   get(
     registry,
     '/stats/mainnet/volumes',
@@ -142,12 +146,15 @@ export function registerCoreOpenApi(registry: OpenAPIRegistry): void {
   );
   get(registry, '/stats/mainnet/wallets', 'Distinct mainnet senders', UniqueSendersResponse);
   get(registry, '/stats/wallets', 'Distinct testnet/devnet senders', UniqueSendersResponse);
-  get(registry, '/health', 'Liveness', z.object({ status: z.literal('ok') }));
+  registerDefiLlamaOpenApi(registry);
+  get(registry, '/health', 'Liveness', z.object({ status: z.literal('ok') }), undefined, false);
   get(
     registry,
     '/ready',
     'Readiness: database and cache reachable (503 SERVICE_UNAVAILABLE otherwise)',
     z.object({ status: z.literal('ready'), database: z.string(), cache: z.string() }),
+    undefined,
+    false,
   );
 }
 

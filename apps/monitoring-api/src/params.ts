@@ -5,13 +5,12 @@
  * Decision: unknown parameters are a 400 (route schemas are strict), so a misspelt filter
  * (`sender=` for `senders=`) never silently returns unfiltered data.
  */
-import { UINT32_MAX } from '@ctss/domain-types';
-import { z } from 'zod';
+import { UINT32_MAX, z } from '@ctss/domain-types';
 
 /** Largest UNIX time accepted (9999-12-31T23:59:59Z). */
 export const MAX_UNIX_SECONDS = 253_402_300_799;
 
-/** Most addresses in a `senders` list. */
+/** Most addresses in a `senders` or `recipients` list. */
 export const MAX_SENDERS = 50;
 
 /** Longest address or hash accepted. */
@@ -76,10 +75,10 @@ export const addressParam = z
   .transform(normalizeAddress);
 
 /**
- * A comma-separated list of sender addresses (at most {@link MAX_SENDERS}), normalized and
- * de-duplicated. An empty value means no filter.
+ * A comma-separated list of addresses (at most {@link MAX_SENDERS}), normalized and
+ * de-duplicated. An empty value means no filter. `senders` and `recipients` of the feeds.
  */
-export const sendersParam = z
+export const addressListParam = z
   .string()
   .max(MAX_SENDERS * (MAX_ADDRESS_LENGTH + 1), 'is too long')
   .transform((text) =>
@@ -90,3 +89,22 @@ export const sendersParam = z
   )
   .pipe(z.array(addressParam).max(MAX_SENDERS, `must list at most ${MAX_SENDERS} addresses`))
   .transform((list) => [...new Set(list)]);
+
+/** The `senders` list (see {@link addressListParam}). */
+export const sendersParam = addressListParam;
+
+/** Longest transaction hash accepted by the single-record lookups. */
+export const MAX_TX_HASH_LENGTH = 128;
+
+/**
+ * An origin transaction hash in a path: `0x` hex (EVM and Move chains; lower-cased, as stored) or
+ * base58 (Solana; compared exactly), 1-{@link MAX_TX_HASH_LENGTH} characters.
+ */
+export const txHashParam = z
+  .string()
+  .max(MAX_TX_HASH_LENGTH, `must be at most ${MAX_TX_HASH_LENGTH} characters`)
+  .regex(
+    /^(0[xX][0-9a-fA-F]+|[1-9A-HJ-NP-Za-km-z]+)$/,
+    'must be a 0x hex or base58 transaction hash',
+  )
+  .transform(normalizeAddress);

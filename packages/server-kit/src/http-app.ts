@@ -7,6 +7,7 @@ import express, { type Express } from 'express';
 import cors, { type CorsOptions } from 'cors';
 import helmet from 'helmet';
 import typeis from 'type-is';
+import { compressionMiddleware } from './compression.js';
 import type { Logger } from './logger.js';
 import { httpMetricsMiddleware, markUnmatched, metricsHandler, type Metrics } from './metrics.js';
 import { chainMiddleware } from './middleware-chain.js';
@@ -31,19 +32,24 @@ export interface HttpAppOptions {
    * separate METRICS_PORT server serves it (`startMetricsServer`).
    */
   serveMetrics?: boolean;
+  /**
+   * Compress answers of 1 KiB and more with gzip or brotli as `Accept-Encoding` asks (default
+   * false; compression.ts). Off where the ingress compresses.
+   */
+  compression?: boolean;
 }
 
 /**
  * The CORS settings of both APIs (the `cors` package's options): `origins` `['*']` allows any
  * origin (the APIs are public and unauthenticated), else exactly those; GET, POST and preflight;
- * the request headers the clients send; the rate-limit headers and `Cache-Status` (RFC 9211: a stale statistic) exposed to browser
+ * the request headers the clients send; the rate-limit headers, `Cache-Status` (RFC 9211: a stale statistic) and `ETag` exposed to browser
  * code (docs/api.md "Errors"); preflight answers cached 600 s.
  */
 export function corsOptions(origins: readonly string[]): CorsOptions {
   return {
     origin: origins.includes('*') ? '*' : [...origins],
     methods: ['GET', 'POST', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'X-API-Key'],
+    allowedHeaders: ['Content-Type', 'X-API-Key', 'If-None-Match'],
     exposedHeaders: [
       'RateLimit',
       'RateLimit-Policy',
@@ -51,6 +57,7 @@ export function corsOptions(origins: readonly string[]): CorsOptions {
       'X-RateLimit-Remaining',
       'Retry-After',
       'Cache-Status',
+      'ETag',
     ],
     maxAge: 600,
   };
@@ -60,7 +67,8 @@ export function corsOptions(origins: readonly string[]): CorsOptions {
 export function createHttpApp(opts: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  // JSON APIs whose answers change every second gain nothing from a SHA-1 ETag of every body.
+  // No ETag on every `res.send` body: routes whose answers clients may keep set their own
+  // (http-cache.ts sendCacheableJson, which also answers If-None-Match).
   app.set('etag', false);
   app.set('trust proxy', opts.trustProxy);
   app.set('query parser', 'simple');
@@ -71,6 +79,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
       cors(corsOptions(opts.corsOrigins)),
       requestLogMiddleware(opts.logger),
       httpMetricsMiddleware(opts.metrics),
+      ...(opts.compression ? [compressionMiddleware()] : []),
       // Probes are never limited; /metrics is, when it is served on the public port.
       typeof opts.rateLimit === 'function'
         ? opts.rateLimit

@@ -14,6 +14,8 @@ export * from './rate-limit.js';
 export * from './rate-limit-store.js';
 export * from './client-address.js';
 export * from './http-app.js';
+export * from './compression.js';
+export * from './http-cache.js';
 export * from './openapi.js';
 export * from './service.js';
 export * from './http-server.js';

@@ -122,6 +122,10 @@ export function toHttpProblem(err: unknown, classify?: ProblemClassifier): HttpP
   if (err instanceof HttpProblem) return err;
   const classified = classify?.(err);
   if (classified) return classified;
+  // A path parameter that is not valid percent-encoding (the router's decodeParam marks it 400).
+  if (err instanceof URIError && (err as { status?: unknown }).status === 400) {
+    return new HttpProblem(400, 'BAD_REQUEST', 'path: not valid percent-encoded UTF-8');
+  }
   if (typeof err === 'object' && err !== null) {
     const mapped = fromBodyParser(err);
     if (mapped) return mapped;

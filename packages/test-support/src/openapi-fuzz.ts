@@ -6,7 +6,14 @@
  */
 import { request as httpRequest, Agent, type IncomingHttpHeaders } from 'node:http';
 import { maxHeaderSize } from 'node:http';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import {
+  brotliCompressSync,
+  brotliDecompressSync,
+  deflateSync,
+  gunzipSync,
+  gzipSync,
+  inflateSync,
+} from 'node:zlib';
 import fc from 'fast-check';
 import { ErrorCode, PROBLEM_CONTENT_TYPE } from '@ctss/domain-types';
 
@@ -198,13 +205,19 @@ export function send(base: string, req: BadRequest): Promise<Answer> {
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            text: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
+        res.on('end', () => {
+          try {
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text: decodeBody(Buffer.concat(chunks), res.headers['content-encoding']).toString(
+                'utf8',
+              ),
+            });
+          } catch (err) {
+            reject(err instanceof Error ? err : new Error(String(err)));
+          }
+        });
         res.on('error', reject);
       },
     );
@@ -214,6 +227,18 @@ export function send(base: string, req: BadRequest): Promise<Answer> {
     out.on('error', reject);
     out.end(req.body);
   });
+}
+
+/**
+ * The identity body of a response sent with `coding` (`gzip`, `br`, `deflate` or none).
+ *
+ * @throws the zlib error when the body does not decode as its Content-Encoding says.
+ */
+function decodeBody(body: Buffer, coding: string | undefined): Buffer {
+  if (coding === 'gzip') return gunzipSync(body);
+  if (coding === 'br') return brotliDecompressSync(body);
+  if (coding === 'deflate') return inflateSync(body);
+  return body;
 }
 
 /** Closes the shared keep-alive sockets. */
@@ -248,6 +273,15 @@ export function checkAnswer(
     );
   };
   const { status } = answer;
+  if (status === 304) {
+    // A conditional GET (If-None-Match) of an operation that documents 304: no body, a validator.
+    if (!op?.responses['304']) fail('304 from an operation that does not document it');
+    if (req.headers['If-None-Match'] === undefined) fail('304 without If-None-Match');
+    if (answer.text.length > 0 || answer.headers.etag === undefined) {
+      fail('304 with a body or without an ETag');
+    }
+    return;
+  }
   if (status >= 200 && status < 300) {
     if (!op) fail('2xx for a request outside the document');
     const content = op!.responses[String(status)]?.content;
@@ -621,6 +655,8 @@ export function badBody(good: Record<string, unknown>, limitBytes: number): fc.A
 export interface OperationFixture {
   /** Query parameters of a valid request (texts, encoded when sent). */
   query?: Record<string, string>;
+  /** Path parameters (`{name}` in the path) of a valid request (texts, encoded when sent). */
+  path?: Record<string, string>;
   /** A valid-looking JSON body for operations that take one. */
   body?: Record<string, unknown>;
   /** The valid request is answered 2xx (checked before and after the bad input). */
@@ -675,9 +711,23 @@ async function sweep(opts: FuzzOptions, op: Operation, requests: BadRequest[]): 
   return count;
 }
 
-function targetOf(op: Operation, query: string): string {
-  return query ? `${op.path}?${query}` : op.path;
+/** The request target of `op`: its path with the `{name}` parameters of `path` (encoded), and `query`. */
+function targetOf(
+  op: Operation,
+  query: string,
+  path: Record<string, QueryValue | undefined> = {},
+): string {
+  const filled = op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const value = path[name];
+    if (value === undefined) return whole;
+    return 'raw' in value ? value.raw : encodeText(value.text);
+  });
+  return query ? `${filled}?${query}` : filled;
 }
+
+/** The path parameters of a fixture as values. */
+const pathOf = (fixture: OperationFixture): Record<string, QueryValue | undefined> =>
+  toValues(fixture.path ?? {});
 
 /** The valid request of `op` with `fixture`. */
 export function validRequest(op: Operation, fixture: OperationFixture): BadRequest {
@@ -686,7 +736,7 @@ export function validRequest(op: Operation, fixture: OperationFixture): BadReque
   );
   return {
     method: op.method,
-    target: targetOf(op, query),
+    target: targetOf(op, query, pathOf(fixture)),
     headers: fixture.body ? { 'Content-Type': JSON_TYPE } : {},
     ...(fixture.body ? { body: Buffer.from(JSON.stringify(fixture.body)) } : {}),
     label: 'valid request',
@@ -741,7 +791,11 @@ export async function fuzzOperation(
     for (const { kind, value } of [...VALUE_CATALOGUE, ...extra]) {
       const query = queryString({ ...toValues(good), [name]: value });
       requests.push(
-        withBody({ method: op.method, target: targetOf(op, query), label: `${name}: ${kind}` }),
+        withBody({
+          method: op.method,
+          target: targetOf(op, query, pathOf(fixture)),
+          label: `${name}: ${kind}`,
+        }),
       );
     }
     const others = queryString(
@@ -752,20 +806,33 @@ export async function fuzzOperation(
       requests.push(
         withBody({
           method: op.method,
-          target: targetOf(op, query),
+          target: targetOf(op, query, pathOf(fixture)),
           label: `${name}: shape ${shaped.slice(0, 40)}`,
         }),
       );
     }
   }
   const goodQuery = queryString(toValues(good));
+  // Each path parameter with every catalogue value, the other parameters valid.
+  for (const name of Object.keys(fixture.path ?? {})) {
+    for (const { kind, value } of VALUE_CATALOGUE) {
+      const path = { ...pathOf(fixture), [name]: value };
+      requests.push(
+        withBody({
+          method: op.method,
+          target: targetOf(op, goodQuery, path),
+          label: `path ${name}: ${kind}`,
+        }),
+      );
+    }
+  }
   // Headers and unexpected bodies meet the app-wide middleware only: sent once per run.
   const appWide = !fixture.body && !appWideDone.has(opts);
   if (appWide) appWideDone.add(opts);
   for (const [name, value] of appWide ? HEADER_CASES : []) {
     const req = withBody({
       method: op.method,
-      target: targetOf(op, goodQuery),
+      target: targetOf(op, goodQuery, pathOf(fixture)),
       label: `header ${name}`,
     });
     requests.push({ ...req, headers: { ...req.headers, [name]: value } });
@@ -774,7 +841,7 @@ export async function fuzzOperation(
     for (const c of bodyCatalogue(fixture.body, opts.bodyLimitBytes)) {
       requests.push({
         method: op.method,
-        target: targetOf(op, goodQuery),
+        target: targetOf(op, goodQuery, pathOf(fixture)),
         headers: c.headers,
         body: c.body,
         label: `body: ${c.label}`,
@@ -787,7 +854,7 @@ export async function fuzzOperation(
     )) {
       requests.push({
         method: op.method,
-        target: targetOf(op, goodQuery),
+        target: targetOf(op, goodQuery, pathOf(fixture)),
         headers: c.headers,
         body: c.body,
         label: `unexpected body: ${c.label}`,
@@ -819,12 +886,16 @@ export async function fuzzOperation(
         const req: BadRequest = bodyCase
           ? {
               method: op.method,
-              target: targetOf(op, query),
+              target: targetOf(op, query, pathOf(fixture)),
               headers: bodyCase.headers,
               body: bodyCase.body,
               label: `generated, body: ${bodyCase.label}`,
             }
-          : withBody({ method: op.method, target: targetOf(op, query), label: 'generated' });
+          : withBody({
+              method: op.method,
+              target: targetOf(op, query, pathOf(fixture)),
+              label: 'generated',
+            });
         const checked = await sendAndCheck(opts, op, req);
         count += checked;
       },

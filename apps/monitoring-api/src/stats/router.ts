@@ -14,11 +14,11 @@ import {
   cacheStatus,
   createCachedLoader,
   parseQuery,
-  sendJsonText,
+  sendCacheableJson,
   stringifyJson,
   textCodec,
 } from '@ctss/server-kit';
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { classifyDatabaseError } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
 import type { Network } from '../transactions/repository.js';
@@ -51,7 +51,12 @@ export function createStatsRouter(deps: AppDeps): Router {
     classifyError: classifyDatabaseError,
   });
   const db = () => deps.db.read;
+  // Clients and CDNs may keep an answer as long as this process does (docs/api.md "Compression
+  // and HTTP caching"); with the cache off they revalidate every time.
+  const ttl = deps.config.CACHE_TTL_SECONDS;
+  const cacheControl = ttl > 0 ? `public, max-age=${ttl}` : 'no-cache';
   const respond = async (
+    req: Request,
     res: Response,
     key: string,
     load: () => Promise<unknown>,
@@ -62,7 +67,7 @@ export function createStatsRouter(deps: AppDeps): Router {
       textCodec,
     );
     res.setHeader('Cache-Status', cacheStatus(CACHE_NAME, result));
-    sendJsonText(res, 200, result.value);
+    sendCacheableJson(req, res, result.value, cacheControl);
   };
   const series = (period: Period, limit: number, offset = 0) =>
     volumeSeries(db(), 'mainnet', period, limit, deps.clock(), offset);
@@ -75,7 +80,7 @@ export function createStatsRouter(deps: AppDeps): Router {
     const query = parseQuery(VolumesQuery, req.query);
     const senders = query.senders ?? [];
     if (senders.length === 0) {
-      await respond(res, 'mainnet:volume', async () => ({
+      await respond(req, res, 'mainnet:volume', async () => ({
         total_volume: (await networkTotals(db(), 'mainnet')).volume,
         user_volume: null,
         volumes: null,
@@ -85,7 +90,7 @@ export function createStatsRouter(deps: AppDeps): Router {
     const digest = createHash('sha256')
       .update([...senders].sort().join(','))
       .digest('hex');
-    await respond(res, `mainnet:user-volume:${digest}`, async () => ({
+    await respond(req, res, `mainnet:user-volume:${digest}`, async () => ({
       user_volume: await sendersVolume(db(), 'mainnet', senders),
       volumes: null,
     }));
@@ -93,7 +98,7 @@ export function createStatsRouter(deps: AppDeps): Router {
 
   router.get('/mainnet/volumes/hourly', async (req, res) => {
     const { limit } = parseQuery(HourlyQuery, req.query);
-    await respond(res, `mainnet:volumes:hourly:${limit}:${seriesKey('hourly')}`, async () => ({
+    await respond(req, res, `mainnet:volumes:hourly:${limit}:${seriesKey('hourly')}`, async () => ({
       volumes: (await series('hourly', limit)).map((b) => ({
         bucket_start: b.start.toISOString(),
         total_volume_usd: toUsd(b.volume),
@@ -103,7 +108,7 @@ export function createStatsRouter(deps: AppDeps): Router {
 
   router.get('/mainnet/volumes/daily', async (req, res) => {
     const { limit } = parseQuery(DailyQuery, req.query);
-    await respond(res, `mainnet:volumes:daily:${limit}:${seriesKey('daily')}`, async () => ({
+    await respond(req, res, `mainnet:volumes:daily:${limit}:${seriesKey('daily')}`, async () => ({
       volumes: (await series('daily', limit)).map((b) => ({
         bucket_start: b.start.toISOString(),
         total_volume_usd: toUsd(b.volume),
@@ -114,6 +119,7 @@ export function createStatsRouter(deps: AppDeps): Router {
   router.get('/mainnet/fees', async (req, res) => {
     const { period, limit, offset } = parseQuery(FeesQuery, req.query);
     await respond(
+      req,
       res,
       `mainnet:fees:${period}:${limit}:${offset}:${seriesKey(period)}`,
       async () => ({
@@ -131,14 +137,14 @@ export function createStatsRouter(deps: AppDeps): Router {
 
   router.get('/mainnet/transactions', async (req, res) => {
     parseQuery(NoQuery, req.query);
-    await respond(res, 'mainnet:transactions', async () => ({
+    await respond(req, res, 'mainnet:transactions', async () => ({
       total_transactions: Number((await networkTotals(db(), 'mainnet')).count),
     }));
   });
 
   router.get('/mainnet/chain-shares', async (req, res) => {
     parseQuery(NoQuery, req.query);
-    await respond(res, 'mainnet:chain-shares', async () => {
+    await respond(req, res, 'mainnet:chain-shares', async () => {
       const shares = await volumeBySourceDomain(db(), 'mainnet');
       const total = shares.reduce((sum, share) => sum + share.amount, 0n);
       return {
@@ -152,9 +158,9 @@ export function createStatsRouter(deps: AppDeps): Router {
   });
 
   const wallets = (network: Network) =>
-    async function handler(req: import('express').Request, res: Response): Promise<void> {
+    async function handler(req: Request, res: Response): Promise<void> {
       parseQuery(NoQuery, req.query);
-      await respond(res, `${network}:wallets`, async () => ({
+      await respond(req, res, `${network}:wallets`, async () => ({
         unique_senders_count: await uniqueSenders(db(), network),
       }));
     };

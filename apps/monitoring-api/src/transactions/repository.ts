@@ -4,6 +4,7 @@
  * `(network, <filter column>, created_at desc, id desc)` indexes. All values are bound parameters;
  * each query shape (which filters are present) is one named prepared statement (db/prepared.ts).
  */
+import type { DestinationTxStatus } from '@ctss/domain-types';
 import type { Knex } from 'knex';
 import { prepare, queryPrepared, type PreparedStatement } from '../db/prepared.js';
 import type { FeedCursor } from './cursor.js';
@@ -15,10 +16,17 @@ export type Network = 'mainnet' | 'testnet';
 /** Filters of a feed query; addresses and hashes already normalized (see `normalizeAddress`). */
 export interface FeedFilter {
   readonly senders?: readonly string[];
+  readonly recipients?: readonly string[];
   /** Matches sender, recipient, source_tx_hash or destination_tx_hash. */
   readonly match?: string;
+  /** The origin transaction hash exactly (single-record lookups). */
+  readonly sourceTxHash?: string;
   readonly sourceDomain?: number;
   readonly destinationDomain?: number;
+  /** Matches source_domain or destination_domain. */
+  readonly domain?: number;
+  /** `destination_tx_status`. */
+  readonly status?: DestinationTxStatus;
   /** Inclusive lower bound, UNIX seconds. */
   readonly startTime?: number;
   /** Exclusive upper bound, UNIX seconds. */
@@ -49,6 +57,8 @@ export interface FeedPage {
   readonly hasMore: boolean;
   /** `<unix_ts>_<id>` of the page's last row when `hasMore`, else ''. */
   readonly nextCursor: string;
+  /** Whether no record of the page is `pending` (its `destination_tx_status`). */
+  readonly settled: boolean;
 }
 
 /**
@@ -68,17 +78,22 @@ function buildStatement(
   // Network is one of two fixed identifiers, never user input: a literal lets the planner use
   // its statistics in the generic plan.
   const where = [`network = '${network === 'mainnet' ? 'mainnet' : 'testnet'}'`];
-  const senders = filter.senders ?? [];
-  if (senders.length === 1) {
-    // Equality (not `= any`) keeps the index order, so no sort of the sender's rows.
-    where.push(`sender = ${bind((f) => f.senders![0])}`);
-  } else if (senders.length > 1) {
-    where.push(`sender = any(${bind((f) => f.senders)}::text[])`);
-  }
+  const addressList = (column: string, read: (f: FeedFilter) => readonly string[] | undefined) => {
+    const list = read(filter) ?? [];
+    // Equality (not `= any`) keeps the index order, so no sort of the address's rows.
+    if (list.length === 1) where.push(`${column} = ${bind((f) => read(f)![0])}`);
+    else if (list.length > 1) where.push(`${column} = any(${bind(read)}::text[])`);
+  };
+  addressList('sender', (f) => f.senders);
+  addressList('recipient', (f) => f.recipients);
+  if (filter.sourceTxHash !== undefined)
+    where.push(`source_tx_hash = ${bind((f) => f.sourceTxHash)}`);
   if (filter.sourceDomain !== undefined)
     where.push(`source_domain = ${bind((f) => f.sourceDomain)}::int8`);
   if (filter.destinationDomain !== undefined)
     where.push(`destination_domain = ${bind((f) => f.destinationDomain)}::int8`);
+  if (filter.status !== undefined)
+    where.push(`destination_tx_status = ${bind((f) => f.status)}::text`);
   // Time bounds and the cursor as InitPlan values too (see PAGE_ROWS): with their values known,
   // each execution got a custom plan of its own (the same index scan, planned again).
   const hidden = (param: string) => `(select ${param}::int8)`;
@@ -91,21 +106,37 @@ function buildStatement(
     const id = hidden(bind((f) => f.cursor!.id.toString()));
     where.push(`(created_at, id) < (to_timestamp(${seconds}), ${id})`);
   }
+  // Filters that match one of several columns (`or` groups): each alternative is read through
+  // its own index, newest first and at most $1 + 1 rows, and the page is taken from the union of
+  // those ids (the newest $1 + 1 matching rows are always among them). Several groups give one
+  // branch per combination of their alternatives.
+  const groups: string[][] = [];
+  if (filter.match !== undefined) {
+    const value = bind((f) => f.match);
+    groups.push(MATCH_COLUMNS.map((column) => `${column} = ${value}`));
+  }
+  if (filter.domain !== undefined) {
+    const value = bind((f) => f.domain);
+    groups.push([`source_domain = ${value}::int8`, `destination_domain = ${value}::int8`]);
+  }
   let rows: string;
-  if (filter.match === undefined) {
+  if (groups.length === 0) {
     rows = `select * from transactions where ${where.join(' and ')} ${NEWEST_FIRST} limit ${PAGE_ROWS}`;
   } else {
-    // Each column through its own index, newest first and at most $1 + 1 rows; the page is taken
-    // from the union of those ids (the newest $1 + 1 matching rows are always among them).
-    const value = bind((f) => f.match);
-    const branches = MATCH_COLUMNS.map(
-      (column) =>
-        `(select id from transactions where ${where.join(' and ')} and ${column} = ${value} ${NEWEST_FIRST} limit ${PAGE_ROWS})`,
+    const combinations = groups.reduce<string[][]>(
+      (acc, group) => acc.flatMap((picked) => group.map((condition) => [...picked, condition])),
+      [[]],
+    );
+    const branches = combinations.map(
+      (conditions) =>
+        `(select id from transactions where ${[...where, ...conditions].join(' and ')} ${NEWEST_FIRST} limit ${PAGE_ROWS})`,
     );
     rows = `select * from transactions where id in (select id from (${branches.join(' union all ')}) as matches) ${NEWEST_FIRST} limit ${PAGE_ROWS}`;
   }
-  // Each row as its record's JSON text (record.ts) and its keyset position `<unix_ts>_<id>`.
-  const text = `select ${recordJsonSql(fields)}, date_part('epoch', t.created_at)::int8 || '_' || t.id
+  // Each row as its record's JSON text (record.ts), its keyset position `<unix_ts>_<id>` and
+  // whether it is settled (not pending: the lookups' cache lifetime).
+  const text = `select ${recordJsonSql(fields)}, date_part('epoch', t.created_at)::int8 || '_' || t.id,
+         t.destination_tx_status <> 'pending'
   from (${rows}) t
   order by t.created_at desc, t.id desc`;
   return {
@@ -117,16 +148,21 @@ function buildStatement(
 /** Statements by shape key, built once per process. */
 const statements = new Map<string, ReturnType<typeof buildStatement>>();
 
-/** The key of a filter's query shape (which filters are present, one or many senders). */
+/** The key of a filter's query shape (which filters are present, one or many addresses). */
 function shapeKey(network: Network, filter: FeedFilter, fields: readonly RecordField[]): string {
-  const senders = filter.senders?.length ?? 0;
+  const list = (values: readonly string[] | undefined, one: string) =>
+    (values?.length ?? 0) === 0 ? '' : values!.length === 1 ? one : one.toUpperCase();
   return [
     network,
     fields.length,
-    senders === 0 ? '' : senders === 1 ? 's' : 'S',
+    list(filter.senders, 's'),
+    list(filter.recipients, 'r'),
     filter.match === undefined ? '' : 'm',
+    filter.sourceTxHash === undefined ? '' : 'h',
     filter.sourceDomain === undefined ? '' : 'o',
     filter.destinationDomain === undefined ? '' : 'd',
+    filter.domain === undefined ? '' : 'x',
+    filter.status === undefined ? '' : 't',
     filter.startTime === undefined ? '' : 'a',
     filter.endTime === undefined ? '' : 'b',
     filter.cursor === undefined ? '' : 'c',
@@ -164,5 +200,6 @@ export async function listTransactions(
     records: page.map((row) => row[0] as string).join(','),
     hasMore,
     nextCursor: hasMore ? (page[page.length - 1]![1] as string) : '',
+    settled: page.every((row) => row[2] === true),
   };
 }

@@ -25,6 +25,10 @@ import {
 } from '@ctss/test-support/openapi-fuzz';
 
 const EVM_ADDRESS = '0x52908400098527886e0f7030069857d2e4169ee7';
+/** Origin hashes of the records of `beforeAll`: an EVM one (mainnet) and a base58 one (testnet). */
+const MAINNET_HASH = `0x${'ab'.repeat(32)}`;
+const TESTNET_HASH =
+  '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW';
 
 /** A valid request of each operation; those answered 2xx on the data of `beforeAll` say so. */
 function fixtures(suffix: string): Record<string, OperationFixture> {
@@ -35,6 +39,22 @@ function fixtures(suffix: string): Record<string, OperationFixture> {
   return {
     'GET /transactionsmainnet': feed,
     'GET /transactions': feed,
+    'GET /transactionsmainnet/{source_tx_hash}': {
+      path: { source_tx_hash: MAINNET_HASH },
+      expect2xx: true,
+    },
+    'GET /transactions/{source_tx_hash}': {
+      path: { source_tx_hash: TESTNET_HASH },
+      expect2xx: true,
+    },
+    'GET /defillama/fees': {
+      query: { from_timestamp: '1795219200', to_timestamp: '1795305600' },
+      expect2xx: true,
+    },
+    'GET /defillama/bridge/volumes': {
+      query: { from_timestamp: '1795219200', to_timestamp: '1795305600' },
+      expect2xx: true,
+    },
     'GET /stats/mainnet/volumes': { query: { senders: EVM_ADDRESS }, expect2xx: true },
     'GET /stats/mainnet/volumes/hourly': { query: { limit: '24' }, expect2xx: true },
     'GET /stats/mainnet/volumes/daily': { query: { limit: '30' }, expect2xx: true },
@@ -81,9 +101,15 @@ beforeAll(async () => {
   // A little data, so 2xx answers carry records for the response schemas to check.
   const at = new Date('2026-11-21T12:00:00Z');
   await insertAll(t.db.knex, [
-    aTransaction({ sender: EVM_ADDRESS, created_at: at }),
+    aTransaction({ sender: EVM_ADDRESS, source_tx_hash: MAINNET_HASH, created_at: at }),
     aTransaction({ deposit_amount: 2n ** 60n, receive_amount: 2n ** 60n - 1n, created_at: at }),
-    aTransaction({ network: 'testnet', source_domain: 5, sender: EVM_ADDRESS, created_at: at }),
+    aTransaction({
+      network: 'testnet',
+      source_domain: 5,
+      sender: EVM_ADDRESS,
+      source_tx_hash: TESTNET_HASH,
+      created_at: at,
+    }),
   ]);
   const alice = await insertUser(t.db.knex, { username: `alice${suffix}`, nft_points: 0.5 });
   await bindTestWallet(t.db.knex, alice, 'evm', EVM_ADDRESS, { swap_points_mainnet: 3 });

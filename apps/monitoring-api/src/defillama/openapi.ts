@@ -1,0 +1,43 @@
+/**
+ * OpenAPI description of the DefiLlama endpoints, from the schemas that validate their queries
+ * and type their answers (schemas.ts).
+ */
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { notModified, problemResponse, rateLimited } from '../openapi-responses.js';
+import { BridgeVolumeResponse, FeesResponse, WindowQuery } from './schemas.js';
+
+const errors = {
+  ...notModified,
+  400: problemResponse(
+    'INVALID_QUERY: a bound missing, not UNIX seconds, not on a UTC hour boundary, or from_timestamp not before to_timestamp',
+  ),
+  ...rateLimited,
+};
+
+/** Registers `/defillama/fees` and `/defillama/bridge/volumes`. */
+export function registerDefiLlamaOpenApi(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'get',
+    path: '/defillama/fees',
+    summary:
+      'Mainnet volume, fees (deposit - receive), revenue and protocol revenue (relayer fee) in USD over [from_timestamp, to_timestamp)',
+    request: { query: WindowQuery },
+    responses: {
+      200: { description: 'OK', content: { 'application/json': { schema: FeesResponse } } },
+      ...errors,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/defillama/bridge/volumes',
+    summary: 'Mainnet bridged volume (sum of deposits) in USD over [from_timestamp, to_timestamp)',
+    request: { query: WindowQuery },
+    responses: {
+      200: {
+        description: 'OK',
+        content: { 'application/json': { schema: BridgeVolumeResponse } },
+      },
+      ...errors,
+    },
+  });
+}

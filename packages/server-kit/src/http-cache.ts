@@ -1,0 +1,59 @@
+/**
+ * Conditional GET for JSON answers (docs/api.md "Compression and HTTP caching"; RFC 9110
+ * sections 8.8.3 and 13.1.2, RFC 9111 section 5.2): a strong `ETag` over the exact body bytes, a
+ * `Cache-Control` chosen by the route, and `If-None-Match` answered with `304 Not Modified` and no
+ * body. The tag is a SHA-1 digest of the identity body; when the response is compressed the
+ * compression middleware appends the coding (compression.ts), so a client holding
+ * `"<digest>-br"` matches the same body sent with brotli again.
+ */
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import fresh from 'fresh';
+import { CONTENT_CODINGS, codingTag } from './compression.js';
+import { sendJsonText } from './json.js';
+
+/** The strong entity tag of `body` (UTF-8): `"<27 base64url characters of its SHA-1>"`. */
+export function strongEtag(body: string): string {
+  return `"${createHash('sha1').update(body, 'utf8').digest('base64url')}"`;
+}
+
+/**
+ * The tag of the representation the client's `If-None-Match` names, or undefined when none of
+ * its tags matches `tag` in any coding (weak comparison, RFC 9110 section 13.1.2; `*` matches).
+ * Evaluated with `fresh` (jshttp, the test express uses), over `If-None-Match` and the request's
+ * `Cache-Control` only (`no-cache` asks for a full answer).
+ */
+function matchedTag(req: Request, tag: string): string | undefined {
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (ifNoneMatch === undefined) return undefined;
+  const headers = { 'if-none-match': ifNoneMatch, 'cache-control': req.headers['cache-control'] };
+  const candidates = [tag, ...CONTENT_CODINGS.map((coding) => codingTag(tag, coding))];
+  return candidates.find((candidate) => fresh(headers, { etag: candidate }));
+}
+
+/**
+ * Sends `body` (JSON text) with status 200, `Cache-Control: cacheControl`, a strong `ETag` and
+ * `Vary: Accept-Encoding`, or `304 Not Modified` with the same validators and no body when the
+ * request's `If-None-Match` names this body (in whichever coding the client received it).
+ *
+ * @param cacheControl the `Cache-Control` value, e.g. `public, max-age=60`.
+ */
+export function sendCacheableJson(
+  req: Request,
+  res: Response,
+  body: string,
+  cacheControl: string,
+): void {
+  const tag = strongEtag(body);
+  res.setHeader('Cache-Control', cacheControl);
+  res.vary('Accept-Encoding');
+  const matched = matchedTag(req, tag);
+  if (matched !== undefined) {
+    res.setHeader('ETag', matched);
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.setHeader('ETag', tag);
+  sendJsonText(res, 200, body);
+}
