@@ -20,7 +20,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-open
 import type { ZodObject, ZodType } from 'zod';
 import { registerDefiLlamaOpenApi } from './defillama/openapi.js';
 import { notModified, problemResponse, rateLimited } from './openapi-responses.js';
-import { FeedQuery, RecordParams } from './transactions/query.js';
+import { FeedQuery, RecordParams } from './transactions/schemas.js';
 
 /** Adds more paths to the registry (the users module registers its own). */
 export type OpenApiRegistrar = (registry: OpenAPIRegistry) => void;

@@ -22,7 +22,7 @@ import { Router, type Request, type Response } from 'express';
 import { classifyDatabaseError } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
 import type { Network } from '../transactions/repository.js';
-import { DailyQuery, FeesQuery, HourlyQuery, NoQuery, VolumesQuery } from './query.js';
+import { DailyQuery, FeesQuery, HourlyQuery, NoQuery, VolumesQuery } from './schemas.js';
 import {
   networkTotals,
   sendersVolume,

@@ -15,7 +15,7 @@ import {
   windowCacheControl,
 } from '../cache-control.js';
 import { parseCursor } from './cursor.js';
-import { FEED_MAX_LIMIT, FeedQuery, RecordParams, RecordQuery } from './query.js';
+import { FEED_MAX_LIMIT, FeedQuery, RecordParams, RecordQuery } from './schemas.js';
 import { MAINNET_FIELDS, TESTNET_FIELDS } from './record.js';
 import { listTransactions, type FeedFilter, type FeedPage, type Network } from './repository.js';
 

@@ -19,14 +19,14 @@ import {
 import express from 'express';
 import type { AppDeps } from '../deps.js';
 import { CHAIN_LABELS, parseWalletAddress, type WalletAddress } from './address.js';
-import { BindingService } from './binding.service.js';
+import { BindingService } from './service.js';
 import { LeaderboardQuery, MAX_WALLET_ENTRIES, MessagesQuery, UsersQuery } from './schemas.js';
 import {
   countUsers,
   fetchDomainAggregate,
   fetchLeaderboard,
   findUsersByWallets,
-} from './users.repository.js';
+} from './repository.js';
 
 /** Cache codec of a user count. */
 const countCodec: Codec<number> = { encode: (n) => String(n), decode: (text) => Number(text) };

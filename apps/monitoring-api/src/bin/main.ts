@@ -1,5 +1,5 @@
 /**
- * Entry point (`node dist/main.js`): reads configuration, connects (or starts the embedded
+ * Entry point (`node dist/bin/main.js`): reads configuration, connects (or starts the embedded
  * database with demo data when DATABASE_URL is unset), migrates, listens on PORT, and shuts down
  * gracefully on SIGTERM/SIGINT (drain requests, close pools, Redis and the embedded database).
  */
@@ -14,14 +14,14 @@ import {
   runService,
   startMetricsServer,
 } from '@ctss/server-kit';
-import { createApp } from './app.js';
-import { ConfigSchema, databaseTimeouts, pipelineLanes, type AppConfig } from './config.js';
-import { createDatabases, createKnex } from './db/connect.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
-import type { AppDeps } from './deps.js';
-import { migrateLatest } from './migrations/index.js';
-import { createNameResolver } from './names/resolver.js';
-import { seedDemoData } from './seed/index.js';
+import { createApp } from '../app.js';
+import { ConfigSchema, databaseTimeouts, pipelineLanes, type AppConfig } from '../config.js';
+import { createDatabases, createKnex } from '../db/connect.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded.js';
+import type { AppDeps } from '../deps.js';
+import { migrateLatest } from '../migrations/index.js';
+import { createNameResolver } from '../names/resolver.js';
+import { seedDemoData } from '../seed/index.js';
 
 /** Demo data loaded into the embedded database. */
 const EMBEDDED_DEMO = { transactions: 10_000, users: 1_000, seed: 42 };

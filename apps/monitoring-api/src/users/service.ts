@@ -10,9 +10,13 @@ import { HttpProblem, type KvStore } from '@ctss/server-kit';
 import { WalletSignatureError, parseAptosFullMessage, verifyWalletSignature } from '@ctss/signing';
 import type { Knex } from 'knex';
 import { parseWalletAddress, type WalletAddress } from './address.js';
-import { bindWallet, unbindWallet } from './binding.repository.js';
 import { NonceStore, nonceOfMessage } from './nonces.js';
-import { findUserByUsername, type UserIdentity } from './users.repository.js';
+import {
+  bindWallet,
+  findUserByUsername,
+  unbindWallet,
+  type UserIdentity,
+} from './repository.js';
 
 /** Dependencies of the binding flow. */
 export interface BindingDeps {

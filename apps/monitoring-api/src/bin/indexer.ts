@@ -1,5 +1,5 @@
 /**
- * Transfer indexer entry point (`node dist/indexer.js`, its own Deployment): validates its
+ * Transfer indexer entry point (`node dist/bin/indexer.js`, its own Deployment): validates its
  * configuration once, indexes every chain of INDEXER_CHAINS into DATABASE_URL (one writer per
  * chain through an advisory lock; see docs/indexer.md), polls Iris for attestations, and serves
  * `GET /health`, `GET /ready` and `GET /metrics` on PORT. SIGTERM stops the loops between steps,
@@ -18,13 +18,13 @@ import {
   runService,
 } from '@ctss/server-kit';
 import express from 'express';
-import { createKnex } from './db/connect.js';
-import { ChainIndexer } from './indexer/chain-indexer.js';
-import { loadIndexerConfig, type IndexerConfig } from './indexer/config.js';
-import { IrisClient } from './indexer/iris.js';
-import { ChainLocks } from './indexer/lock.js';
-import { createChainClient } from './indexer/rpc.js';
-import { startIndexerRunner } from './indexer/runner.js';
+import { createKnex } from '../db/connect.js';
+import { ChainIndexer } from '../indexer/chain-indexer.js';
+import { loadIndexerConfig, type IndexerConfig } from '../indexer/config.js';
+import { IrisClient } from '../indexer/iris.js';
+import { ChainLocks } from '../indexer/lock.js';
+import { createChainClient } from '../indexer/rpc.js';
+import { startIndexerRunner } from '../indexer/runner.js';
 
 let config: IndexerConfig;
 try {
