@@ -5,6 +5,7 @@
 import type { KvStore, Metrics } from '@ctss/server-kit';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type { Clock } from './clock.js';
 import type { AppConfig } from './config.js';
 import type { NameResolver } from './names/resolver.js';
 
@@ -23,8 +24,8 @@ export interface AppDeps {
   readonly db: Databases;
   /** Cache, rate-limit and nonce store (Redis in production, in-process otherwise). */
   readonly kv: KvStore;
-  /** The current time; tests pass a fixed clock. */
-  readonly clock: () => Date;
+  /** The current time, epoch milliseconds; tests pass a fixed clock. */
+  readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: AppMetrics;
   /** `.eth` / `.sol` name resolution (throws HttpProblem 400 INVALID_NAME). */

@@ -2,6 +2,7 @@
  * @ctss/server-kit: the HTTP plumbing both services share (problem details, validation, exact
  * JSON, KV store, cached loader, metrics, rate limiting, OpenAPI serving, lifecycle, config).
  */
+export * from './clock.js';
 export * from './config.js';
 export * from './logger.js';
 export * from './problem.js';

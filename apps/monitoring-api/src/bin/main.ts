@@ -93,7 +93,7 @@ async function main(): Promise<void> {
         config,
         db: { primary: dbs.primary, read: dbs.read },
         kv,
-        clock: () => new Date(),
+        clock: Date.now,
         logger,
         metrics: createMetrics({ prefix: 'monitoring_' }),
         names: createNameResolver(config),

@@ -70,11 +70,10 @@ export function createStatsRouter(deps: AppDeps): Router {
     sendCacheableJson(req, res, result.value, cacheControl);
   };
   const series = (period: Period, limit: number, offset = 0) =>
-    volumeSeries(db(), 'mainnet', period, limit, deps.clock(), offset);
+    volumeSeries(db(), 'mainnet', period, limit, new Date(deps.clock()), offset);
   /** The newest-bucket start is part of series keys, so a cached series never spans two hours. */
   const bucketKey = (period: Period) => (period === 'hourly' ? 3_600_000 : 86_400_000);
-  const seriesKey = (period: Period) =>
-    Math.floor(deps.clock().getTime() / bucketKey(period)).toString();
+  const seriesKey = (period: Period) => Math.floor(deps.clock() / bucketKey(period)).toString();
 
   router.get('/mainnet/volumes', async (req, res) => {
     const query = parseQuery(VolumesQuery, req.query);
