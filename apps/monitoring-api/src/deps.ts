@@ -3,17 +3,11 @@
  * and what they own"): tests build it with real PostgreSQL/Redis and a fixed clock, `main.ts` builds it from configuration.
  */
 import type { KvStore, Metrics } from '@ctss/server-kit';
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import type { AppConfig } from './config.js';
+import type { Databases } from './db/connect.js';
 import type { NameResolver } from './names/resolver.js';
-
-/** The database handles: `primary` for writes, `read` for queries (a replica pool, or the primary). */
-export interface Databases {
-  readonly primary: Knex;
-  readonly read: Knex;
-}
 
 /** Prometheus metrics of the app (server-kit `createMetrics`). */
 export type AppMetrics = Metrics;

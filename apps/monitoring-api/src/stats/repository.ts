@@ -9,7 +9,7 @@
  */
 import type { Knex } from 'knex';
 import { prepare, queryPreparedRows, type PreparedStatement } from '../db/prepared.js';
-import type { Network } from '../transactions/repository.js';
+import type { Network } from '../network.js';
 
 /** Bucket width of a series. */
 export type Period = 'hourly' | 'daily';

@@ -21,7 +21,7 @@ import {
 import { Router, type Request, type Response } from 'express';
 import { classifyDatabaseError } from '../db/unavailable.js';
 import type { AppDeps } from '../deps.js';
-import type { Network } from '../transactions/repository.js';
+import type { Network } from '../network.js';
 import { DailyQuery, FeesQuery, HourlyQuery, NoQuery, VolumesQuery } from './schemas.js';
 import {
   networkTotals,
