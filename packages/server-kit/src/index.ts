@@ -19,6 +19,7 @@ export * from './compression.js';
 export * from './http-cache.js';
 export * from './openapi.js';
 export * from './service.js';
+export * from './run-process.js';
 export * from './http-server.js';
 export * from './metrics-server.js';
 export * from './service-config.js';

@@ -2,97 +2,13 @@
  * Transfer indexer entry point (`node dist/bin/indexer.js`, its own Deployment): validates its
  * configuration once, indexes every chain of INDEXER_CHAINS into DATABASE_URL (one writer per
  * chain through an advisory lock; see docs/indexer.md), polls Iris for attestations, and serves
- * `GET /health`, `GET /ready` and `GET /metrics` on PORT. SIGTERM stops the loops between steps,
- * releases the locks and closes the pool.
+ * `GET /health`, `GET /ready` and `GET /metrics` on PORT (src/indexer/server.ts). SIGTERM stops
+ * the loops between steps, releases the locks and closes the pool.
  */
-import { createServer } from 'node:http';
-import {
-  ConfigError,
-  DependencyUnavailableError,
-  createLogger,
-  createMetrics,
-  listen,
-  metricsHandler,
-  notFoundHandler,
-  problemHandler,
-  runService,
-} from '@ctss/server-kit';
-import express from 'express';
-import { createKnex } from '../db/connect.js';
-import { ChainIndexer } from '../indexer/chain-indexer.js';
-import { loadIndexerConfig, type IndexerConfig } from '../indexer/config.js';
-import { IrisClient } from '../indexer/iris.js';
-import { ChainLocks } from '../indexer/lock.js';
-import { createChainClient } from '../indexer/rpc.js';
-import { startIndexerRunner } from '../indexer/runner.js';
+import { runProcess } from '@ctss/server-kit';
+import { loadIndexerConfig } from '../indexer/config.js';
+import { startIndexerService } from '../indexer/server.js';
 
-let config: IndexerConfig;
-try {
-  config = loadIndexerConfig();
-} catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  process.stderr.write(`monitoring-indexer: ${err.message}\n`);
-  process.exit(1);
-}
-
-const logger = createLogger({ name: 'monitoring-indexer', level: config.LOG_LEVEL });
-
-await runService({
-  name: 'monitoring-indexer',
-  logger,
-  async start() {
-    const knex = createKnex(config.DATABASE_URL, { poolMax: 4 });
-    const locks = new ChainLocks(config.DATABASE_URL);
-    const metrics = createMetrics({ prefix: 'monitoring_indexer_' });
-    const indexers = config.INDEXER_CHAINS.map(
-      (chain) =>
-        new ChainIndexer(chain, createChainClient(chain), createChainClient(chain, 0), knex, locks),
-    );
-    if (indexers.length === 0) logger.warn('INDEXER_CHAINS is empty: nothing to index');
-    const runner = startIndexerRunner({
-      indexers,
-      knex,
-      iris: new IrisClient(config.IRIS_URL, config.IRIS_RATE_PER_SECOND),
-      attestation: {
-        timeoutSeconds: config.ATTESTATION_TIMEOUT_SECONDS,
-        recheckSeconds: config.IRIS_RECHECK_SECONDS,
-      },
-      logger,
-      registry: metrics.registry,
-    });
-
-    const app = express();
-    app.get('/health', (_req, res) => {
-      res.json({ status: 'ok', chains: runner.chains });
-    });
-    // Ready when the database answers within 2 s and holds the indexer's tables (migrated).
-    app.get('/ready', (_req, res, next) => {
-      const probe = knex.raw('select 1 from indexer_cursors limit 1').timeout(2_000);
-      probe.then(
-        () => res.json({ status: 'ready' }),
-        () => next(new DependencyUnavailableError('database', 5)),
-      );
-    });
-    app.get('/metrics', metricsHandler(metrics.registry));
-    app.use(notFoundHandler());
-    app.use(problemHandler(logger));
-    const server = createServer(app);
-    const port = await listen(server, config.PORT);
-    logger.info(
-      { port, chains: config.INDEXER_CHAINS.map((c) => c.name), iris: config.IRIS_URL },
-      'monitoring-indexer running',
-    );
-    return {
-      server,
-      async close() {
-        await runner.stop();
-        await locks.close();
-        await knex.destroy();
-      },
-    };
-  },
-}).catch((err: unknown) => {
-  logger.fatal({ err }, 'monitoring-indexer failed to start');
-  logger.flush();
-  process.exit(1);
-});
+await runProcess('monitoring-indexer', loadIndexerConfig, (config, logger) =>
+  startIndexerService(config, logger),
+);

@@ -1,128 +1,14 @@
 /**
- * Entry point (`node dist/bin/main.js`): reads configuration, connects (or starts the embedded
- * database with demo data when DATABASE_URL is unset), migrates, listens on PORT, and shuts down
- * gracefully on SIGTERM/SIGINT (drain requests, close pools, Redis and the embedded database).
+ * Monitoring API entry point (`node dist/bin/main.js`): reads configuration, connects (or starts
+ * the embedded database with demo data when DATABASE_URL is unset), migrates, listens on PORT,
+ * and shuts down gracefully on SIGTERM/SIGINT: requests drained, pools, Redis and the embedded
+ * database closed (src/server.ts). Configuration and start-up failures exit 1 (server-kit
+ * `runProcess`).
  */
-import {
-  ConfigError,
-  createEdgeServer,
-  createKvStore,
-  createLogger,
-  createMetrics,
-  listen,
-  parseConfig,
-  runService,
-  startMetricsServer,
-} from '@ctss/server-kit';
-import { createApp } from '../app.js';
-import { ConfigSchema, databaseTimeouts, pipelineLanes, type AppConfig } from '../config.js';
-import { createDatabases, createKnex } from '../db/connect.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded.js';
-import type { AppDeps } from '../deps.js';
-import { migrateLatest } from '../migrations/index.js';
-import { createNameResolver } from '../names/resolver.js';
-import { seedDemoData } from '../seed/index.js';
+import { runProcess } from '@ctss/server-kit';
+import { loadConfig } from '../config.js';
+import { startMonitoringService } from '../server.js';
 
-/** Demo data loaded into the embedded database. */
-const EMBEDDED_DEMO = { transactions: 10_000, users: 1_000, seed: 42 };
-
-function loadConfig(): AppConfig {
-  try {
-    return parseConfig(ConfigSchema);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`monitoring-api: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
-}
-
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const logger = createLogger({ name: 'monitoring-api', level: config.LOG_LEVEL });
-  await runService({
-    name: 'monitoring-api',
-    logger,
-    start: async () => {
-      let embedded: EmbeddedPostgres | undefined;
-      let primaryUrl = config.DATABASE_URL;
-      if (!primaryUrl) {
-        embedded = await startEmbeddedPostgres();
-        primaryUrl = embedded.url;
-        logger.warn(
-          { url: embedded.url },
-          'DATABASE_URL is not set: using an EMBEDDED in-memory PostgreSQL (PGlite) with demo data; data is lost at exit',
-        );
-      }
-      const dbs = createDatabases(
-        {
-          primaryUrl,
-          readUrls: embedded ? [] : config.DATABASE_READ_URLS,
-          poolMax: embedded ? 1 : config.DATABASE_POOL_MAX,
-          // The embedded PGlite serves one statement at a time: nothing to pipeline.
-          pipelineLanes: embedded ? 0 : pipelineLanes(config),
-          timeouts: databaseTimeouts(config),
-        },
-        logger,
-      );
-      await dbs.refreshReplicaHealth();
-      // Migrations and the demo load run on their own connection without the pools' statement timeout.
-      const admin = createKnex(primaryUrl, { poolMax: 1 });
-      try {
-        const applied = await migrateLatest(admin);
-        logger.info({ applied }, 'database migrated');
-        if (embedded && config.EMBEDDED_SEED) {
-          const seeded = await seedDemoData(admin, {
-            ...EMBEDDED_DEMO,
-            now: new Date(),
-            method: 'insert',
-            usernameSuffix: config.USERNAME_SUFFIX,
-          });
-          logger.info({ seeded }, 'embedded database loaded with demo data');
-        }
-      } finally {
-        await admin.destroy();
-      }
-      const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger });
-      if (!config.REDIS_URL)
-        logger.warn(
-          'REDIS_URL is not set: cache, rate limits and nonces are in-process (single replica only)',
-        );
-      const deps: AppDeps = {
-        config,
-        db: { primary: dbs.primary, read: dbs.read },
-        kv,
-        clock: Date.now,
-        logger,
-        metrics: createMetrics({ prefix: 'monitoring_' }),
-        names: createNameResolver(config),
-      };
-      const server = createEdgeServer(createApp(deps), { logger });
-      const port = await listen(server, config.PORT);
-      const metricsServer =
-        config.METRICS_PORT === undefined
-          ? undefined
-          : (await startMetricsServer(deps.metrics.registry, config.METRICS_PORT, logger)).server;
-      logger.info(
-        { port, embedded: embedded !== undefined, cache: kv.kind },
-        'monitoring-api listening',
-      );
-      return {
-        server,
-        metricsServer,
-        close: async () => {
-          await Promise.allSettled([dbs.close(), kv.close()]);
-          await embedded?.stop();
-        },
-      };
-    },
-  });
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(
-    `monitoring-api failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  );
-  process.exit(1);
-});
+await runProcess('monitoring-api', loadConfig, (config, logger) =>
+  startMonitoringService(config, logger),
+);

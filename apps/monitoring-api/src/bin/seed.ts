@@ -5,8 +5,7 @@
  * Into an empty table, 100,000 rows or more load with the secondary indexes built afterwards.
  */
 import { parseArgs } from 'node:util';
-import { parseConfig } from '@ctss/server-kit';
-import { ConfigSchema } from '../config.js';
+import { loadConfig } from '../config.js';
 import { createKnex } from '../db/connect.js';
 import { migrateLatest } from '../migrations/index.js';
 import { seedDemoData } from '../seed/index.js';
@@ -27,7 +26,7 @@ async function main(): Promise<void> {
       truncate: { type: 'boolean', default: false },
     },
   });
-  const config = parseConfig(ConfigSchema);
+  const config = loadConfig();
   const url = config.DATABASE_URL;
   if (!url)
     throw new Error('DATABASE_URL must be set (the embedded database seeds itself at start)');

@@ -180,13 +180,13 @@ export interface FeedRepository {
    * @param fields the record's columns (record.ts MAINNET_FIELDS or TESTNET_FIELDS).
    * @throws the PostgreSQL error of the statement (a 500 through the problem handler).
    */
-  listTransactions(
+  readonly listTransactions: (
     knex: Knex,
     network: Network,
     filter: FeedFilter,
     limit: number,
     fields: readonly RecordField[],
-  ): Promise<FeedPage>;
+  ) => Promise<FeedPage>;
 }
 
 /**
