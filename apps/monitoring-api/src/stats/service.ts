@@ -15,15 +15,7 @@ import {
   volumeSeries,
   type Period,
 } from './repository.js';
-import type {
-  ChainSharesResponse,
-  FeeSeriesResponse,
-  TotalVolumeResponse,
-  TransactionCountResponse,
-  UniqueSendersResponse,
-  UserVolumeResponse,
-  VolumeSeriesResponse,
-} from './schemas.js';
+import type * as Responses from './schemas.js';
 
 /** Base units (6 decimals) to a float of whole units, for `_usd` fields. */
 const toUsd = (amount: bigint): number => Number(amount) / 1e6;
@@ -37,19 +29,19 @@ export interface StatsServiceDeps {
 /** The mainnet statistics and the distinct senders of both networks. */
 export interface StatsService {
   /** Lifetime mainnet volume, base units. */
-  totalVolume(): Promise<TotalVolumeResponse>;
+  totalVolume(): Promise<Responses.TotalVolumeResponse>;
   /** Lifetime mainnet volume of `senders` (normalized addresses), base units. */
-  sendersVolume(senders: readonly string[]): Promise<UserVolumeResponse>;
+  sendersVolume(senders: readonly string[]): Promise<Responses.UserVolumeResponse>;
   /** The newest `limit` buckets of `period`, oldest first, USD. */
-  volumeSeries(period: Period, limit: number): Promise<VolumeSeriesResponse>;
+  volumeSeries(period: Period, limit: number): Promise<Responses.VolumeSeriesResponse>;
   /** `limit` fee buckets of `period` ending `offset` buckets before the current one, USD. */
-  feeSeries(period: Period, limit: number, offset: number): Promise<FeeSeriesResponse>;
+  feeSeries(period: Period, limit: number, offset: number): Promise<Responses.FeeSeriesResponse>;
   /** Number of mainnet transfers. */
-  transactionCount(): Promise<TransactionCountResponse>;
+  transactionCount(): Promise<Responses.TransactionCountResponse>;
   /** Lifetime mainnet volume per source domain with the total, base units. */
-  chainShares(): Promise<ChainSharesResponse>;
+  chainShares(): Promise<Responses.ChainSharesResponse>;
   /** Distinct senders of `network`. */
-  uniqueSenders(network: Network): Promise<UniqueSendersResponse>;
+  uniqueSenders(network: Network): Promise<Responses.UniqueSendersResponse>;
   /** The index of the current bucket of `period` (UNIX milliseconds / bucket width). */
   currentBucket(period: Period): number;
 }
