@@ -1,6 +1,7 @@
 /**
  * The one typed object of dependencies the app factory takes (docs/architecture.md "Packages
- * and what they own"): tests build it with real PostgreSQL/Redis and a fixed clock, `main.ts` builds it from configuration.
+ * and what they own"): tests build it with real PostgreSQL/Redis and a fixed clock, `server.ts`
+ * builds it from configuration. Each router takes only the part it uses.
  */
 import type { KvStore, Metrics } from '@ctss/server-kit';
 import type { Logger } from 'pino';
