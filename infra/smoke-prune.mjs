@@ -9,7 +9,7 @@
 //      read-only (the pods run with readOnlyRootFilesystem), runs the Dockerfile's CMD with
 //      NODE_ENV=production, waits for GET /health = 200, runs the Dockerfile's HEALTHCHECK
 //      command, checks /metrics, then SIGTERM must end the process with exit code 0.
-// The monitoring API also runs dist/migrate.js and dist/rank-job.js (against a fresh database
+// The monitoring API also runs dist/bin/migrate.js and dist/bin/rank-job.js (against a fresh database
 // when DATABASE_URL is set); the gas quote API also runs dist/bin/feeder.js when REDIS_URL is set.
 //
 // Usage: node infra/smoke-prune.mjs [monitoring-api|gas-quote-api ...] [--keep]
@@ -259,9 +259,9 @@ async function smokeApp(app) {
       const exercise = async (databaseUrl) => {
         const env = { ...baseEnv, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
         if (databaseUrl) {
-          await run('node', ['dist/migrate.js'], { cwd: runtimeDir, env });
-          await run('node', ['dist/migrate.js'], { cwd: runtimeDir, env }); // idempotent on upgrade
-          await run('node', ['dist/rank-job.js'], { cwd: runtimeDir, env });
+          await run('node', ['dist/bin/migrate.js'], { cwd: runtimeDir, env });
+          await run('node', ['dist/bin/migrate.js'], { cwd: runtimeDir, env }); // idempotent on upgrade
+          await run('node', ['dist/bin/rank-job.js'], { cwd: runtimeDir, env });
         }
         const port = await freePort();
         const proc = start(cmd, cmdArgs, { cwd: runtimeDir, env: { ...env, PORT: String(port) } });

@@ -2,7 +2,7 @@
 # Monitoring API image. Build from the repository root:
 #   docker build -f infra/docker/monitoring-api.Dockerfile -t monitoring-api .
 # One image runs the API (default CMD) and, with another command, the chart's migration Job
-# (node dist/migrate.js), rank CronJob (node dist/rank-job.js) and demo seed (node dist/seed.js).
+# (node dist/bin/migrate.js), rank CronJob (node dist/bin/rank-job.js) and demo seed (node dist/bin/seed.js).
 # infra/smoke-prune.mjs runs the same prune/install/build/deploy steps without Docker.
 
 # Exact Node 20 release on Debian bookworm (slim). Pin a digest too when you build for production:
@@ -49,4 +49,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health').then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 # node is PID 1 and handles SIGTERM itself (graceful drain in the app).
-CMD ["node", "dist/main.js"]
+CMD ["node", "dist/bin/main.js"]

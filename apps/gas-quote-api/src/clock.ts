@@ -1,7 +1,6 @@
-/** The clock every module of the Gas Quote API reads the time from. */
-
 /**
- * Current time, milliseconds since the UNIX epoch (`Date.now` in production; tests pass a
- * settable clock).
+ * The clock every module of the Gas Quote API reads the time from: server-kit's `Clock`, the one
+ * type both services share (milliseconds since the UNIX epoch; `Date.now` in production, tests
+ * pass a settable clock).
  */
-export type Clock = () => number;
+export type { Clock } from '@ctss/server-kit';

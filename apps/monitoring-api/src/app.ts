@@ -1,7 +1,7 @@
 /**
- * The app factory (docs/architecture.md "Packages and what they own"): every route of the Monitoring API over the dependencies
- * given, with helmet, CORS, request logs, metrics and rate limiting from server-kit. `main.ts`
- * only builds the dependencies and listens.
+ * The Monitoring API: the route table. Each feature is built from the part of {@link AppDeps} it
+ * uses and mounted here, behind server-kit's helmet, CORS, request logs, metrics and rate
+ * limiting; `server.ts` builds the dependencies, listens and drains.
  */
 import {
   createHttpApp,
@@ -17,32 +17,34 @@ import type { AppDeps } from './deps.js';
 import { createHealthRouter } from './health.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { createStatsRouter } from './stats/router.js';
+import { createStatsService } from './stats/service.js';
 import { addTransactionRoutes } from './transactions/router.js';
 import { registerUsersOpenApi } from './users/openapi.js';
 import { createUsersRouter } from './users/router.js';
 
 /** Builds the express app; it holds no resources of its own (closing is the caller's job). */
 export function createApp(deps: AppDeps): Express {
-  const { config } = deps;
+  const { config, db, kv, clock, logger, metrics, names } = deps;
   const app = createHttpApp({
-    logger: deps.logger,
-    metrics: deps.metrics,
+    logger,
+    metrics,
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
     serveMetrics: config.METRICS_PORT === undefined,
-    rateLimit: rateLimitFromConfig(config, deps.kv.redis, `${config.REDIS_PREFIX}rl:`),
+    rateLimit: rateLimitFromConfig(config, kv.redis, `${config.REDIS_PREFIX}rl:`),
     compression: config.HTTP_COMPRESSION,
   });
   // Most-requested first: express tries each route in turn, so the feed's and the statistics'
   // requests should not walk past probes and docs. The feeds are plain routes (a router mounted at
   // the root is entered by every request); /stats and /users are prefix mounts, so their routes
   // are tried only for paths under them.
-  addTransactionRoutes(app, deps);
+  addTransactionRoutes(app, { db, clock, names });
   // mountRouter: the metrics label is the mount pattern, not the request's spelling of it.
-  mountRouter(app, '/stats', createStatsRouter(deps));
-  mountRouter(app, '/users', createUsersRouter(deps));
-  mountRouter(app, '/defillama', createDefiLlamaRouter(deps));
-  app.use(createHealthRouter(deps));
+  const stats = createStatsService({ db, clock });
+  mountRouter(app, '/stats', createStatsRouter({ stats, kv, logger, config }));
+  mountRouter(app, '/users', createUsersRouter({ db, kv, clock, logger, config }));
+  mountRouter(app, '/defillama', createDefiLlamaRouter({ db, clock }));
+  app.use(createHealthRouter({ db, kv }));
   serveOpenApi(app, buildOpenApiDocument([registerUsersOpenApi]));
-  return finishHttpApp(app, deps.logger, { classifyError: classifyDatabaseError });
+  return finishHttpApp(app, logger, { classifyError: classifyDatabaseError });
 }

@@ -25,11 +25,11 @@ export const NOT_FOUND_CACHE_CONTROL = `public, max-age=${PENDING_RECORD_MAX_AGE
 
 /**
  * `Cache-Control` of an answer over a time window (a feed page, DefiLlama figures):
- * `public, max-age=60` when `endTime` (UNIX seconds, exclusive) is at least a day before `now`,
- * else (no end, or a recent one) `public, max-age=5`.
+ * `public, max-age=60` when `endTime` (UNIX seconds, exclusive) is at least a day before `nowMs`
+ * (milliseconds since the epoch, the app clock), else (no end, or a recent one) `public, max-age=5`.
  */
-export function windowCacheControl(endTime: number | undefined, now: Date): string {
-  const closed = endTime !== undefined && endTime <= now.getTime() / 1000 - CLOSED_AFTER_SECONDS;
+export function windowCacheControl(endTime: number | undefined, nowMs: number): string {
+  const closed = endTime !== undefined && endTime <= nowMs / 1000 - CLOSED_AFTER_SECONDS;
   return `public, max-age=${closed ? CLOSED_WINDOW_MAX_AGE : OPEN_WINDOW_MAX_AGE}`;
 }
 

@@ -3,7 +3,14 @@
  * (absent = documented default, present but invalid = the process exits naming every bad variable).
  * The README's "Configuration" section lists the same variables.
  */
-import { envBoolean, envInteger, envList, envUrl, serviceConfigShape } from '@ctss/server-kit';
+import {
+  envBoolean,
+  envInteger,
+  envList,
+  envUrl,
+  parseConfig,
+  serviceConfigShape,
+} from '@ctss/server-kit';
 import { z } from 'zod';
 import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './db/connect.js';
 import { usersConfigSchema } from './users/config.js';
@@ -119,4 +126,13 @@ export function databaseTimeouts(
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
   };
+}
+
+/**
+ * Parses the environment into an {@link AppConfig} (the entry points call it once at start).
+ *
+ * @throws ConfigError (server-kit) naming every invalid variable; values are never echoed.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  return parseConfig(ConfigSchema, env);
 }

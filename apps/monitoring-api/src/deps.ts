@@ -1,18 +1,14 @@
 /**
  * The one typed object of dependencies the app factory takes (docs/architecture.md "Packages
- * and what they own"): tests build it with real PostgreSQL/Redis and a fixed clock, `main.ts` builds it from configuration.
+ * and what they own"): tests build it with real PostgreSQL/Redis and a fixed clock, `server.ts`
+ * builds it from configuration. Each router takes only the part it uses.
  */
 import type { KvStore, Metrics } from '@ctss/server-kit';
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type { Clock } from './clock.js';
 import type { AppConfig } from './config.js';
+import type { Databases } from './db/connect.js';
 import type { NameResolver } from './names/resolver.js';
-
-/** The database handles: `primary` for writes, `read` for queries (a replica pool, or the primary). */
-export interface Databases {
-  readonly primary: Knex;
-  readonly read: Knex;
-}
 
 /** Prometheus metrics of the app (server-kit `createMetrics`). */
 export type AppMetrics = Metrics;
@@ -23,8 +19,8 @@ export interface AppDeps {
   readonly db: Databases;
   /** Cache, rate-limit and nonce store (Redis in production, in-process otherwise). */
   readonly kv: KvStore;
-  /** The current time; tests pass a fixed clock. */
-  readonly clock: () => Date;
+  /** The current time, epoch milliseconds; tests pass a fixed clock. */
+  readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: AppMetrics;
   /** `.eth` / `.sol` name resolution (throws HttpProblem 400 INVALID_NAME). */

@@ -5,9 +5,12 @@
  * without Redis, and every replica shares a Redis outage, so failing readiness would only turn a
  * degraded service into none.
  */
-import { HttpProblem, sendJson } from '@ctss/server-kit';
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from '@ctss/domain-types';
+import { HttpProblem, sendJson, type KvStore } from '@ctss/server-kit';
 import { Router } from 'express';
-import type { AppDeps } from './deps.js';
+import type { Databases } from './db/connect.js';
+import { registerGet } from './openapi-responses.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
 
@@ -24,8 +27,14 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   }
 }
 
+/** What the probes use: the read pool and the KV store. */
+export interface HealthDeps {
+  readonly db: Pick<Databases, 'read'>;
+  readonly kv: Pick<KvStore, 'ping' | 'kind'>;
+}
+
 /** `GET /health` and `GET /ready`. */
-export function createHealthRouter(deps: AppDeps): Router {
+export function createHealthRouter(deps: HealthDeps): Router {
   const router = Router();
   router.get('/health', (_req, res) => {
     sendJson(res, 200, { status: 'ok' });
@@ -51,4 +60,24 @@ export function createHealthRouter(deps: AppDeps): Router {
     });
   });
   return router;
+}
+
+/** Registers `GET /health` and `GET /ready` (not conditional: no ETag, no 304). */
+export function registerHealthPaths(registry: OpenAPIRegistry): void {
+  registerGet(
+    registry,
+    '/health',
+    'Liveness',
+    z.object({ status: z.literal('ok') }),
+    undefined,
+    false,
+  );
+  registerGet(
+    registry,
+    '/ready',
+    'Readiness: database and cache reachable (503 SERVICE_UNAVAILABLE otherwise)',
+    z.object({ status: z.literal('ready'), database: z.string(), cache: z.string() }),
+    undefined,
+    false,
+  );
 }

@@ -1,6 +1,6 @@
 /**
  * The benchmark database: a dedicated database on DATABASE_URL's server, loaded by the monitoring
- * API's own seeder (`dist/seed.js`, COPY) and recreated only when the requested size differs from
+ * API's own seeder (`dist/bin/seed.js`, COPY) and recreated only when the requested size differs from
  * the one recorded in its marker table, so reruns start in seconds. Also picks realistic request
  * parameters (cursors, senders, addresses, hashes, time windows, usernames) from the loaded data.
  */
@@ -23,7 +23,7 @@ const MARKER = 'ctss_bench_dataset';
 
 /**
  * A fingerprint of the monitoring API's built migrations and seeder (dist/migrations, dist/seed,
- * dist/seed.js): a database loaded by other code is reloaded, so a schema change (a new index,
+ * dist/bin/seed.js): a database loaded by other code is reloaded, so a schema change (a new index,
  * a new rollup table) is always measured.
  */
 export async function seedFingerprint(): Promise<string> {
@@ -35,7 +35,7 @@ export async function seedFingerprint(): Promise<string> {
       .sort();
     for (const f of files) hash.update(f).update(await readFile(path.join(dist, dir, f)));
   }
-  hash.update(await readFile(path.join(dist, 'seed.js')).catch(() => Buffer.alloc(0)));
+  hash.update(await readFile(path.join(dist, 'bin', 'seed.js')).catch(() => Buffer.alloc(0)));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -131,7 +131,7 @@ export async function ensureDataset(
   const started = Date.now();
   await runNode({
     name: 'seed',
-    script: path.join(MONITORING_APP_DIR, 'dist', 'seed.js'),
+    script: path.join(MONITORING_APP_DIR, 'dist', 'bin', 'seed.js'),
     args: ['--transactions', String(opts.size.transactions), '--users', String(opts.size.users)],
     cwd: MONITORING_APP_DIR,
     env: { DATABASE_URL: url, LOG_LEVEL: 'info' },

@@ -113,14 +113,14 @@ export async function startGasQuoteApi(
   return { child, baseUrl, port };
 }
 
-/** Starts apps/monitoring-api (dist/main.js) on the benchmark database with caching off. */
+/** Starts apps/monitoring-api (dist/bin/main.js) on the benchmark database with caching off. */
 export async function startMonitoringApi(
   opts: ServiceOptions & { databaseUrl: string },
 ): Promise<RunningService> {
   const port = await freePort();
   const child = await startNode({
     name: 'monitoring-api',
-    script: path.join(MONITORING_APP_DIR, 'dist', 'main.js'),
+    script: path.join(MONITORING_APP_DIR, 'dist', 'bin', 'main.js'),
     cwd: MONITORING_APP_DIR,
     nodeFlags: profFlags(opts.cpuProf, 'monitoring-api'),
     env: {

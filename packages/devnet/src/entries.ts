@@ -31,5 +31,5 @@ export function gasQuoteApiEntry(): string {
  * @throws when the app has not been built.
  */
 export function monitoringApiEntry(file: 'main.js' | 'indexer.js'): string {
-  return built(`apps/monitoring-api/dist/${file}`);
+  return built(`apps/monitoring-api/dist/bin/${file}`);
 }

@@ -3,7 +3,7 @@
  * (apps/monitoring-api `db/embedded`) with a durable data directory on a fixed port, so the
  * suite can stop it and start it again on the same data. Used only when the PostgreSQL
  * binaries are absent. Arguments: `<dataDir> <port> [--seed]`; `--seed` migrates and loads a
- * small demo dataset with INSERTs (dist/seed.js streams COPY, which PGlite's socket server does
+ * small demo dataset with INSERTs (dist/bin/seed.js streams COPY, which PGlite's socket server does
  * not carry). Stops cleanly on SIGTERM.
  */
 import path from 'node:path';
@@ -36,7 +36,7 @@ interface SeedModule {
 const load = async <T>(file: string) =>
   (await import(pathToFileURL(path.join(REPO_ROOT, 'apps/monitoring-api/dist', file)).href)) as T;
 
-/** Fallback dataset: smaller than dist/seed.js's, since INSERTs into PGlite are slow. */
+/** Fallback dataset: smaller than dist/bin/seed.js's, since INSERTs into PGlite are slow. */
 const FALLBACK_SEED = { transactions: 5000, users: 500, seed: 42 };
 
 const [dataDir, port, flag] = process.argv.slice(2);

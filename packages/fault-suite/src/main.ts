@@ -34,7 +34,10 @@ const started = Date.now();
 const say = (text: string) =>
   process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${text}\n`);
 
-for (const entry of ['apps/gas-quote-api/dist/bin/main.js', 'apps/monitoring-api/dist/main.js']) {
+for (const entry of [
+  'apps/gas-quote-api/dist/bin/main.js',
+  'apps/monitoring-api/dist/bin/main.js',
+]) {
   if (!existsSync(path.join(REPO_ROOT, entry))) {
     process.stderr.write(`fault suite: ${entry} is missing; run pnpm build first\n`);
     process.exit(2);

@@ -1,7 +1,7 @@
 /**
  * The services as production runs them, with NODE_ENV=production: the gas quote API
  * (`apps/gas-quote-api/dist/bin/main.js`) on live prices (fake upstream) with the price feeder as
- * its own process (`dist/bin/feeder.js`), the monitoring API (`apps/monitoring-api/dist/main.js`)
+ * its own process (`dist/bin/feeder.js`), the monitoring API (`apps/monitoring-api/dist/bin/main.js`)
  * on the suite's PostgreSQL and Redis. Rate limits are raised (still enforced) because every load
  * client shares 127.0.0.1.
  */
@@ -59,13 +59,13 @@ function monitoringEnv(databaseUrl: string, embedded = false): Record<string, st
   };
 }
 
-/** Migrates and seeds the monitoring database (SEED sizes) with `dist/seed.js`. */
+/** Migrates and seeds the monitoring database (SEED sizes) with `dist/bin/seed.js`. */
 export async function seedDatabase(databaseUrl: string): Promise<void> {
   await runToEnd({
     name: 'seed',
     command: process.execPath,
     args: [
-      'apps/monitoring-api/dist/seed.js',
+      'apps/monitoring-api/dist/bin/seed.js',
       '--transactions',
       String(SEED.transactions),
       '--users',
@@ -103,7 +103,7 @@ export async function startGasQuoteApi(): Promise<Child> {
 export async function startMonitoringApi(databaseUrl: string, embedded: boolean): Promise<Child> {
   const child = spawnNode(
     'monitoring-api',
-    'apps/monitoring-api/dist/main.js',
+    'apps/monitoring-api/dist/bin/main.js',
     monitoringEnv(databaseUrl, embedded),
   );
   await waitUntil(

@@ -62,5 +62,5 @@ export const LIMITS = {
   exitWithinShareOfDrain: 0.5,
 } as const;
 
-/** Seeded dataset size (apps/monitoring-api dist/seed.js). */
+/** Seeded dataset size (apps/monitoring-api dist/bin/seed.js). */
 export const SEED = { transactions: 20_000, users: 1_000 } as const;

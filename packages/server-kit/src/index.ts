@@ -2,6 +2,7 @@
  * @ctss/server-kit: the HTTP plumbing both services share (problem details, validation, exact
  * JSON, KV store, cached loader, metrics, rate limiting, OpenAPI serving, lifecycle, config).
  */
+export * from './clock.js';
 export * from './config.js';
 export * from './logger.js';
 export * from './problem.js';
@@ -18,6 +19,7 @@ export * from './compression.js';
 export * from './http-cache.js';
 export * from './openapi.js';
 export * from './service.js';
+export * from './run-process.js';
 export * from './http-server.js';
 export * from './metrics-server.js';
 export * from './service-config.js';

@@ -8,6 +8,7 @@
 import type { IncrementResponse, Options, Store } from 'express-rate-limit';
 import { MemoryStore } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import type { Clock } from './clock.js';
 import type { RedisConnection } from './kv.js';
 import type { Logger } from './logger.js';
 
@@ -22,7 +23,7 @@ export interface FailoverStoreOptions {
   /** Called once for every request counted in memory instead of Redis. */
   readonly onFallback?: (() => void) | undefined;
   /** Current time, ms since epoch (default Date.now). */
-  readonly clock?: () => number;
+  readonly clock?: Clock;
 }
 
 /**
@@ -38,7 +39,7 @@ export class FailoverRateLimitStore implements Store {
   readonly #redis: RedisStore;
   readonly #memory = new MemoryStore();
   readonly #opts: FailoverStoreOptions;
-  readonly #clock: () => number;
+  readonly #clock: Clock;
   #options: Options | undefined;
   /** rate-limit-redis loads its Lua scripts in `init`; a failed load is retried on next use. */
   #redisInit: Promise<void> | undefined;

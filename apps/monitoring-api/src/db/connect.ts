@@ -6,9 +6,8 @@ import knexFactory, { type Knex } from 'knex';
 import ClientPG from 'knex/lib/dialects/postgres/index.js';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Databases } from '../deps.js';
 import { CircuitBreaker } from './circuit-breaker.js';
-import { setPipelineLanes } from './prepared.js';
+import { PipelineLanes } from './prepared.js';
 import { DATABASE, isConnectionLost } from './unavailable.js';
 
 /**
@@ -49,7 +48,7 @@ export interface KnexOptions {
   readonly acquireTimeoutMs?: number;
   /**
    * Pool connections that carry the prepared statements of concurrent requests pipelined
-   * (node-postgres `pipeline: true`; db/prepared.ts `setPipelineLanes`); 0 or absent = none,
+   * (node-postgres `pipeline: true`; db/prepared.ts `PipelineLanes`, owned by the pool); 0 or absent = none,
    * each statement on a connection of its own. Less than `poolMax`.
    */
   readonly pipelineLanes?: number;
@@ -106,7 +105,11 @@ interface ReadRouting {
 
 /** The knex config key holding the {@link ResilientClient}'s hooks. */
 interface ResilienceConfig {
-  readonly resilience?: { breaker?: CircuitBreaker; routing?: ReadRouting };
+  readonly resilience?: {
+    breaker?: CircuitBreaker;
+    routing?: ReadRouting;
+    lanes?: PipelineLanes;
+  };
 }
 
 /** A pg connection as knex's dialect keeps it: `__knex__disposed` makes the pool discard it. */
@@ -126,6 +129,11 @@ interface PoolConnection {
 class ResilientClient extends ClientPG {
   private get hooks(): NonNullable<ResilienceConfig['resilience']> {
     return (this.config as ResilienceConfig).resilience ?? {};
+  }
+
+  /** The pool's pipelined lanes (db/prepared.ts runs its statements on them); absent = none. */
+  get pipelineLanes(): PipelineLanes | undefined {
+    return this.hooks.lanes;
   }
 
   override async acquireConnection(): Promise<unknown> {
@@ -226,11 +234,13 @@ function buildKnex(url: string, options: KnexOptions, routing?: ReadRouting): Kn
     acquireConnectionTimeout: options.acquireTimeoutMs ?? 10_000,
     // Without a logger knex keeps its own console output.
     ...(options.logger ? { log: knexLog(options.logger) } : {}),
-    resilience: { breaker: options.breaker, routing },
+    resilience: {
+      breaker: options.breaker,
+      routing,
+      lanes: lanes > 0 ? new PipelineLanes(lanes) : undefined,
+    },
   };
-  const knex = knexFactory(config);
-  setPipelineLanes(knex, lanes);
-  return knex;
+  return knexFactory(config);
 }
 
 /** How often replica health is probed, milliseconds. */
@@ -255,6 +265,12 @@ async function probe(url: string, timeouts: DatabaseTimeouts): Promise<boolean> 
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/** The database handles: `primary` for writes, `read` for queries (a replica pool, or the primary). */
+export interface Databases {
+  readonly primary: Knex;
+  readonly read: Knex;
 }
 
 /** The databases plus replica probing and a `close()` that destroys every pool and stops probing. */

@@ -29,8 +29,8 @@ export function prepare(prefix: string, text: string): PreparedStatement {
   return { name: `${prefix}_${digest}`, text };
 }
 
-/** The part of a node-postgres client this module uses. */
-interface PgConnection {
+/** The part of a node-postgres client this module uses (a pool connection). */
+export interface PgConnection {
   query(config: {
     name: string;
     text: string;
@@ -44,6 +44,8 @@ interface KnexPool {
   acquireConnection(): Promise<PgConnection>;
   releaseConnection(connection: PgConnection): Promise<unknown>;
   emit(event: 'query', data: { sql: string; bindings: readonly unknown[]; method: 'raw' }): boolean;
+  /** The pool's pipelined lanes (db/connect.ts creates them with the pool); absent = none. */
+  readonly pipelineLanes?: PipelineLanes;
   /** The server answered a statement (db/connect.ts: the circuit breaker hears it). */
   queryAnswered?(): void;
   /** A statement on `connection` failed (db/connect.ts: a lost link discards the connection). */
@@ -57,62 +59,66 @@ interface KnexPool {
  * project's benchmark machine a wake-up costs PostgreSQL more than a feed page's query itself:
  * packages/bench/FINDINGS.md).
  */
-interface Lane {
+export interface Lane {
   /** The pool connection, once acquired (statements joining the lane wait for it too). */
   readonly connection: Promise<PgConnection>;
   /** Statements on the lane and not yet answered. */
   inflight: number;
 }
 
-/** The lanes of one knex pool. */
-interface Lanes {
-  /** Most connections used as lanes (see {@link setPipelineLanes}). */
-  readonly max: number;
-  readonly open: Lane[];
-}
-
-const lanesByPool = new WeakMap<object, Lanes>();
-
 /**
- * Lets at most `lanes` connections of `knex`'s pool carry pipelined statements; the pool's
- * connections must be created with node-postgres `pipeline: true` (`createKnex`'s
- * `pipelineLanes` does both). Without it, or with 0, each statement takes a connection of its own.
+ * The lanes of one knex pool: at most `max` of its connections carry pipelined statements. The
+ * pool's connections must be created with node-postgres `pipeline: true`; `createKnex`'s
+ * `pipelineLanes` does both, so each pool owns its lanes (one object per pool, made with it).
  *
- * Keep `lanes` below the pool size: the other connections serve knex's own queries while the
+ * Keep `max` below the pool size: the other connections serve knex's own queries while the
  * lanes are busy. PostgreSQL runs one statement per connection at a time, so more lanes than the
  * server's cores add no parallelism, only fewer statements per wake-up.
  */
-export function setPipelineLanes(knex: Knex, lanes: number): void {
-  if (lanes > 0) lanesByPool.set(knex.client as object, { max: lanes, open: [] });
-  else lanesByPool.delete(knex.client as object);
+export class PipelineLanes {
+  readonly #open: Lane[] = [];
+
+  /** @param max most connections used as lanes (at least 1). */
+  constructor(readonly max: number) {}
+
+  /**
+   * The lane a statement runs on: an idle lane, else a new connection from `acquire` while fewer
+   * than `max` lanes are open, else the least busy lane (pipelined behind the statements on it),
+   * the way postgres.js picks connections.
+   */
+  take(acquire: () => Promise<PgConnection>): Lane {
+    let least: Lane | undefined;
+    for (const lane of this.#open) {
+      if (least === undefined || lane.inflight < least.inflight) least = lane;
+    }
+    if (least !== undefined && (least.inflight === 0 || this.#open.length >= this.max)) {
+      least.inflight += 1;
+      return least;
+    }
+    const lane: Lane = { connection: acquire(), inflight: 1 };
+    this.#open.push(lane);
+    return lane;
+  }
+
+  /** Takes `lane` out of the open lanes (no new statement goes to it). */
+  drop(lane: Lane): void {
+    const index = this.#open.indexOf(lane);
+    if (index >= 0) this.#open.splice(index, 1);
+  }
 }
 
 /**
- * The lane a statement runs on: an idle lane, else a new pool connection while fewer than `max`
- * lanes are open, else the least busy lane (pipelined behind the statements on it), the way
- * postgres.js picks connections. Without lanes the statement has a connection to itself.
+ * The lane a statement runs on: one of the pool's {@link PipelineLanes}, or without lanes a
+ * connection to itself.
  */
 function takeLane(pool: KnexPool): Lane {
-  const lanes = lanesByPool.get(pool);
-  if (lanes === undefined) return { connection: pool.acquireConnection(), inflight: 1 };
-  let least: Lane | undefined;
-  for (const lane of lanes.open) {
-    if (least === undefined || lane.inflight < least.inflight) least = lane;
-  }
-  if (least !== undefined && (least.inflight === 0 || lanes.open.length >= lanes.max)) {
-    least.inflight += 1;
-    return least;
-  }
-  const lane: Lane = { connection: pool.acquireConnection(), inflight: 1 };
-  lanes.open.push(lane);
-  return lane;
+  const acquire = () => pool.acquireConnection();
+  return pool.pipelineLanes?.take(acquire) ?? { connection: acquire(), inflight: 1 };
 }
 
 /** Takes `lane` out of its pool's open lanes (no new statement goes to it). */
 function dropLane(pool: KnexPool, lane: Lane): void {
-  const open = lanesByPool.get(pool)?.open;
-  const index = open?.indexOf(lane) ?? -1;
-  if (index >= 0) open!.splice(index, 1);
+  pool.pipelineLanes?.drop(lane);
 }
 
 /**

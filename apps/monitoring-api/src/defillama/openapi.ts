@@ -15,7 +15,7 @@ const errors = {
 };
 
 /** Registers `/defillama/fees` and `/defillama/bridge/volumes`. */
-export function registerDefiLlamaOpenApi(registry: OpenAPIRegistry): void {
+export function registerDefiLlamaPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/defillama/fees',

@@ -6,12 +6,19 @@
 import { parseQuery, sendCacheableJson, stringifyJson } from '@ctss/server-kit';
 import { Router, type Request, type Response } from 'express';
 import { windowCacheControl } from '../cache-control.js';
-import type { AppDeps } from '../deps.js';
+import type { Clock } from '../clock.js';
+import type { Databases } from '../db/connect.js';
 import { WindowQuery } from './schemas.js';
 import { feesOverWindow, volumeOverWindow } from './service.js';
 
+/** What the DefiLlama routes use: the read pool and the clock (the window's Cache-Control). */
+export interface DefiLlamaRouteDeps {
+  readonly db: Pick<Databases, 'read'>;
+  readonly clock: Clock;
+}
+
 /** The DefiLlama router, mounted at `/defillama` (its paths below are relative to it). */
-export function createDefiLlamaRouter(deps: AppDeps): Router {
+export function createDefiLlamaRouter(deps: DefiLlamaRouteDeps): Router {
   const router = Router();
   const figures =
     (compute: (from: number, to: number) => Promise<object>) =>

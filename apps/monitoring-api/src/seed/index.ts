@@ -1,7 +1,7 @@
 /**
  * Demo data: transfers (src/seed/transactions.ts) and then users with points and wallets
  * (src/seed/users.ts, the users module), deterministic for a given seed. Used by the embedded
- * start (`main.ts`) and by `node dist/seed.js` (also for benchmark volumes).
+ * start (`src/server.ts`) and by `node dist/bin/seed.js` (also for benchmark volumes).
  */
 import type { Knex } from 'knex';
 import { createRng } from './rng.js';

@@ -9,12 +9,13 @@
  */
 import type { Knex } from 'knex';
 import { prepare, queryPreparedRows, type PreparedStatement } from '../db/prepared.js';
-import type { Network } from '../transactions/repository.js';
+import type { Network } from '../network.js';
 
 /** Bucket width of a series. */
 export type Period = 'hourly' | 'daily';
 
-const PERIOD_MS: Record<Period, number> = { hourly: 3_600_000, daily: 86_400_000 };
+/** Bucket width of each period, milliseconds. */
+export const PERIOD_MS: Record<Period, number> = { hourly: 3_600_000, daily: 86_400_000 };
 
 /** One bucket of a series; amounts in base units. */
 export interface SeriesBucket {

@@ -17,23 +17,16 @@ import {
   sendCacheableJson,
   stringifyJson,
   textCodec,
+  type KvStore,
+  type Logger,
 } from '@ctss/server-kit';
 import { Router, type Request, type Response } from 'express';
+import type { AppConfig } from '../config.js';
 import { classifyDatabaseError } from '../db/unavailable.js';
-import type { AppDeps } from '../deps.js';
-import type { Network } from '../transactions/repository.js';
-import { DailyQuery, FeesQuery, HourlyQuery, NoQuery, VolumesQuery } from './query.js';
-import {
-  networkTotals,
-  sendersVolume,
-  uniqueSenders,
-  volumeBySourceDomain,
-  volumeSeries,
-  type Period,
-} from './repository.js';
-
-/** Base units (6 decimals) to a float of whole units, for `_usd` fields. */
-const toUsd = (amount: bigint): number => Number(amount) / 1e6;
+import type { Network } from '../network.js';
+import type { Period } from './repository.js';
+import { DailyQuery, FeesQuery, HourlyQuery, NoQuery, VolumesQuery } from './schemas.js';
+import type { StatsService } from './service.js';
 
 /** Keys whose last good body is kept for serving stale (a few hundred short JSON bodies). */
 export const STALE_ENTRIES = 500;
@@ -41,8 +34,17 @@ export const STALE_ENTRIES = 500;
 /** The cache's name in `Cache-Status` (RFC 9211 section 2). */
 const CACHE_NAME = 'monitoring-api';
 
+/** What the statistics routes use: the service, the response cache and its lifetime. */
+export interface StatsRouteDeps {
+  readonly stats: StatsService;
+  readonly kv: KvStore;
+  readonly logger: Logger;
+  readonly config: Pick<AppConfig, 'CACHE_TTL_SECONDS'>;
+}
+
 /** The statistics router, mounted at `/stats` (its paths below are relative to it). */
-export function createStatsRouter(deps: AppDeps): Router {
+export function createStatsRouter(deps: StatsRouteDeps): Router {
+  const { stats } = deps;
   const router = Router();
   const cached = createCachedLoader(deps.kv, {
     ttlSeconds: deps.config.CACHE_TTL_SECONDS,
@@ -50,7 +52,6 @@ export function createStatsRouter(deps: AppDeps): Router {
     staleEntries: STALE_ENTRIES,
     classifyError: classifyDatabaseError,
   });
-  const db = () => deps.db.read;
   // Clients and CDNs may keep an answer as long as this process does (docs/api.md "Compression
   // and HTTP caching"); with the cache off they revalidate every time.
   const ttl = deps.config.CACHE_TTL_SECONDS;
@@ -69,100 +70,57 @@ export function createStatsRouter(deps: AppDeps): Router {
     res.setHeader('Cache-Status', cacheStatus(CACHE_NAME, result));
     sendCacheableJson(req, res, result.value, cacheControl);
   };
-  const series = (period: Period, limit: number, offset = 0) =>
-    volumeSeries(db(), 'mainnet', period, limit, deps.clock(), offset);
-  /** The newest-bucket start is part of series keys, so a cached series never spans two hours. */
-  const bucketKey = (period: Period) => (period === 'hourly' ? 3_600_000 : 86_400_000);
-  const seriesKey = (period: Period) =>
-    Math.floor(deps.clock().getTime() / bucketKey(period)).toString();
+  /** The current bucket is part of series keys, so a cached series never spans two buckets. */
+  const seriesKey = (period: Period) => stats.currentBucket(period).toString();
 
   router.get('/mainnet/volumes', async (req, res) => {
     const query = parseQuery(VolumesQuery, req.query);
     const senders = query.senders ?? [];
     if (senders.length === 0) {
-      await respond(req, res, 'mainnet:volume', async () => ({
-        total_volume: (await networkTotals(db(), 'mainnet')).volume,
-        user_volume: null,
-        volumes: null,
-      }));
+      await respond(req, res, 'mainnet:volume', () => stats.totalVolume());
       return;
     }
     const digest = createHash('sha256')
       .update([...senders].sort().join(','))
       .digest('hex');
-    await respond(req, res, `mainnet:user-volume:${digest}`, async () => ({
-      user_volume: await sendersVolume(db(), 'mainnet', senders),
-      volumes: null,
-    }));
+    await respond(req, res, `mainnet:user-volume:${digest}`, () => stats.sendersVolume(senders));
   });
 
   router.get('/mainnet/volumes/hourly', async (req, res) => {
     const { limit } = parseQuery(HourlyQuery, req.query);
-    await respond(req, res, `mainnet:volumes:hourly:${limit}:${seriesKey('hourly')}`, async () => ({
-      volumes: (await series('hourly', limit)).map((b) => ({
-        bucket_start: b.start.toISOString(),
-        total_volume_usd: toUsd(b.volume),
-      })),
-    }));
+    await respond(req, res, `mainnet:volumes:hourly:${limit}:${seriesKey('hourly')}`, () =>
+      stats.volumeSeries('hourly', limit),
+    );
   });
 
   router.get('/mainnet/volumes/daily', async (req, res) => {
     const { limit } = parseQuery(DailyQuery, req.query);
-    await respond(req, res, `mainnet:volumes:daily:${limit}:${seriesKey('daily')}`, async () => ({
-      volumes: (await series('daily', limit)).map((b) => ({
-        bucket_start: b.start.toISOString(),
-        total_volume_usd: toUsd(b.volume),
-      })),
-    }));
+    await respond(req, res, `mainnet:volumes:daily:${limit}:${seriesKey('daily')}`, () =>
+      stats.volumeSeries('daily', limit),
+    );
   });
 
   router.get('/mainnet/fees', async (req, res) => {
     const { period, limit, offset } = parseQuery(FeesQuery, req.query);
-    await respond(
-      req,
-      res,
-      `mainnet:fees:${period}:${limit}:${offset}:${seriesKey(period)}`,
-      async () => ({
-        fees: (await series(period, limit, offset)).map((b) => ({
-          bucket_start: b.start.toISOString(),
-          total_fee_usd: toUsd(b.fee),
-          total_relayer_fee_usd: toUsd(b.relayerFee),
-        })),
-        period_type: period,
-        limit,
-        offset,
-      }),
+    await respond(req, res, `mainnet:fees:${period}:${limit}:${offset}:${seriesKey(period)}`, () =>
+      stats.feeSeries(period, limit, offset),
     );
   });
 
   router.get('/mainnet/transactions', async (req, res) => {
     parseQuery(NoQuery, req.query);
-    await respond(req, res, 'mainnet:transactions', async () => ({
-      total_transactions: Number((await networkTotals(db(), 'mainnet')).count),
-    }));
+    await respond(req, res, 'mainnet:transactions', () => stats.transactionCount());
   });
 
   router.get('/mainnet/chain-shares', async (req, res) => {
     parseQuery(NoQuery, req.query);
-    await respond(req, res, 'mainnet:chain-shares', async () => {
-      const shares = await volumeBySourceDomain(db(), 'mainnet');
-      const total = shares.reduce((sum, share) => sum + share.amount, 0n);
-      return {
-        chain_shares: shares.map((s) => ({
-          domain: s.domain,
-          amount: s.amount,
-          total_amount: total,
-        })),
-      };
-    });
+    await respond(req, res, 'mainnet:chain-shares', () => stats.chainShares());
   });
 
   const wallets = (network: Network) =>
     async function handler(req: Request, res: Response): Promise<void> {
       parseQuery(NoQuery, req.query);
-      await respond(req, res, `${network}:wallets`, async () => ({
-        unique_senders_count: await uniqueSenders(db(), network),
-      }));
+      await respond(req, res, `${network}:wallets`, () => stats.uniqueSenders(network));
     };
   router.get('/mainnet/wallets', wallets('mainnet'));
   router.get('/wallets', wallets('testnet'));

@@ -7,11 +7,9 @@
 import type { DestinationTxStatus } from '@ctss/domain-types';
 import type { Knex } from 'knex';
 import { prepare, queryPrepared, type PreparedStatement } from '../db/prepared.js';
+import type { Network } from '../network.js';
 import type { FeedCursor } from './cursor.js';
 import { recordJsonSql, type RecordField } from './record.js';
-
-/** Which feed: mainnet (`/transactionsmainnet`) or testnet/staging (`/transactions`). */
-export type Network = 'mainnet' | 'testnet';
 
 /** Filters of a feed query; addresses and hashes already normalized (see `normalizeAddress`). */
 export interface FeedFilter {
@@ -145,8 +143,8 @@ function buildStatement(
   };
 }
 
-/** Statements by shape key, built once per process. */
-const statements = new Map<string, ReturnType<typeof buildStatement>>();
+/** The statement of one query shape and how it binds a filter's values. */
+type FeedStatement = ReturnType<typeof buildStatement>;
 
 /** The key of a filter's query shape (which filters are present, one or many addresses). */
 function shapeKey(network: Network, filter: FeedFilter, fields: readonly RecordField[]): string {
@@ -169,37 +167,52 @@ function shapeKey(network: Network, filter: FeedFilter, fields: readonly RecordF
   ].join('');
 }
 
+/** The feed reads of one app (see {@link createFeedRepository}). */
+export interface FeedRepository {
+  /**
+   * Reads up to `limit` rows of a feed after `filter.cursor`, newest first (plus one more row to
+   * tell whether another page exists), selecting `fields` in order, on `knex` (the read pool).
+   *
+   * With `match` (addr_or_tx_hash), each of the four columns is read through its own index, newest
+   * first and at most `limit + 1` rows, and the page is taken from the union of those ids, so an
+   * address with a million transfers costs four short index scans instead of sorting all its rows.
+   *
+   * @param fields the record's columns (record.ts MAINNET_FIELDS or TESTNET_FIELDS).
+   * @throws the PostgreSQL error of the statement (a 500 through the problem handler).
+   */
+  readonly listTransactions: (
+    knex: Knex,
+    network: Network,
+    filter: FeedFilter,
+    limit: number,
+    fields: readonly RecordField[],
+  ) => Promise<FeedPage>;
+}
+
 /**
- * Reads up to `limit` rows of a feed after `filter.cursor`, newest first (plus one more row to
- * tell whether another page exists), selecting `fields` in order.
- *
- * With `match` (addr_or_tx_hash), each of the four columns is read through its own index, newest
- * first and at most `limit + 1` rows, and the page is taken from the union of those ids, so an
- * address with a million transfers costs four short index scans instead of sorting all its rows.
- *
- * @param fields the record's columns (record.ts MAINNET_FIELDS or TESTNET_FIELDS).
- * @throws the PostgreSQL error of the statement (a 500 through the problem handler).
+ * The feed reads with their statement table: each query shape's statement is built on its first
+ * request and kept by this object (one per app, created with its routes), so a shape's SQL text
+ * and statement name are computed once.
  */
-export async function listTransactions(
-  knex: Knex,
-  network: Network,
-  filter: FeedFilter,
-  limit: number,
-  fields: readonly RecordField[],
-): Promise<FeedPage> {
-  const key = shapeKey(network, filter, fields);
-  let shape = statements.get(key);
-  if (shape === undefined) {
-    shape = buildStatement(network, filter, fields);
-    statements.set(key, shape);
-  }
-  const rows = await queryPrepared(knex, shape.statement, shape.values(filter, limit));
-  const hasMore = rows.length > limit;
-  const page = hasMore ? rows.slice(0, limit) : rows;
+export function createFeedRepository(): FeedRepository {
+  const statements = new Map<string, FeedStatement>();
   return {
-    records: page.map((row) => row[0] as string).join(','),
-    hasMore,
-    nextCursor: hasMore ? (page[page.length - 1]![1] as string) : '',
-    settled: page.every((row) => row[2] === true),
+    async listTransactions(knex, network, filter, limit, fields) {
+      const key = shapeKey(network, filter, fields);
+      let shape = statements.get(key);
+      if (shape === undefined) {
+        shape = buildStatement(network, filter, fields);
+        statements.set(key, shape);
+      }
+      const rows = await queryPrepared(knex, shape.statement, shape.values(filter, limit));
+      const hasMore = rows.length > limit;
+      const page = hasMore ? rows.slice(0, limit) : rows;
+      return {
+        records: page.map((row) => row[0] as string).join(','),
+        hasMore,
+        nextCursor: hasMore ? (page[page.length - 1]![1] as string) : '',
+        settled: page.every((row) => row[2] === true),
+      };
+    },
   };
 }

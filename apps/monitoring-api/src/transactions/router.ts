@@ -7,57 +7,25 @@
  */
 import { HttpProblem, parseQuery, sendCacheableJson } from '@ctss/server-kit';
 import type { Express, Request, Response } from 'express';
-import type { AppDeps } from '../deps.js';
-import { addressParam } from '../params.js';
 import {
   NOT_FOUND_CACHE_CONTROL,
   recordCacheControl,
   windowCacheControl,
 } from '../cache-control.js';
-import { parseCursor } from './cursor.js';
-import { FEED_MAX_LIMIT, FeedQuery, RecordParams, RecordQuery } from './query.js';
+import type { Clock } from '../clock.js';
+import type { Databases } from '../db/connect.js';
+import type { NameResolver } from '../names/resolver.js';
+import type { Network } from '../network.js';
 import { MAINNET_FIELDS, TESTNET_FIELDS } from './record.js';
-import { listTransactions, type FeedFilter, type FeedPage, type Network } from './repository.js';
+import { createFeedRepository, type FeedPage } from './repository.js';
+import { FEED_MAX_LIMIT, FeedQuery, RecordParams, RecordQuery } from './schemas.js';
+import { toFilter } from './service.js';
 
-/**
- * Turns `addr_or_tx_hash` into the value compared with the address and hash columns: a `.eth` /
- * `.sol` name is resolved first (400 INVALID_NAME when it does not resolve).
- *
- * @throws HttpProblem 400 INVALID_QUERY when it is neither a name nor an address or hash.
- */
-async function resolveMatch(deps: AppDeps, value: string): Promise<string> {
-  const input = deps.names.isName(value) ? (await deps.names.resolve(value)).address : value;
-  const parsed = addressParam.safeParse(input);
-  if (!parsed.success) {
-    throw new HttpProblem(
-      400,
-      'INVALID_QUERY',
-      'addr_or_tx_hash: must be an address, a transaction hash, or a .eth/.sol name',
-    );
-  }
-  return parsed.data;
-}
-
-/** Builds the feed filter from a validated query. */
-async function toFilter(deps: AppDeps, query: FeedQuery): Promise<FeedFilter> {
-  return {
-    ...(query.senders && query.senders.length > 0 ? { senders: query.senders } : {}),
-    ...(query.recipients && query.recipients.length > 0 ? { recipients: query.recipients } : {}),
-    ...(query.addr_or_tx_hash !== undefined
-      ? { match: await resolveMatch(deps, query.addr_or_tx_hash) }
-      : {}),
-    ...(query.source_domain !== undefined ? { sourceDomain: query.source_domain } : {}),
-    ...(query.destination_domain !== undefined
-      ? { destinationDomain: query.destination_domain }
-      : {}),
-    ...(query.domain !== undefined ? { domain: query.domain } : {}),
-    ...(query.status !== undefined ? { status: query.status } : {}),
-    ...(query.start_time !== undefined ? { startTime: query.start_time } : {}),
-    ...(query.end_time !== undefined ? { endTime: query.end_time } : {}),
-    ...(query.cursor !== undefined && query.cursor !== ''
-      ? { cursor: parseCursor(query.cursor) }
-      : {}),
-  };
+/** What the transaction routes use: the read pool, the clock and name resolution. */
+export interface TransactionRouteDeps {
+  readonly db: Pick<Databases, 'read'>;
+  readonly clock: Clock;
+  readonly names: NameResolver;
 }
 
 /** A page in the envelope of docs/api.md "Pagination" (its records are JSON text already, record.ts). */
@@ -69,7 +37,9 @@ const pageJson = (page: FeedPage): string =>
  * root: every request of another path would walk its routes and leave it through a `setImmediate`
  * (the router package's exit when no layer matches), and a feed request would pass two routers.
  */
-export function addTransactionRoutes(app: Express, deps: AppDeps): void {
+export function addTransactionRoutes(app: Express, deps: TransactionRouteDeps): void {
+  // This app's feed statements, each query shape built on its first request (repository.ts).
+  const { listTransactions } = createFeedRepository();
   const fieldsOf = (network: Network) => (network === 'mainnet' ? MAINNET_FIELDS : TESTNET_FIELDS);
   const feed = (network: Network) => {
     const fields = fieldsOf(network);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseWalletAddress } from './address.js';
 import { bindingMessage, nonceOfMessage } from './nonces.js';
-import { escapeLike } from './users.repository.js';
+import { escapeLike } from './repository.js';
 
 describe('parseWalletAddress', () => {
   it('when an EVM address comes in any case, then the key is lower case and the display EIP-55', () => {

@@ -1,5 +1,5 @@
 /**
- * One run of the rank job (src/rank-job.ts, `node dist/rank-job.js`): validate the configuration,
+ * One run of the rank job (src/bin/rank-job.ts, `node dist/bin/rank-job.js`): validate the configuration,
  * connect to DATABASE_URL (the primary: the job writes), recompute the stored ranks of both
  * networks in one transaction, disconnect.
  */

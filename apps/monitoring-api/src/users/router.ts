@@ -15,18 +15,22 @@ import {
   stringifyJson,
   textCodec,
   type Codec,
+  type KvStore,
+  type Logger,
 } from '@ctss/server-kit';
 import express from 'express';
-import type { AppDeps } from '../deps.js';
+import type { Clock } from '../clock.js';
+import type { AppConfig } from '../config.js';
+import type { Databases } from '../db/connect.js';
 import { CHAIN_LABELS, parseWalletAddress, type WalletAddress } from './address.js';
-import { BindingService } from './binding.service.js';
+import { BindingService } from './service.js';
 import { LeaderboardQuery, MAX_WALLET_ENTRIES, MessagesQuery, UsersQuery } from './schemas.js';
 import {
   countUsers,
   fetchDomainAggregate,
   fetchLeaderboard,
   findUsersByWallets,
-} from './users.repository.js';
+} from './repository.js';
 
 /** Cache codec of a user count. */
 const countCodec: Codec<number> = { encode: (n) => String(n), decode: (text) => Number(text) };
@@ -69,8 +73,20 @@ export function parseWalletsParam(value: string): WalletAddress[] {
   });
 }
 
+/** What the users routes use: both pools, the KV store (nonces, counts), the clock, the logger. */
+export interface UsersRouteDeps {
+  readonly db: Databases;
+  readonly kv: KvStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly config: Pick<
+    AppConfig,
+    'NONCE_TTL_SECONDS' | 'USERNAME_SUFFIX' | 'LEADERBOARD_COUNT_TTL_SECONDS'
+  >;
+}
+
 /** Builds the router mounted at `/users`. */
-export function createUsersRouter(deps: AppDeps): express.Router {
+export function createUsersRouter(deps: UsersRouteDeps): express.Router {
   const router = express.Router();
   const binding = new BindingService({
     primary: deps.db.primary,

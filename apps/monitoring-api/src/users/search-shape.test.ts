@@ -5,7 +5,7 @@
  * test/users/leaderboard-search.property.int.test.ts.
  */
 import { describe, expect, it } from '@jest/globals';
-import { searchShape } from './users.repository.js';
+import { searchShape } from './repository.js';
 
 describe('searchShape', () => {
   it('when there is no search, then no filter', () => {

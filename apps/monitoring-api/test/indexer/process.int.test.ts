@@ -1,5 +1,5 @@
 /**
- * The indexer as a process (`node dist/indexer.js`, built): killed with SIGKILL in the middle of a
+ * The indexer as a process (`node dist/bin/indexer.js`, built): killed with SIGKILL in the middle of a
  * backfill and started again, it ends with every transfer written once (no gap, no duplicate);
  * it serves /health, /ready and /metrics, stops cleanly on SIGTERM, and refuses a bad
  * configuration at start-up.
@@ -20,7 +20,7 @@ import {
   type FakeIris,
 } from '@ctss/devnet';
 
-const ENTRY = fileURLToPath(new URL('../../dist/indexer.js', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../dist/bin/indexer.js', import.meta.url));
 const PORT = 3400;
 const RECIPIENT = '0x00000000000000000000000000000000000e0e01' as Hex;
 

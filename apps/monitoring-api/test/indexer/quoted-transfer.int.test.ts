@@ -109,7 +109,7 @@ beforeAll(async () => {
   gasUrl = await startGasQuoteApi();
   // Statistics uncached, so each read sees the rows as they are; the real clock, as the chains'
   // block times are real time and the hourly series end at the current hour.
-  api = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' }, clock: () => new Date() });
+  api = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' }, clock: Date.now });
   server = await new Promise<Server>((resolve) => {
     const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -40,7 +40,7 @@ export function buildTestDeps(overrides: TestDepsOverrides): TestDeps {
     config,
     db: { primary: knex, read: knex },
     kv,
-    clock: () => TEST_NOW,
+    clock: () => TEST_NOW.getTime(),
     logger,
     metrics: createMetrics({ prefix: 'monitoring_test_' }),
     names: createNameResolver(config),

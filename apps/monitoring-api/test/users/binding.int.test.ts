@@ -21,7 +21,7 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
   let now = TEST_NOW.getTime();
 
   beforeAll(async () => {
-    t = await startTestApp({ clock: () => new Date(now) });
+    t = await startTestApp({ clock: () => now });
     for (const name of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'])
       await insertUser(t.db.knex, { username: `${name}.ctss` });
   });

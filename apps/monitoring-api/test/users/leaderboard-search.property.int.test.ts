@@ -2,11 +2,11 @@
  * Property: for any search term (ASCII, LIKE metacharacters included), the leaderboard returns
  * exactly the users whose username contains the first 100 characters of the term,
  * case-insensitively: the same answer as a plain JavaScript filter over the usernames, for terms
- * served by the trigram index and for those too short for it (users.repository.ts SearchShape).
+ * served by the trigram index and for those too short for it (users/repository.ts SearchShape).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { fetchLeaderboard } from '../../src/users/users.repository.js';
+import { fetchLeaderboard } from '../../src/users/repository.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { insertUser } from './builders.js';
 

@@ -1,6 +1,6 @@
 /**
  * `pnpm bench:indexer` (packages/bench/README.md "Indexer"): the transfer indexer process
- * (`apps/monitoring-api/dist/indexer.js`) on a local anvil chain and a real PostgreSQL.
+ * (`apps/monitoring-api/dist/bin/indexer.js`) on a local anvil chain and a real PostgreSQL.
  *
  * 1. Backfill: N transfers over B blocks seeded first, then the indexer started on an empty
  *    database; transfers/s from its /ready to its cursor at the head (every record written).
@@ -74,7 +74,7 @@ async function run(o: IndexerBenchOptions): Promise<void> {
     const url = databaseUrl(o.databaseUrl, DATABASE);
     await runNode({
       name: 'indexer-migrate',
-      script: path.join(MONITORING_APP_DIR, 'dist', 'migrate.js'),
+      script: path.join(MONITORING_APP_DIR, 'dist', 'bin', 'migrate.js'),
       cwd: MONITORING_APP_DIR,
       env: { DATABASE_URL: url },
     });
@@ -82,7 +82,7 @@ async function run(o: IndexerBenchOptions): Promise<void> {
     const port = await freePort();
     indexer = await startNode({
       name: 'indexer',
-      script: path.join(MONITORING_APP_DIR, 'dist', 'indexer.js'),
+      script: path.join(MONITORING_APP_DIR, 'dist', 'bin', 'indexer.js'),
       cwd: MONITORING_APP_DIR,
       env: {
         DATABASE_URL: url,

@@ -29,16 +29,19 @@ export type ChainShare = z.infer<typeof ChainShare>;
 export const TotalVolumeResponse = z
   .object({ total_volume: BaseUnits, user_volume: z.null(), volumes: z.null() })
   .openapi('TotalVolumeResponse');
+export type TotalVolumeResponse = z.infer<typeof TotalVolumeResponse>;
 
 /** `GET /stats/mainnet/volumes?senders=`: those senders' lifetime volume, base units. */
 export const UserVolumeResponse = z
   .object({ user_volume: BaseUnits, volumes: z.null() })
   .openapi('UserVolumeResponse');
+export type UserVolumeResponse = z.infer<typeof UserVolumeResponse>;
 
 /** `GET /stats/mainnet/volumes/hourly|daily`. */
 export const VolumeSeriesResponse = z
   .object({ volumes: z.array(VolumeBucket) })
   .openapi('VolumeSeriesResponse');
+export type VolumeSeriesResponse = z.infer<typeof VolumeSeriesResponse>;
 
 /** Bucket period of the fee statistics. */
 export const FeePeriod = z.enum(['hourly', 'daily']);
@@ -53,18 +56,22 @@ export const FeeSeriesResponse = z
     offset: z.number().int(),
   })
   .openapi('FeeSeriesResponse');
+export type FeeSeriesResponse = z.infer<typeof FeeSeriesResponse>;
 
 /** `GET /stats/mainnet/transactions`. */
 export const TransactionCountResponse = z
   .object({ total_transactions: z.number().int() })
   .openapi('TransactionCountResponse');
+export type TransactionCountResponse = z.infer<typeof TransactionCountResponse>;
 
 /** `GET /stats/mainnet/chain-shares`. */
 export const ChainSharesResponse = z
   .object({ chain_shares: z.array(ChainShare) })
   .openapi('ChainSharesResponse');
+export type ChainSharesResponse = z.infer<typeof ChainSharesResponse>;
 
 /** `GET /stats/mainnet/wallets` and `GET /stats/wallets`: distinct senders. */
 export const UniqueSendersResponse = z
   .object({ unique_senders_count: z.number().int() })
   .openapi('UniqueSendersResponse');
+export type UniqueSendersResponse = z.infer<typeof UniqueSendersResponse>;

@@ -1,9 +1,9 @@
 /**
- * `node dist/migrate.js [up|down]` (the `db:migrate` script): applies every pending migration to
+ * `node dist/bin/migrate.js [up|down]` (the `db:migrate` script): applies every pending migration to
  * DATABASE_URL (`up`, default) or reverts all of them (`down`).
  */
-import { createKnex } from './db/connect.js';
-import { migrateLatest, migrateRollbackAll } from './migrations/index.js';
+import { createKnex } from '../db/connect.js';
+import { migrateLatest, migrateRollbackAll } from '../migrations/index.js';
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;

@@ -1,16 +1,15 @@
 /**
- * `node dist/seed.js [--transactions N] [--users N] [--seed S] [--truncate]` (the `db:seed`
+ * `node dist/bin/seed.js [--transactions N] [--users N] [--seed S] [--truncate]` (the `db:seed`
  * script): migrates DATABASE_URL and writes deterministic demo data, with COPY for speed.
  * Defaults: 20000 transactions, 2000 users, seed 42. `--truncate` empties the transfer tables first.
  * Into an empty table, 100,000 rows or more load with the secondary indexes built afterwards.
  */
 import { parseArgs } from 'node:util';
-import { parseConfig } from '@ctss/server-kit';
-import { ConfigSchema } from './config.js';
-import { createKnex } from './db/connect.js';
-import { migrateLatest } from './migrations/index.js';
-import { seedDemoData } from './seed/index.js';
-import { withIndexesDeferred } from './seed/writer.js';
+import { loadConfig } from '../config.js';
+import { createKnex } from '../db/connect.js';
+import { migrateLatest } from '../migrations/index.js';
+import { seedDemoData } from '../seed/index.js';
+import { withIndexesDeferred } from '../seed/writer.js';
 
 const count = (text: string | undefined, fallback: number, name: string): number => {
   if (text === undefined) return fallback;
@@ -27,7 +26,7 @@ async function main(): Promise<void> {
       truncate: { type: 'boolean', default: false },
     },
   });
-  const config = parseConfig(ConfigSchema);
+  const config = loadConfig();
   const url = config.DATABASE_URL;
   if (!url)
     throw new Error('DATABASE_URL must be set (the embedded database seeds itself at start)');

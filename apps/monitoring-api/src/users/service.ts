@@ -9,17 +9,18 @@ import type { BindingNonce, VerifyRequest, VerifyResponse } from '@ctss/domain-t
 import { HttpProblem, type KvStore } from '@ctss/server-kit';
 import { WalletSignatureError, parseAptosFullMessage, verifyWalletSignature } from '@ctss/signing';
 import type { Knex } from 'knex';
+import type { Clock } from '../clock.js';
 import { parseWalletAddress, type WalletAddress } from './address.js';
-import { bindWallet, unbindWallet } from './binding.repository.js';
 import { NonceStore, nonceOfMessage } from './nonces.js';
-import { findUserByUsername, type UserIdentity } from './users.repository.js';
+import { bindWallet, findUserByUsername, unbindWallet, type UserIdentity } from './repository.js';
 
 /** Dependencies of the binding flow. */
 export interface BindingDeps {
   /** Primary database (bindings are writes; the username lookup must see the latest rows too). */
   primary: Knex;
   kv: KvStore;
-  clock: () => Date;
+  /** The app clock (epoch milliseconds). */
+  clock: Clock;
   nonceTtlSeconds: number;
 }
 
@@ -63,7 +64,7 @@ export class BindingService {
     const user = await userOrThrow(this.deps.primary, query.username);
     const issued = await this.nonces.issue(
       { username: user.username, chain_type: wallet.chainType, address_key: wallet.key },
-      this.deps.clock(),
+      new Date(this.deps.clock()),
     );
     return {
       nonce: issued.nonce,
@@ -98,7 +99,7 @@ export class BindingService {
         'message: must be the text returned by GET /users/messages',
       );
     }
-    const now = this.deps.clock();
+    const now = new Date(this.deps.clock());
     const grant = await this.nonces.peek(nonce, now);
     if (!grant)
       throw new HttpProblem(410, 'NONCE_EXPIRED', 'nonce expired, already used or never issued');
@@ -144,7 +145,7 @@ export class BindingService {
       );
     }
 
-    if (!(await this.nonces.consume(nonce, this.deps.clock()))) {
+    if (!(await this.nonces.consume(nonce, new Date(this.deps.clock())))) {
       throw new HttpProblem(410, 'NONCE_EXPIRED', 'nonce expired, already used or never issued');
     }
     const user = await userOrThrow(this.deps.primary, grant.username);

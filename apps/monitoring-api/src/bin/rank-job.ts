@@ -1,9 +1,9 @@
 /**
- * `node dist/rank-job.js`: recomputes the stored leaderboard ranks (mainnet and devnet, one
+ * `node dist/bin/rank-job.js`: recomputes the stored leaderboard ranks (mainnet and devnet, one
  * transaction) on DATABASE_URL and exits; run it on a schedule (e.g. a Kubernetes CronJob).
  * Exit code 0 on success, 1 with the reason on stderr otherwise.
  */
-import { runRankJob } from './users/rank-job-run.js';
+import { runRankJob } from '../users/rank-job-run.js';
 
 runRankJob().then(
   (changed) => {

@@ -1,0 +1,86 @@
+/**
+ * Wires the transfer indexer process (docs/indexer.md): one ChainIndexer per chain of
+ * INDEXER_CHAINS writing into DATABASE_URL (one writer per chain through an advisory lock), the
+ * Iris attestation poll, and `GET /health`, `GET /ready` and `GET /metrics` on PORT. Used by
+ * src/bin/indexer.ts through server-kit `runProcess`; closing stops the loops between steps,
+ * releases the locks and closes the pool.
+ */
+import { createServer } from 'node:http';
+import {
+  DependencyUnavailableError,
+  createMetrics,
+  listen,
+  metricsHandler,
+  notFoundHandler,
+  problemHandler,
+  type Logger,
+  type RunningService,
+} from '@ctss/server-kit';
+import express from 'express';
+import { createKnex } from '../db/connect.js';
+import { ChainIndexer } from './chain-indexer.js';
+import type { IndexerConfig } from './config.js';
+import { IrisClient } from './iris.js';
+import { ChainLocks } from './lock.js';
+import { createChainClient } from './rpc.js';
+import { startIndexerRunner } from './runner.js';
+
+/**
+ * Starts the indexer and its probe server on `config.PORT`.
+ *
+ * @throws when the port is taken.
+ */
+export async function startIndexerService(
+  config: IndexerConfig,
+  logger: Logger,
+): Promise<RunningService> {
+  const knex = createKnex(config.DATABASE_URL, { poolMax: 4 });
+  const locks = new ChainLocks(config.DATABASE_URL);
+  const metrics = createMetrics({ prefix: 'monitoring_indexer_' });
+  const indexers = config.INDEXER_CHAINS.map(
+    (chain) =>
+      new ChainIndexer(chain, createChainClient(chain), createChainClient(chain, 0), knex, locks),
+  );
+  if (indexers.length === 0) logger.warn('INDEXER_CHAINS is empty: nothing to index');
+  const runner = startIndexerRunner({
+    indexers,
+    knex,
+    iris: new IrisClient(config.IRIS_URL, config.IRIS_RATE_PER_SECOND),
+    attestation: {
+      timeoutSeconds: config.ATTESTATION_TIMEOUT_SECONDS,
+      recheckSeconds: config.IRIS_RECHECK_SECONDS,
+    },
+    logger,
+    registry: metrics.registry,
+  });
+
+  const app = express();
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok', chains: runner.chains });
+  });
+  // Ready when the database answers within 2 s and holds the indexer's tables (migrated).
+  app.get('/ready', (_req, res, next) => {
+    const probe = knex.raw('select 1 from indexer_cursors limit 1').timeout(2_000);
+    probe.then(
+      () => res.json({ status: 'ready' }),
+      () => next(new DependencyUnavailableError('database', 5)),
+    );
+  });
+  app.get('/metrics', metricsHandler(metrics.registry));
+  app.use(notFoundHandler());
+  app.use(problemHandler(logger));
+  const server = createServer(app);
+  const port = await listen(server, config.PORT);
+  logger.info(
+    { port, chains: config.INDEXER_CHAINS.map((c) => c.name), iris: config.IRIS_URL },
+    'monitoring-indexer running',
+  );
+  return {
+    server,
+    async close() {
+      await runner.stop();
+      await locks.close();
+      await knex.destroy();
+    },
+  };
+}
