@@ -4,10 +4,9 @@
  * is mounted directly on the app (no nested router on the hot path); bad queries throw HttpProblem
  * 400 and every error goes to the app's problem handler.
  */
-import { sendJsonText } from '@ctss/server-kit';
+import { parseQuery, sendJsonText } from '@ctss/server-kit';
 import type { RequestHandler } from 'express';
 import type { z } from 'zod';
-import { cachedQueryParser } from '../query-cache.js';
 import { EcdsaQuoteQuery, Ed25519QuoteQuery } from './schemas.js';
 import type { QuoteService, SignedQuote } from './service.js';
 
@@ -24,9 +23,8 @@ function quoteHandler<S extends z.ZodType>(
   schema: S,
   issue: (query: Readonly<z.output<S>>) => Promise<SignedQuote<unknown>>,
 ): RequestHandler {
-  const parse = cachedQueryParser(schema);
   return async (req, res) => {
-    const signed = await issue(parse(req));
+    const signed = await issue(parseQuery(schema, req.query));
     // A quote is priced and signed for this moment (deadline now + 100 s): no shared or browser
     // cache may keep and replay it (docs/api.md "ECDSA quote").
     res.setHeader('Cache-Control', 'no-store');

@@ -1,7 +1,6 @@
 /** `GET /routes` (docs/api.md "Routes"): route discovery over HTTP; the listing is routes/service.ts. */
-import { sendJsonText } from '@ctss/server-kit';
+import { parseQuery, sendJsonText } from '@ctss/server-kit';
 import type { RequestHandler } from 'express';
-import { cachedQueryParser } from '../query-cache.js';
 import { RoutesQuery } from './schemas.js';
 import type { RoutesService } from './service.js';
 
@@ -14,9 +13,8 @@ export const ROUTES_PATH = '/routes';
  * is never cached by clients (`Cache-Control: no-store`: its fees are of this moment).
  */
 export function routesHandler(routes: RoutesService): RequestHandler {
-  const parse = cachedQueryParser(RoutesQuery);
   return async (req, res) => {
-    const listing = await routes.list(parse(req));
+    const listing = await routes.list(parseQuery(RoutesQuery, req.query));
     res.setHeader('Cache-Control', 'no-store');
     sendJsonText(res, 200, JSON.stringify(listing));
   };
