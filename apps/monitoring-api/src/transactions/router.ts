@@ -15,6 +15,7 @@ import {
   windowCacheControl,
 } from '../cache-control.js';
 import { parseCursor } from './cursor.js';
+import { createFirstPageCache, firstPageKey } from './first-page-cache.js';
 import { FEED_MAX_LIMIT, FeedQuery, RecordParams, RecordQuery } from './query.js';
 import { MAINNET_FIELDS, TESTNET_FIELDS } from './record.js';
 import { listTransactions, type FeedFilter, type FeedPage, type Network } from './repository.js';
@@ -71,14 +72,26 @@ const pageJson = (page: FeedPage): string =>
  */
 export function addTransactionRoutes(app: Express, deps: AppDeps): void {
   const fieldsOf = (network: Network) => (network === 'mainnet' ? MAINNET_FIELDS : TESTNET_FIELDS);
+  const firstPages = createFirstPageCache({
+    ttlSeconds: deps.config.FEED_FIRST_PAGE_CACHE_SECONDS,
+    clock: deps.clock,
+  });
   const feed = (network: Network) => {
     const fields = fieldsOf(network);
     return async function handler(req: Request, res: Response): Promise<void> {
       const query = parseQuery(FeedQuery, req.query);
       const filter = await toFilter(deps, query);
-      const page = await listTransactions(deps.db.read, network, filter, query.limit, fields);
+      const render = async () =>
+        pageJson(await listTransactions(deps.db.read, network, filter, query.limit, fields));
       const cacheControl = windowCacheControl(query.end_time, deps.clock());
-      sendCacheableJson(req, res, pageJson(page), cacheControl);
+      if (filter.cursor !== undefined) {
+        sendCacheableJson(req, res, await render(), cacheControl);
+        return;
+      }
+      // A first page: served from the in-process copy while it is young enough (D62).
+      const page = await firstPages.page(firstPageKey(network, filter, query.limit), render);
+      if (page.ageSeconds !== undefined) res.setHeader('Age', page.ageSeconds);
+      sendCacheableJson(req, res, page.body, cacheControl, page.etag);
     };
   };
   /** The records of one origin hash, as a page (several transfers may share one transaction). */
