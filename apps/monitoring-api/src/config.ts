@@ -12,6 +12,7 @@ import {
   serviceConfigShape,
 } from '@ctss/server-kit';
 import { z } from 'zod';
+import { OPEN_WINDOW_MAX_AGE } from './cache-control.js';
 import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './db/connect.js';
 import { usersConfigSchema } from './users/config.js';
 
@@ -79,6 +80,11 @@ const CoreConfigSchema = z.object({
   HTTP_COMPRESSION: envBoolean().default(true),
   /** Whether the embedded database loads demo data at start (only without DATABASE_URL). */
   EMBEDDED_SEED: envBoolean().default(true),
+  /**
+   * Seconds a rendered first feed page is reused in process (transactions/first-page-cache.ts);
+   * at most, and by default, the page's `max-age`; 0 = off.
+   */
+  FEED_FIRST_PAGE_CACHE_SECONDS: envInteger(0, OPEN_WINDOW_MAX_AGE).default(OPEN_WINDOW_MAX_AGE),
 });
 
 /** The whole environment schema: the core variables plus those of the users module. */

@@ -24,7 +24,7 @@ if (!enabled)
     'database outage test skipped: needs root and PostgreSQL 15 binaries for an own server',
   );
 
-/** Feed and users requests: never cached, each needs the database. */
+/** Feed and users requests: not cached here (see `env` below), each needs the database. */
 const UNCACHED = [
   '/transactionsmainnet?limit=5',
   '/transactions?limit=5',
@@ -118,7 +118,8 @@ function percentile(values: number[], p: number): number {
       knex: dbs.primary,
       // The in-process store: this test is about the database, and a Redis hit would hide the stale copy.
       kv: createKvStore({ prefix: 'outage:' }),
-      env: { CACHE_TTL_SECONDS: '0' },
+      // No first page kept either: under the fixed test clock a kept page would never expire.
+      env: { CACHE_TTL_SECONDS: '0', FEED_FIRST_PAGE_CACHE_SECONDS: '0' },
     });
     server = createServer(createApp(deps));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -163,7 +163,13 @@ describe('with compression on (the default)', () => {
 });
 
 describe('conditional GET', () => {
-  const served = serveApp({ HTTP_COMPRESSION: 'false', CACHE_TTL_SECONDS: '30' });
+  // First pages rendered on every request: a test here changes records between requests under a
+  // fixed clock (the first-page cache has its own tests, first-page-cache.int.test.ts).
+  const served = serveApp({
+    HTTP_COMPRESSION: 'false',
+    CACHE_TTL_SECONDS: '30',
+    FEED_FIRST_PAGE_CACHE_SECONDS: '0',
+  });
 
   it('sends bodies uncompressed when HTTP_COMPRESSION is false', async () => {
     const res = await get(served.base, '/transactionsmainnet?limit=100', {

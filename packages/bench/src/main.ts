@@ -268,12 +268,26 @@ async function run(opts: BenchOptions): Promise<void> {
       }
     }
     if (needMonitoring && dataset) {
-      const monitoring = await startMonitoringApi({ ...serviceOpts, databaseUrl: dataset.url });
+      const url = dataset.url;
+      const start = (env: Readonly<Record<string, string>> = {}) =>
+        startMonitoringApi({ ...serviceOpts, extraEnv: { ...env, ...opts.env }, databaseUrl: url });
+      const monitoring = await start();
       try {
         for (const w of workloads.filter(
           (x) => x.service === 'monitoring' || x.service === 'same-bytes',
-        ))
-          records.push(await measureMonitoring(w, monitoring));
+        )) {
+          if (w.env === undefined) {
+            records.push(await measureMonitoring(w, monitoring));
+            continue;
+          }
+          // A workload with an environment of its own runs on an API started for it.
+          const own = await start(w.env);
+          try {
+            records.push(await measureMonitoring(w, own));
+          } finally {
+            await own.child.stop();
+          }
+        }
       } finally {
         await monitoring.child.stop();
       }

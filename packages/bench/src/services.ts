@@ -113,7 +113,10 @@ export async function startGasQuoteApi(
   return { child, baseUrl, port };
 }
 
-/** Starts apps/monitoring-api (dist/bin/main.js) on the benchmark database with caching off. */
+/**
+ * Starts apps/monitoring-api (dist/bin/main.js) on the benchmark database with caching off (statistics
+ * and first feed pages), unless `extraEnv` says otherwise.
+ */
 export async function startMonitoringApi(
   opts: ServiceOptions & { databaseUrl: string },
 ): Promise<RunningService> {
@@ -131,6 +134,7 @@ export async function startMonitoringApi(
       REDIS_URL: opts.redisUrl,
       REDIS_PREFIX: `${opts.redisPrefix}monitoring:`,
       CACHE_TTL_SECONDS: '0',
+      FEED_FIRST_PAGE_CACHE_SECONDS: '0',
       RATE_LIMIT_PER_MINUTE: '1000000',
       ...opts.extraEnv,
     },

@@ -43,6 +43,11 @@ export interface HttpWorkload {
    * against; absent = the hello-world measured around this workload.
    */
   readonly baseline?: string;
+  /**
+   * Environment of a monitoring API started for this workload alone (over the one of the run);
+   * absent = the API the other monitoring workloads share, caching off.
+   */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Thresholds per group; undefined = no such target. Latencies ms, RSS MB. */
@@ -258,6 +263,8 @@ export function httpWorkloads(p: BenchParams): HttpWorkload[] {
       plan: paths(['/transactionsmainnet']),
       prepare: 'if-none-match',
       expectStatus: 304,
+      // A poller meets the first-page cache as deployed (docs/decisions.md D62).
+      env: { FEED_FIRST_PAGE_CACHE_SECONDS: '5' },
     },
     {
       name: 'feed-deep-cursor',

@@ -37,14 +37,16 @@ function matchedTag(req: Request, tag: string): string | undefined {
  * request's `If-None-Match` names this body (in whichever coding the client received it).
  *
  * @param cacheControl the `Cache-Control` value, e.g. `public, max-age=60`.
+ * @param tag the body's {@link strongEtag}, when the caller kept it with the body (computed here
+ *   otherwise).
  */
 export function sendCacheableJson(
   req: Request,
   res: Response,
   body: string,
   cacheControl: string,
+  tag: string = strongEtag(body),
 ): void {
-  const tag = strongEtag(body);
   res.setHeader('Cache-Control', cacheControl);
   res.vary('Accept-Encoding');
   const matched = matchedTag(req, tag);

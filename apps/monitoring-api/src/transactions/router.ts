@@ -13,17 +13,23 @@ import {
   windowCacheControl,
 } from '../cache-control.js';
 import type { Clock } from '../clock.js';
+import type { AppConfig } from '../config.js';
 import type { Databases } from '../db/connect.js';
 import type { NameResolver } from '../names/resolver.js';
 import type { Network } from '../network.js';
+import { createFirstPageCache, firstPageKey } from './first-page-cache.js';
 import { MAINNET_FIELDS, TESTNET_FIELDS } from './record.js';
 import { createFeedRepository, type FeedPage } from './repository.js';
 import { FEED_MAX_LIMIT, FeedQuery, RecordParams, RecordQuery } from './schemas.js';
 import { toFilter } from './service.js';
 
-/** What the transaction routes use: the read pool, the clock and name resolution. */
+/**
+ * What the transaction routes use: the read pool, the clock, name resolution and the first-page
+ * cache lifetime (seconds, 0 = off).
+ */
 export interface TransactionRouteDeps {
   readonly db: Pick<Databases, 'read'>;
+  readonly config: Pick<AppConfig, 'FEED_FIRST_PAGE_CACHE_SECONDS'>;
   readonly clock: Clock;
   readonly names: NameResolver;
 }
@@ -41,14 +47,26 @@ export function addTransactionRoutes(app: Express, deps: TransactionRouteDeps): 
   // This app's feed statements, each query shape built on its first request (repository.ts).
   const { listTransactions } = createFeedRepository();
   const fieldsOf = (network: Network) => (network === 'mainnet' ? MAINNET_FIELDS : TESTNET_FIELDS);
+  const firstPages = createFirstPageCache({
+    ttlSeconds: deps.config.FEED_FIRST_PAGE_CACHE_SECONDS,
+    clock: deps.clock,
+  });
   const feed = (network: Network) => {
     const fields = fieldsOf(network);
     return async function handler(req: Request, res: Response): Promise<void> {
       const query = parseQuery(FeedQuery, req.query);
       const filter = await toFilter(deps, query);
-      const page = await listTransactions(deps.db.read, network, filter, query.limit, fields);
+      const render = async () =>
+        pageJson(await listTransactions(deps.db.read, network, filter, query.limit, fields));
       const cacheControl = windowCacheControl(query.end_time, deps.clock());
-      sendCacheableJson(req, res, pageJson(page), cacheControl);
+      if (filter.cursor !== undefined) {
+        sendCacheableJson(req, res, await render(), cacheControl);
+        return;
+      }
+      // A first page: served from the in-process copy while it is young enough (D63).
+      const page = await firstPages.page(firstPageKey(network, filter, query.limit), render);
+      if (page.ageSeconds !== undefined) res.setHeader('Age', page.ageSeconds);
+      sendCacheableJson(req, res, page.body, cacheControl, page.etag);
     };
   };
   /** The records of one origin hash, as a page (several transfers may share one transaction). */
