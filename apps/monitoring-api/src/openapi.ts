@@ -1,10 +1,10 @@
 /**
- * The OpenAPI 3.0 document of the Monitoring API, assembled from each feature's `openapi.ts`;
+ * The OpenAPI 3.1 document of the Monitoring API, assembled from each feature's `openapi.ts`;
  * every path is generated from the same zod schemas that validate requests and type responses
  * (@asteasolutions/zod-to-openapi), served at `/openapi.json` with a docs page at `/docs`. Query
  * parameters are documented as the strings they arrive as, with the rules the schemas enforce.
  */
-import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { ProblemDetails } from '@ctss/domain-types';
 import { registerDefiLlamaPaths } from './defillama/openapi.js';
 import { registerHealthPaths } from './health.js';
@@ -30,8 +30,8 @@ export function buildOpenApiDocument(registrars: readonly OpenApiRegistrar[] = [
   const registry = new OpenAPIRegistry();
   registry.register('ProblemDetails', ProblemDetails);
   for (const register of [...CORE, ...registrars]) register(registry);
-  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
-    openapi: '3.0.3',
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
     info: {
       title: 'CTSS Monitoring API',
       version: '1.0.0',
