@@ -101,6 +101,8 @@ describe('with compression on (the default)', () => {
     const plain = await get(served.base, path);
     expect(plain.status).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
+    // Asked without Accept-Encoding: identity, but shared caches still key on the header.
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/i);
     expect(plain.body.length).toBeGreaterThan(60_000);
     for (const [coding, decode] of [
       ['gzip', gunzipSync],

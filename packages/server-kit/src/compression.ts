@@ -39,6 +39,14 @@ export function codingTag(tag: string, coding: string): string {
 export function compressionMiddleware(): RequestHandler {
   const compress = compression({ threshold: COMPRESSION_THRESHOLD_BYTES });
   return (req, res, next) => {
+    // Without Accept-Encoding the library sends the identity body anyway; skipping its response
+    // wrappers then saves their cost on every such request (docs/decisions.md "D59. Response
+    // compression"). The Vary it would have added is set here, so caches still key on the header.
+    if (req.headers['accept-encoding'] === undefined) {
+      res.vary('Accept-Encoding');
+      next();
+      return;
+    }
     onHeaders(res, function renameTag(this: ServerResponse<IncomingMessage>) {
       const coding = this.getHeader('Content-Encoding');
       const tag = this.getHeader('ETag');
