@@ -1,5 +1,5 @@
 import { privateKeyToAccount } from 'viem/accounts';
-import { WalletSignatureError } from '../errors.js';
+import { expectCode } from '../../test/support/expect-code.js';
 import { verifyWalletSignature } from './verify.js';
 
 const account = privateKeyToAccount(
@@ -9,14 +9,6 @@ const other = privateKeyToAccount(
   '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
 );
 const message = 'Wallet binding request: alice.ctss\nNonce: 6f1c2a';
-
-async function expectCode(
-  promise: Promise<unknown>,
-  code: WalletSignatureError['code'],
-): Promise<void> {
-  await expect(promise).rejects.toBeInstanceOf(WalletSignatureError);
-  await expect(promise).rejects.toMatchObject({ code });
-}
 
 describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
   it('accepts a viem signMessage signature and returns the checksummed address', async () => {
