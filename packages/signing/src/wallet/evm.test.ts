@@ -10,6 +10,10 @@ const other = privateKeyToAccount(
 );
 const message = 'Wallet binding request: alice.ctss\nNonce: 6f1c2a';
 
+/** verifyWalletSignature for `account` (evm), of `text` (the binding message by default). */
+const verifyEvm = (signature: string, text: string = message) =>
+  verifyWalletSignature({ chainType: 'evm', address: account.address, message: text, signature });
+
 describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
   it('accepts a viem signMessage signature and returns the checksummed address', async () => {
     const signature = await account.signMessage({ message });
@@ -31,12 +35,7 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
   it('accepts a signature without 0x', async () => {
     const signature = await account.signMessage({ message });
     await expect(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message,
-        signature: signature.slice(2),
-      }),
+      verifyEvm(signature.slice(2)),
     ).resolves.toMatchObject({
       address: account.address,
     });
@@ -51,12 +50,7 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
     );
     expect(compact).toHaveLength(130);
     await expect(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message,
-        signature: compact,
-      }),
+      verifyEvm(compact),
     ).resolves.toMatchObject({
       address: account.address,
     });
@@ -65,12 +59,7 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
   it('rejects a wrong message, a wrong address and a forged signature as INVALID_SIGNATURE', async () => {
     const signature = await account.signMessage({ message });
     await expectCode(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message: `${message}x`,
-        signature,
-      }),
+      verifyEvm(signature, `${message}x`),
       'INVALID_SIGNATURE',
     );
     await expectCode(
@@ -79,32 +68,17 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
     );
     const forged = `${signature.slice(0, 10)}${signature[10] === 'a' ? 'b' : 'a'}${signature.slice(11)}`;
     await expectCode(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message,
-        signature: forged,
-      }),
+      verifyEvm(forged),
       'INVALID_SIGNATURE',
     );
     const badV = `${signature.slice(0, 130)}05`;
     await expectCode(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message,
-        signature: badV,
-      }),
+      verifyEvm(badV),
       'INVALID_SIGNATURE',
     );
     const zero = `0x${'00'.repeat(65)}`;
     await expectCode(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message,
-        signature: zero,
-      }),
+      verifyEvm(zero),
       'INVALID_SIGNATURE',
     );
   });
@@ -114,12 +88,7 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
     const raw = await account.sign({ hash: keccak256(toBytes(message)) });
     expect(raw).not.toBe(await account.sign({ hash: hashMessage(message) }));
     await expectCode(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message,
-        signature: raw,
-      }),
+      verifyEvm(raw),
       'INVALID_SIGNATURE',
     );
   });
@@ -157,12 +126,7 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
       'INVALID_INPUT',
     );
     await expectCode(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message: 42 as unknown as string,
-        signature,
-      }),
+      verifyEvm(signature, 42 as unknown as string),
       'INVALID_INPUT',
     );
     await expectCode(
