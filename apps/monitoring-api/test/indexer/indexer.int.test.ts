@@ -69,6 +69,10 @@ afterAll(async () => {
   await Promise.all(anvils.map((x) => x.stop()));
 });
 
+/** A CCTP v1 transfer from chain a to domain 3 (chain b) for RECIPIENT; amount and fee in base units. */
+const v1Transfer = (amount: bigint, fee: bigint) =>
+  makeTransfer(a, { version: 1, destinationDomain: 3, amount, fee, recipient: RECIPIENT });
+
 const record = async (txHash: string) =>
   await rows(
     db.knex,
@@ -229,13 +233,7 @@ describe('a v2 native-fee transfer through the pre-2025-09-02 event', () => {
 
 describe('a destination receipt indexed before its source transfer', () => {
   it('completes the record when the source transfer is written later', async () => {
-    const sent = await makeTransfer(a, {
-      version: 1,
-      destinationDomain: 3,
-      amount: 20_000_000n,
-      fee: 150_000n,
-      recipient: RECIPIENT,
-    });
+    const sent = await v1Transfer(20_000_000n, 150_000n);
     const received = await receiveMessage(b, 1, sent.message);
     await syncAll([indexers[1]!]);
     expect(await record(sent.receipt.transactionHash)).toEqual([]);
@@ -288,13 +286,7 @@ describe('idempotence and one writer per chain', () => {
 
 describe('Iris faults', () => {
   it('a 429 pauses the client for Retry-After; the transfer is asked again later', async () => {
-    const sent = await makeTransfer(a, {
-      version: 1,
-      destinationDomain: 3,
-      amount: 5_000_000n,
-      fee: 100_000n,
-      recipient: RECIPIENT,
-    });
+    const sent = await v1Transfer(5_000_000n, 100_000n);
     await syncAll(indexers);
     iris.failNext(1, 429);
     iris.complete(sent.receipt.transactionHash);
@@ -308,13 +300,7 @@ describe('Iris faults', () => {
   });
 
   it('a transfer unattested past the timeout gets has_attestation_error', async () => {
-    const sent = await makeTransfer(a, {
-      version: 1,
-      destinationDomain: 3,
-      amount: 7_000_000n,
-      fee: 100_000n,
-      recipient: RECIPIENT,
-    });
+    const sent = await v1Transfer(7_000_000n, 100_000n);
     await syncAll(indexers);
     await db
       .knex('transactions')
