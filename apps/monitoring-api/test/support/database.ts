@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from '@jest/globals';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { createKnex } from '../../src/db/connect.js';
@@ -113,4 +114,36 @@ async function pgliteTemplate(migrated: boolean, rebuild = false): Promise<Blob>
     await rename(temporary, path);
     return dump;
   }
+}
+
+/**
+ * A database of the calling describe block's own: created (with `options`) in a beforeAll hook
+ * and dropped in an afterAll hook registered here. The returned handle reads through to it.
+ *
+ * @throws from its members when read outside the tests (before the beforeAll hook has run).
+ */
+export function useTestDatabase(options: TestDatabaseOptions = {}): TestDatabase {
+  let created: TestDatabase | undefined;
+  const current = (): TestDatabase => {
+    if (!created) throw new Error('the test database is created in beforeAll');
+    return created;
+  };
+  beforeAll(async () => {
+    created = await createTestDatabase(options);
+  });
+  afterAll(async () => {
+    await created?.drop();
+  });
+  return {
+    get url() {
+      return current().url;
+    },
+    get knex() {
+      return current().knex;
+    },
+    get embedded() {
+      return current().embedded;
+    },
+    drop: () => current().drop(),
+  };
 }
