@@ -11,6 +11,8 @@ import { TEST_NOW } from './support/deps.js';
 
 describe('demo data', () => {
   const t = useTestApp();
+  /** The body of a 200 answer to GET `path`. */
+  const okBody = async (path: string) => (await request(t.app).get(path).expect(200)).body;
 
   beforeAll(async () => {
     await seedDemoData(t.db.knex, {
@@ -24,35 +26,35 @@ describe('demo data', () => {
 
   it('when every route is called, then each answers 200 with data', async () => {
     expect(
-      (await request(t.app).get('/transactionsmainnet').expect(200)).body.transactions,
+      (await okBody('/transactionsmainnet')).transactions,
     ).toHaveLength(10);
-    expect((await request(t.app).get('/transactions').expect(200)).body.transactions).toHaveLength(
+    expect((await okBody('/transactions')).transactions).toHaveLength(
       10,
     );
     expect(
-      (await request(t.app).get('/stats/mainnet/volumes').expect(200)).body.total_volume,
+      (await okBody('/stats/mainnet/volumes')).total_volume,
     ).toBeGreaterThan(0);
-    const hourly = (await request(t.app).get('/stats/mainnet/volumes/hourly').expect(200)).body
+    const hourly = (await okBody('/stats/mainnet/volumes/hourly'))
       .volumes as { total_volume_usd: number }[];
     expect(hourly.filter((b) => b.total_volume_usd > 0).length).toBeGreaterThan(12);
-    const daily = (await request(t.app).get('/stats/mainnet/volumes/daily').expect(200)).body
+    const daily = (await okBody('/stats/mainnet/volumes/daily'))
       .volumes as { total_volume_usd: number }[];
     expect(daily.every((b) => b.total_volume_usd > 0)).toBe(true);
-    expect((await request(t.app).get('/stats/mainnet/fees').expect(200)).body.fees).toHaveLength(24);
+    expect((await okBody('/stats/mainnet/fees')).fees).toHaveLength(24);
     expect(
-      (await request(t.app).get('/stats/mainnet/transactions').expect(200)).body.total_transactions,
+      (await okBody('/stats/mainnet/transactions')).total_transactions,
     ).toBeGreaterThan(2000);
     expect(
-      (await request(t.app).get('/stats/mainnet/chain-shares').expect(200)).body.chain_shares.length,
+      (await okBody('/stats/mainnet/chain-shares')).chain_shares.length,
     ).toBeGreaterThan(15);
     expect(
-      (await request(t.app).get('/stats/mainnet/wallets').expect(200)).body.unique_senders_count,
+      (await okBody('/stats/mainnet/wallets')).unique_senders_count,
     ).toBeGreaterThan(50);
     expect(
-      (await request(t.app).get('/stats/wallets').expect(200)).body.unique_senders_count,
+      (await okBody('/stats/wallets')).unique_senders_count,
     ).toBeGreaterThan(10);
     expect(
-      (await request(t.app).get('/users/leaderboard').expect(200)).body.leaderboard.length,
+      (await okBody('/users/leaderboard')).leaderboard.length,
     ).toBeGreaterThan(0);
   });
 
