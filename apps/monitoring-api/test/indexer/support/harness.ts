@@ -7,13 +7,16 @@ import { createChainClient } from '../../../src/indexer/rpc.js';
 import { deployCctpChain, startAnvil, type Anvil, type CctpChain } from '@ctss/devnet';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
-/** The indexer config of a test chain (overrides applied last). */
-export function chainConfig(
+/**
+ * The INDEXER_CHAINS entry of a test chain as configuration text holds it, before parsing
+ * (overrides applied last).
+ */
+export function chainConfigInput(
   name: string,
   chain: CctpChain,
   overrides: Partial<Record<keyof ChainConfig, unknown>> = {},
-): ChainConfig {
-  return ChainConfigSchema.parse({
+): Record<string, unknown> {
+  return {
     name,
     network: 'mainnet',
     domain: chain.domain,
@@ -25,7 +28,16 @@ export function chainConfig(
     pollIntervalMs: 50,
     maxBlockRange: 5,
     ...overrides,
-  });
+  };
+}
+
+/** The indexer config of a test chain (overrides applied last). */
+export function chainConfig(
+  name: string,
+  chain: CctpChain,
+  overrides: Partial<Record<keyof ChainConfig, unknown>> = {},
+): ChainConfig {
+  return ChainConfigSchema.parse(chainConfigInput(name, chain, overrides));
 }
 
 /** A chain indexer over `config`. */
