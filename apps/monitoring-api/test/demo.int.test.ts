@@ -25,37 +25,23 @@ describe('demo data', () => {
   });
 
   it('when every route is called, then each answers 200 with data', async () => {
-    expect(
-      (await okBody('/transactionsmainnet')).transactions,
-    ).toHaveLength(10);
-    expect((await okBody('/transactions')).transactions).toHaveLength(
-      10,
-    );
-    expect(
-      (await okBody('/stats/mainnet/volumes')).total_volume,
-    ).toBeGreaterThan(0);
-    const hourly = (await okBody('/stats/mainnet/volumes/hourly'))
-      .volumes as { total_volume_usd: number }[];
+    expect((await okBody('/transactionsmainnet')).transactions).toHaveLength(10);
+    expect((await okBody('/transactions')).transactions).toHaveLength(10);
+    expect((await okBody('/stats/mainnet/volumes')).total_volume).toBeGreaterThan(0);
+    const hourly = (await okBody('/stats/mainnet/volumes/hourly')).volumes as {
+      total_volume_usd: number;
+    }[];
     expect(hourly.filter((b) => b.total_volume_usd > 0).length).toBeGreaterThan(12);
-    const daily = (await okBody('/stats/mainnet/volumes/daily'))
-      .volumes as { total_volume_usd: number }[];
+    const daily = (await okBody('/stats/mainnet/volumes/daily')).volumes as {
+      total_volume_usd: number;
+    }[];
     expect(daily.every((b) => b.total_volume_usd > 0)).toBe(true);
     expect((await okBody('/stats/mainnet/fees')).fees).toHaveLength(24);
-    expect(
-      (await okBody('/stats/mainnet/transactions')).total_transactions,
-    ).toBeGreaterThan(2000);
-    expect(
-      (await okBody('/stats/mainnet/chain-shares')).chain_shares.length,
-    ).toBeGreaterThan(15);
-    expect(
-      (await okBody('/stats/mainnet/wallets')).unique_senders_count,
-    ).toBeGreaterThan(50);
-    expect(
-      (await okBody('/stats/wallets')).unique_senders_count,
-    ).toBeGreaterThan(10);
-    expect(
-      (await okBody('/users/leaderboard')).leaderboard.length,
-    ).toBeGreaterThan(0);
+    expect((await okBody('/stats/mainnet/transactions')).total_transactions).toBeGreaterThan(2000);
+    expect((await okBody('/stats/mainnet/chain-shares')).chain_shares.length).toBeGreaterThan(15);
+    expect((await okBody('/stats/mainnet/wallets')).unique_senders_count).toBeGreaterThan(50);
+    expect((await okBody('/stats/wallets')).unique_senders_count).toBeGreaterThan(10);
+    expect((await okBody('/users/leaderboard')).leaderboard.length).toBeGreaterThan(0);
   });
 
   it('when filtering the feed by each served source domain, then every one has records', async () => {

@@ -138,7 +138,10 @@ describe('statistics endpoints', () => {
   });
 
   it('when asking fees hourly and daily, then fee = deposit - receive and relayer fees per bucket', async () => {
-    const hourly = await request(t.app).get('/stats/mainnet/fees').query({ limit: '2' }).expect(200);
+    const hourly = await request(t.app)
+      .get('/stats/mainnet/fees')
+      .query({ limit: '2' })
+      .expect(200);
     expect(hourly.body).toEqual({
       fees: [
         {
@@ -299,7 +302,9 @@ describe('statistics endpoints', () => {
               hour: t.db.knex.raw(`created_at - interval '1 hour'`),
               sender: t.db.knex.raw(`upper(sender)`),
               domain: t.db.knex.raw(`(source_domain + 1) % 4294967296`),
-              network: t.db.knex.raw(`case network when 'mainnet' then 'testnet' else 'mainnet' end`),
+              network: t.db.knex.raw(
+                `case network when 'mainnet' then 'testnet' else 'mainnet' end`,
+              ),
             };
             if (o.field === 'amount')
               await t.db.knex.raw(

@@ -97,7 +97,11 @@ describe('createHttpApp: one path from error to response', () => {
       ['text/plain', 'name=x', 400, 'INVALID_BODY'],
     ] as const;
     for (const [type, body, status, code] of refused) {
-      const res = await request(app).post('/body').set('Content-Type', type).send(body).expect(status);
+      const res = await request(app)
+        .post('/body')
+        .set('Content-Type', type)
+        .send(body)
+        .expect(status);
       expect(res.body.code).toBe(code);
     }
     const wrong = await request(app).post('/body').send({ name: 5 }).expect(400);

@@ -55,12 +55,15 @@ describe('chainMiddleware', () => {
   it.each([
     ['a synchronous throw', throwing, 'thrown'],
     ['a rejected promise from an async handler', rejecting, 'async failure'],
-  ])('%s is passed on as an error, and later handlers do not run', async (_name, handler, error) => {
-    const res = await request(appWith(chainMiddleware([handler, mark('b')]))).get('/');
-    expect(res.status).toBe(418);
-    expect(res.body).toEqual({ error });
-    expect(res.headers['x-trace']).toBeUndefined();
-  });
+  ])(
+    '%s is passed on as an error, and later handlers do not run',
+    async (_name, handler, error) => {
+      const res = await request(appWith(chainMiddleware([handler, mark('b')]))).get('/');
+      expect(res.status).toBe(418);
+      expect(res.body).toEqual({ error });
+      expect(res.headers['x-trace']).toBeUndefined();
+    },
+  );
 
   it("null and 'route' continue with the next handler, as express's router treats them", async () => {
     const nullNext: RequestHandler = (_req, _res, next) => next(null);

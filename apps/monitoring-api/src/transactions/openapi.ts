@@ -6,7 +6,13 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { TestnetTransactionPage, TransactionPage } from '@ctss/domain-types';
 import type { ZodType } from 'zod';
-import { jsonResponse, notModified, problemResponse, rateLimited, registerGet } from '../openapi-responses.js';
+import {
+  jsonResponse,
+  notModified,
+  problemResponse,
+  rateLimited,
+  registerGet,
+} from '../openapi-responses.js';
 import { FeedQuery, RecordParams } from './schemas.js';
 
 /** Registers a single-record lookup (`/<feed>/{source_tx_hash}`). */

@@ -15,7 +15,6 @@ import {
 import { jsonResponse, problemResponse } from '../openapi-responses.js';
 import { LeaderboardQuery, MessagesQuery } from './schemas.js';
 
-
 /** Registers the users endpoints (paths, parameters, bodies, responses and error codes). */
 export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
   registry.registerPath({
@@ -46,7 +45,10 @@ export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
       }),
     },
     responses: {
-      200: jsonResponse('`?wallets=`: WalletsQueryResponse; `?domains=`: DomainAggregate', z.union([WalletsQueryResponse, DomainAggregate])),
+      200: jsonResponse(
+        '`?wallets=`: WalletsQueryResponse; `?domains=`: DomainAggregate',
+        z.union([WalletsQueryResponse, DomainAggregate]),
+      ),
       400: problemResponse(
         'INVALID_QUERY: neither or both parameters, unknown chain, bad address, more than 20 entries',
       ),

@@ -76,7 +76,9 @@ it('a reorg that drops a transfer removes its row and its rollup contributions',
 
 it('a reorg that re-includes a transfer in another block leaves one row, confirmed once deep enough', async () => {
   const sent = await transfer(4_000_000n);
-  const raw = await fx.anvil.rpc<Hex>('eth_getRawTransactionByHash', [sent.receipt.transactionHash]);
+  const raw = await fx.anvil.rpc<Hex>('eth_getRawTransactionByHash', [
+    sent.receipt.transactionHash,
+  ]);
   await fx.chain.client.request({ method: 'anvil_mine' as never, params: ['0x1'] as never });
   await syncAll([indexer]);
   const [before] = await rowsOf(sent.receipt.transactionHash);
@@ -86,7 +88,9 @@ it('a reorg that re-includes a transfer in another block leaves one row, confirm
   });
   // Replace the last 2 blocks; the transfer goes into the second new block (one block later).
   await fx.anvil.rpc('anvil_reorg', [2, [[raw, 1]]]);
-  const receipt = await fx.chain.client.getTransactionReceipt({ hash: sent.receipt.transactionHash });
+  const receipt = await fx.chain.client.getTransactionReceipt({
+    hash: sent.receipt.transactionHash,
+  });
   expect(receipt.blockHash).not.toBe(sent.receipt.blockHash);
   await syncAll([indexer]);
   expect(await rowsOf(sent.receipt.transactionHash)).toEqual([
@@ -102,6 +106,8 @@ it('a reorg that re-includes a transfer in another block leaves one row, confirm
   await syncAll([indexer]);
   const [final] = await rowsOf(sent.receipt.transactionHash);
   expect(final!.confirmed).toBe('true');
-  expect(await rows(fx.db.knex, `select count(*)::text as n from transactions`)).toEqual([{ n: '2' }]);
+  expect(await rows(fx.db.knex, `select count(*)::text as n from transactions`)).toEqual([
+    { n: '2' },
+  ]);
   await expectRollupsExact(fx.db.knex);
 });

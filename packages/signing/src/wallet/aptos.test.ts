@@ -144,8 +144,14 @@ describe('verifyWalletSignature (aptos)', () => {
     });
     const good = buildAptosFullMessage({ message, nonce: '1' });
     const refused = [
-      [{ message, signature: sign(account, otherEmbedded), fullMessage: otherEmbedded }, 'INVALID_SIGNATURE'],
-      [{ message, signature: sign(account, otherAddress), fullMessage: otherAddress }, 'INVALID_SIGNATURE'],
+      [
+        { message, signature: sign(account, otherEmbedded), fullMessage: otherEmbedded },
+        'INVALID_SIGNATURE',
+      ],
+      [
+        { message, signature: sign(account, otherAddress), fullMessage: otherAddress },
+        'INVALID_SIGNATURE',
+      ],
       [{ message: otherAddress, signature: sign(account, otherAddress) }, 'INVALID_SIGNATURE'],
       [{ message, signature: sign(account, message), fullMessage: good }, 'INVALID_SIGNATURE'],
       [{ message, signature: sign(account, good), fullMessage: 'APTOS message' }, 'INVALID_INPUT'],

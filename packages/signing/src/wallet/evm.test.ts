@@ -34,9 +34,7 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
 
   it('accepts a signature without 0x', async () => {
     const signature = await account.signMessage({ message });
-    await expect(
-      verifyEvm(signature.slice(2)),
-    ).resolves.toMatchObject({
+    await expect(verifyEvm(signature.slice(2))).resolves.toMatchObject({
       address: account.address,
     });
   });
@@ -49,48 +47,31 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
       signatureToCompactSignature(parseSignature(signature)),
     );
     expect(compact).toHaveLength(130);
-    await expect(
-      verifyEvm(compact),
-    ).resolves.toMatchObject({
+    await expect(verifyEvm(compact)).resolves.toMatchObject({
       address: account.address,
     });
   });
 
   it('rejects a wrong message, a wrong address and a forged signature as INVALID_SIGNATURE', async () => {
     const signature = await account.signMessage({ message });
-    await expectCode(
-      verifyEvm(signature, `${message}x`),
-      'INVALID_SIGNATURE',
-    );
+    await expectCode(verifyEvm(signature, `${message}x`), 'INVALID_SIGNATURE');
     await expectCode(
       verifyWalletSignature({ chainType: 'evm', address: other.address, message, signature }),
       'INVALID_SIGNATURE',
     );
     const forged = `${signature.slice(0, 10)}${signature[10] === 'a' ? 'b' : 'a'}${signature.slice(11)}`;
-    await expectCode(
-      verifyEvm(forged),
-      'INVALID_SIGNATURE',
-    );
+    await expectCode(verifyEvm(forged), 'INVALID_SIGNATURE');
     const badV = `${signature.slice(0, 130)}05`;
-    await expectCode(
-      verifyEvm(badV),
-      'INVALID_SIGNATURE',
-    );
+    await expectCode(verifyEvm(badV), 'INVALID_SIGNATURE');
     const zero = `0x${'00'.repeat(65)}`;
-    await expectCode(
-      verifyEvm(zero),
-      'INVALID_SIGNATURE',
-    );
+    await expectCode(verifyEvm(zero), 'INVALID_SIGNATURE');
   });
 
   it('rejects a raw-digest signature (no EIP-191 prefix)', async () => {
     const { hashMessage, keccak256, toBytes } = await import('viem');
     const raw = await account.sign({ hash: keccak256(toBytes(message)) });
     expect(raw).not.toBe(await account.sign({ hash: hashMessage(message) }));
-    await expectCode(
-      verifyEvm(raw),
-      'INVALID_SIGNATURE',
-    );
+    await expectCode(verifyEvm(raw), 'INVALID_SIGNATURE');
   });
 
   it('rejects malformed addresses and signature encodings as INVALID_INPUT', async () => {
@@ -125,10 +106,7 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
       }),
       'INVALID_INPUT',
     );
-    await expectCode(
-      verifyEvm(signature, 42 as unknown as string),
-      'INVALID_INPUT',
-    );
+    await expectCode(verifyEvm(signature, 42 as unknown as string), 'INVALID_INPUT');
     await expectCode(
       verifyWalletSignature({ chainType: 'evm', address: account.address, message: '', signature }),
       'INVALID_INPUT',
