@@ -13,7 +13,7 @@ import { createDatabases, createKnex, type DatabaseHandles } from '../src/db/con
 import { migrateLatest } from '../src/migrations/index.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { buildTestDeps, type TestDeps } from './support/deps.js';
-import { listenOnLoopback, type Listening } from './support/listen.js';
+import { closeInOrder, listenOnLoopback, type Listening } from './support/listen.js';
 import { canRunOwnPostgres, startOwnPostgres, type OwnPostgres } from './support/own-postgres.js';
 
 const PORT = 5442;
@@ -138,9 +138,7 @@ function percentile(values: number[], p: number): number {
   }, 120_000);
 
   afterAll(async () => {
-    await listening?.close();
-    await dbs?.close();
-    await deps?.close();
+    await closeInOrder(listening, dbs, deps);
     await pg?.destroy();
   }, 60_000);
 

@@ -14,7 +14,7 @@ import { migrateLatest } from '../src/migrations/index.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { buildTestDeps, type TestDeps } from './support/deps.js';
-import { listenOnLoopback, type Listening } from './support/listen.js';
+import { closeInOrder, listenOnLoopback, type Listening } from './support/listen.js';
 import { canRunOwnPostgres, startOwnPostgres, type OwnPostgres } from './support/own-postgres.js';
 
 const PORT = 5443;
@@ -65,9 +65,7 @@ if (!enabled)
   }, 120_000);
 
   afterAll(async () => {
-    await listening?.close();
-    await dbs?.close();
-    await deps?.close();
+    await closeInOrder(listening, dbs, deps);
     await replica?.destroy();
     await primary?.drop();
   }, 60_000);

@@ -10,6 +10,7 @@ import { aTransaction, insertAll } from './support/builders.js';
 import { expectRollupsExact, rows } from './support/rollups.js';
 import { useTestApp } from './support/app.js';
 import { TEST_NOW } from './support/deps.js';
+import { watchQueries } from './support/queries.js';
 
 const HOUR = 3_600_000;
 const at = (iso: string) => new Date(iso);
@@ -363,11 +364,7 @@ describe('statistics cache', () => {
   });
 
   it('when many requests miss the cache at once, then one query runs and all get the same answer', async () => {
-    const queries: string[] = [];
-    const listener = (q: { sql: string }) => {
-      if (q.sql.includes('tx_network_totals')) queries.push(q.sql);
-    };
-    t.db.knex.on('query', listener);
+    const { queries, stop } = watchQueries(t.db.knex, 'tx_network_totals');
     try {
       const responses = await Promise.all(
         Array.from({ length: 20 }, () => request(t.app).get('/stats/mainnet/volumes')),
@@ -377,7 +374,7 @@ describe('statistics cache', () => {
       );
       expect(queries).toHaveLength(1);
     } finally {
-      t.db.knex.off('query', listener);
+      stop();
     }
   });
 });

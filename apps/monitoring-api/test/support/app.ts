@@ -1,9 +1,9 @@
 /** The app over real HTTP for tests: a migrated database of the test file's own, real deps. */
-import { afterAll, beforeAll } from '@jest/globals';
 import type { Express } from 'express';
 import { createApp } from '../../src/app.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { buildTestDeps, type TestDeps, type TestDepsOverrides } from './deps.js';
+import { useResource } from './hooks.js';
 
 /** A test app with its database and dependencies. */
 export interface TestApp {
@@ -38,35 +38,12 @@ export async function startTestApp(
 }
 
 /**
- * A test app of the calling describe block's own: started by {@link startTestApp} with
- * `overrides` in a beforeAll hook and closed in an afterAll hook registered here. The returned
- * handle reads through to it.
- *
- * @throws from its members when read outside the tests (before the beforeAll hook has run).
+ * A test app of the calling describe block's own, started by {@link startTestApp} with
+ * `overrides` before its tests and closed after them (see {@link useResource}).
  */
-export function useTestApp(
-  overrides: Omit<TestDepsOverrides, 'knex'> = {},
-): Omit<TestApp, 'close'> {
-  let started: TestApp | undefined;
-  const current = (): TestApp => {
-    if (!started) throw new Error('the test app is started in beforeAll');
-    return started;
-  };
-  beforeAll(async () => {
-    started = await startTestApp(overrides);
-  });
-  afterAll(async () => {
-    await started?.close();
-  });
-  return {
-    get app() {
-      return current().app;
-    },
-    get db() {
-      return current().db;
-    },
-    get deps() {
-      return current().deps;
-    },
-  };
+export function useTestApp(overrides: Omit<TestDepsOverrides, 'knex'> = {}): TestApp {
+  return useResource(
+    () => startTestApp(overrides),
+    (t) => t.close(),
+  );
 }

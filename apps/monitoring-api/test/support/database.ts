@@ -6,12 +6,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from '@jest/globals';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { createKnex } from '../../src/db/connect.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { migrateLatest, migrations } from '../../src/migrations/index.js';
+import { useResource } from './hooks.js';
 
 /** A database owned by one test file. */
 export interface TestDatabase {
@@ -117,33 +117,12 @@ async function pgliteTemplate(migrated: boolean, rebuild = false): Promise<Blob>
 }
 
 /**
- * A database of the calling describe block's own: created (with `options`) in a beforeAll hook
- * and dropped in an afterAll hook registered here. The returned handle reads through to it.
- *
- * @throws from its members when read outside the tests (before the beforeAll hook has run).
+ * A database of the calling describe block's own, made by {@link createTestDatabase} with
+ * `options` before its tests and dropped after them (see {@link useResource}).
  */
 export function useTestDatabase(options: TestDatabaseOptions = {}): TestDatabase {
-  let created: TestDatabase | undefined;
-  const current = (): TestDatabase => {
-    if (!created) throw new Error('the test database is created in beforeAll');
-    return created;
-  };
-  beforeAll(async () => {
-    created = await createTestDatabase(options);
-  });
-  afterAll(async () => {
-    await created?.drop();
-  });
-  return {
-    get url() {
-      return current().url;
-    },
-    get knex() {
-      return current().knex;
-    },
-    get embedded() {
-      return current().embedded;
-    },
-    drop: () => current().drop(),
-  };
+  return useResource(
+    () => createTestDatabase(options),
+    (db) => db.drop(),
+  );
 }

@@ -19,3 +19,10 @@ export async function listenOnLoopback(app: RequestListener): Promise<Listening>
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** Closes each of `resources` in turn, skipping the undefined ones (never made). */
+export async function closeInOrder(
+  ...resources: ({ close(): Promise<unknown> } | undefined)[]
+): Promise<void> {
+  for (const resource of resources) await resource?.close();
+}

@@ -6,6 +6,7 @@ import { recomputeRanks } from '../../src/users/ranks.js';
 import { LEADERBOARD_TOTAL_KEY } from '../../src/users/router.js';
 import { bindTestWallet, evmAddress, insertUser, refer } from './builders.js';
 import { startTestApp, useTestApp, type TestApp } from '../support/app.js';
+import { watchQueries } from '../support/queries.js';
 
 interface Page {
   leaderboard: { username: string; domain_rank: number | null; [field: string]: unknown }[];
@@ -229,11 +230,7 @@ describe('GET /users/leaderboard under concurrent identical requests', () => {
   });
 
   it('when 20 identical pages are asked at once, then one page query runs and all get the same body; a new request reads again', async () => {
-    const queries: string[] = [];
-    const listener = (q: { sql: string }) => {
-      if (q.sql.includes('with page')) queries.push(q.sql);
-    };
-    t.db.knex.on('query', listener);
+    const { queries, stop } = watchQueries(t.db.knex, 'with page');
     try {
       const responses = await Promise.all(
         Array.from({ length: 20 }, () =>
@@ -256,7 +253,7 @@ describe('GET /users/leaderboard under concurrent identical requests', () => {
       ]);
       expect(queries).toHaveLength(2);
     } finally {
-      t.db.knex.off('query', listener);
+      stop();
     }
   });
 });
