@@ -26,6 +26,13 @@ const wsUrl = (base: string, path = '/subscribe') => `${base.replace('http', 'ws
 /** A client of `t`'s /subscribe, once `t` listens. */
 const subscribe = async (t: TestApp) => connectWs(wsUrl(await t.listen()));
 
+/** Expects `t`'s gas_quote_websocket_dropped_total to have counted one client dropped for `reason`. */
+async function expectDropped(t: TestApp, reason: 'slow' | 'dead'): Promise<void> {
+  expect(
+    await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_dropped_total'),
+  ).toContain(`reason="${reason}"} 1`);
+}
+
 async function waitFor(predicate: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
   const started = Date.now();
   while (!predicate()) {
@@ -112,9 +119,7 @@ describe('a client of /subscribe', () => {
       'the healthy client to keep receiving',
     );
     expect(healthy.ws.readyState).toBe(WebSocket.OPEN);
-    expect(
-      await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_dropped_total'),
-    ).toContain('reason="slow"} 1');
+    await expectDropped(t, 'slow');
     healthy.ws.close();
   });
 
@@ -126,9 +131,7 @@ describe('a client of /subscribe', () => {
     (dead.ws as unknown as { _socket: { pause(): void } })._socket.pause();
     await waitFor(() => t.gas.ws.clientCount() === 1, 'the dead client to be dropped', 10_000);
     expect(alive.ws.readyState).toBe(WebSocket.OPEN);
-    expect(
-      await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_dropped_total'),
-    ).toContain('reason="dead"} 1');
+    await expectDropped(t, 'dead');
     alive.ws.close();
   });
 

@@ -69,6 +69,23 @@ afterAll(async () => {
   await Promise.all(anvils.map((x) => x.stop()));
 });
 
+/**
+ * Asserts that the record of `txHash` carries the destination receipt `received`, with
+ * `receiveAmount` (base units) and status success, and that the rollups are exact.
+ */
+const expectReceived = async (
+  txHash: string,
+  received: { transactionHash: string },
+  receiveAmount: string,
+) => {
+  expect((await record(txHash))[0]).toMatchObject({
+    destination_tx_hash: received.transactionHash.toLowerCase(),
+    receive_amount: receiveAmount,
+    destination_tx_status: 'success',
+  });
+  await expectRollupsExact(db.knex);
+};
+
 /** A CCTP v1 transfer from chain a to domain 3 (chain b) for RECIPIENT; amount and fee in base units. */
 const v1Transfer = (amount: bigint, fee: bigint) =>
   makeTransfer(a, { version: 1, destinationDomain: 3, amount, fee, recipient: RECIPIENT });
@@ -148,12 +165,7 @@ describe('a v1 USDC-fee transfer from domain 0 to domain 3', () => {
     expect((await record(txHash))[0]!.attested).toBe('true');
     const received = await receiveMessage(b, 1, message);
     await syncAll(indexers);
-    expect((await record(txHash))[0]).toMatchObject({
-      destination_tx_hash: received.transactionHash.toLowerCase(),
-      receive_amount: '99700000',
-      destination_tx_status: 'success',
-    });
-    await expectRollupsExact(db.knex);
+    await expectReceived(txHash, received, '99700000');
     const [stats] = await rows(
       db.knex,
       `select tx_count::text, volume::text, fee::text, relayer_fee::text from tx_domain_totals where network = 'mainnet' and source_domain = 0`,
@@ -222,12 +234,7 @@ describe('a v2 native-fee transfer through the pre-2025-09-02 event', () => {
     expect((await record(txHash))[0]!.cctp_nonce).toBe(attested!.eventNonce.toLowerCase());
     const received = await receiveMessage(b, 2, attested!.message);
     await syncAll(indexers);
-    expect((await record(txHash))[0]).toMatchObject({
-      destination_tx_hash: received.transactionHash.toLowerCase(),
-      receive_amount: '49946000',
-      destination_tx_status: 'success',
-    });
-    await expectRollupsExact(db.knex);
+    await expectReceived(txHash, received, '49946000');
   });
 });
 
@@ -238,12 +245,7 @@ describe('a destination receipt indexed before its source transfer', () => {
     await syncAll([indexers[1]!]);
     expect(await record(sent.receipt.transactionHash)).toEqual([]);
     await syncAll([indexers[0]!]);
-    expect((await record(sent.receipt.transactionHash))[0]).toMatchObject({
-      destination_tx_hash: received.transactionHash.toLowerCase(),
-      receive_amount: '19830000',
-      destination_tx_status: 'success',
-    });
-    await expectRollupsExact(db.knex);
+    await expectReceived(sent.receipt.transactionHash, received, '19830000');
   });
 });
 
