@@ -18,6 +18,9 @@ const usd = (baseUnits: string | bigint) => Number(baseUnits) / 1e6;
 
 describe('statistics endpoints', () => {
   const t = useTestApp({ env: { CACHE_TTL_SECONDS: '0' } });
+  /** The body of a 200 answer to GET `path` with `query`. */
+  const okBody = async (path: string, query: Record<string, string> = {}) =>
+    (await request(t.app).get(path).query(query).expect(200)).body;
   const whale = '0xAAAA000000000000000000000000000000000001';
   const big = 2n ** 62n;
 
@@ -124,18 +127,13 @@ describe('statistics endpoints', () => {
       { bucket_start: '2026-11-20T00:00:00.000Z', total_volume_usd: 14 },
       { bucket_start: '2026-11-21T00:00:00.000Z', total_volume_usd: 13 },
     ]);
-    const all = await request(t.app).get('/stats/mainnet/volumes/daily').expect(200);
-    expect(all.body.volumes).toHaveLength(30);
-    const clamped = await request(t.app)
-      .get('/stats/mainnet/volumes/daily')
-      .query({ limit: '100000' })
-      .expect(200);
-    expect(clamped.body.volumes).toHaveLength(365);
-    const hourly = await request(t.app)
-      .get('/stats/mainnet/volumes/hourly')
-      .query({ limit: '5000' })
-      .expect(200);
-    expect(hourly.body.volumes).toHaveLength(720);
+    expect((await okBody('/stats/mainnet/volumes/daily')).volumes).toHaveLength(30);
+    expect(
+      (await okBody('/stats/mainnet/volumes/daily', { limit: '100000' })).volumes,
+    ).toHaveLength(365);
+    expect((await okBody('/stats/mainnet/volumes/hourly', { limit: '5000' })).volumes).toHaveLength(
+      720,
+    );
   });
 
   it('when asking fees hourly and daily, then fee = deposit - receive and relayer fees per bucket', async () => {
@@ -176,13 +174,8 @@ describe('statistics endpoints', () => {
       limit: 1,
       offset: 1,
     });
-    const defaults = await request(t.app).get('/stats/mainnet/fees').expect(200);
-    expect(defaults.body.fees).toHaveLength(24);
-    const dailyDefault = await request(t.app)
-      .get('/stats/mainnet/fees')
-      .query({ period: 'daily' })
-      .expect(200);
-    expect(dailyDefault.body.fees).toHaveLength(30);
+    expect((await okBody('/stats/mainnet/fees')).fees).toHaveLength(24);
+    expect((await okBody('/stats/mainnet/fees', { period: 'daily' })).fees).toHaveLength(30);
   });
 
   it('when asking counts, shares and wallets, then they equal the raw rows', async () => {
