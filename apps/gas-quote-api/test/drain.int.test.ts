@@ -5,37 +5,18 @@
  * 10 s timeout.
  */
 import { Agent } from 'node:http';
-import { createLogger, runService } from '@ctss/server-kit';
+import { createLogger } from '@ctss/server-kit';
 import { fetchOn, keepAliveLoad } from '@ctss/test-support';
-import { startGasQuoteService } from '../src/server.js';
-import { cleanupKv, testConfig, testKv, uniquePrefix } from './support/app.js';
+import { uniquePrefix } from './support/app.js';
+import { mainConfig, removePrefix, startAsMain } from './support/service.js';
 
 const prefix = uniquePrefix('drain');
-afterAll(async () => {
-  const kv = testKv(prefix);
-  await cleanupKv(kv, prefix);
-  await kv.close();
-});
+afterAll(() => removePrefix(prefix));
 
 it('drains a keep-alive load with no failed request, /ready 503 at once, well inside the timeout', async () => {
-  const config = testConfig({
-    PORT: '0',
-    REDIS_PREFIX: prefix,
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-  });
+  const config = mainConfig(prefix, { RATE_LIMIT_PER_MINUTE: '1000000' });
   const logger = createLogger({ name: 'drain-test', level: 'silent' });
-  let port = 0;
-  const { shutdown } = await runService({
-    name: 'gas-quote-api',
-    logger,
-    drainTimeoutMs: 10_000,
-    start: async () => {
-      const started = await startGasQuoteService(config, logger);
-      port = started.port;
-      return started;
-    },
-  });
+  const { port, shutdown } = await startAsMain(config, logger, 10_000);
   const base = `http://127.0.0.1:${port}`;
   const probe = new Agent({ keepAlive: true, maxSockets: 1 });
   expect((await fetchOn(probe, `${base}/ready`)).status).toBe(200);

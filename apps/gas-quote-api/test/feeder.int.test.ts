@@ -11,7 +11,7 @@ import { buildFeeder } from '../src/feeder/build.js';
 import { LATEST_KEYS, UPDATES_CHANNEL } from '../src/channels.js';
 import type { RefreshReport } from '../src/feeder/feeder.js';
 import { DEFAULT_PYTH_FEED_IDS } from '../src/price-source-ids.js';
-import { buildTestApp, T0, type TestApp } from './support/app.js';
+import { buildTestApp, ecdsaV2Quote, T0, type TestApp } from './support/app.js';
 import {
   jsonRpc,
   qty,
@@ -233,14 +233,10 @@ describe('a refresh with every source answering', () => {
   it('prices quotes from the stored data: Ethereum to Arbitrum over live gas', async () => {
     t = buildTestApp({ env: upstreamEnv() });
     await feederFor(t).refresh();
-    const res = await request(t.gas.app).get(
-      '/getEcdsaSig_native?localDomain=3&destinationDomain=0&isV2=true&isNative=false',
-    );
+    const res = await ecdsaV2Quote(t, 3, 0, false);
     // 18 gwei x 200000 gas = 0.0036 ETH x 3100 USD = 11.16 USD, x1.2 = 13.392 USD.
     expect(res.body.fee).toBe('13392000');
-    const native = await request(t.gas.app).get(
-      '/getEcdsaSig_native?localDomain=3&destinationDomain=0&isV2=true&isNative=true',
-    );
+    const native = await ecdsaV2Quote(t, 3, 0, true);
     // 13.392 USD / 3100 USD per ETH = 0.00432 ETH.
     expect(native.body.fee).toBe('4320000000000000');
   });

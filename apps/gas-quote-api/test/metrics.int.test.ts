@@ -5,13 +5,11 @@
  */
 import type { Server } from 'node:http';
 import { createChainRegistry } from '@ctss/domain-types';
-import { createEdgeServer, createLogger, listen, runService, type KvStore } from '@ctss/server-kit';
+import { createEdgeServer, createLogger, listen, type KvStore } from '@ctss/server-kit';
 import { createApp } from '../src/app.js';
 import { createGasQuoteMetrics } from '../src/metrics.js';
 import { createPriceStore } from '../src/prices/store.js';
-import { startGasQuoteService } from '../src/server.js';
 import {
-  cleanupKv,
   testClock,
   testConfig,
   testEcdsaSigner,
@@ -19,6 +17,7 @@ import {
   testKv,
   uniquePrefix,
 } from './support/app.js';
+import { mainConfig, removePrefix, startAsMain } from './support/service.js';
 
 const prefix = uniquePrefix('metrics');
 const logger = createLogger({ name: 'metrics-test', level: 'silent' });
@@ -26,11 +25,7 @@ const redisEnv: Record<string, string> = process.env.REDIS_URL
   ? { REDIS_URL: process.env.REDIS_URL }
   : {};
 
-afterAll(async () => {
-  const kv = testKv(prefix);
-  await cleanupKv(kv, prefix);
-  await kv.close();
-});
+afterAll(() => removePrefix(prefix));
 
 /** Our real store, with every method call counted by name. */
 function countingKv(kv: KvStore): { kv: KvStore; calls: string[] } {
@@ -124,23 +119,11 @@ describe('a scrape', () => {
 
 describe('METRICS_PORT', () => {
   it('serves /metrics on that port only, without the rate limit, and nothing else there', async () => {
-    const config = testConfig({
-      PORT: '0',
+    const config = mainConfig(uniquePrefix('metrics-port'), {
       METRICS_PORT: '3110',
-      REDIS_PREFIX: uniquePrefix('metrics-port'),
       RATE_LIMIT_PER_MINUTE: '2',
-      ...redisEnv,
     });
-    let port = 0;
-    const { shutdown } = await runService({
-      name: 'gas-quote-api',
-      logger,
-      start: async () => {
-        const started = await startGasQuoteService(config, logger);
-        port = started.port;
-        return started;
-      },
-    });
+    const { port, shutdown } = await startAsMain(config, logger);
     try {
       for (let i = 0; i < 5; i += 1) {
         const res = await fetch('http://127.0.0.1:3110/metrics');
@@ -160,22 +143,8 @@ describe('METRICS_PORT', () => {
   });
 
   it('without it, /metrics is on the API port and rate limited like any path', async () => {
-    const config = testConfig({
-      PORT: '0',
-      REDIS_PREFIX: uniquePrefix('metrics-limit'),
-      RATE_LIMIT_PER_MINUTE: '2',
-      ...redisEnv,
-    });
-    let port = 0;
-    const { shutdown } = await runService({
-      name: 'gas-quote-api',
-      logger,
-      start: async () => {
-        const started = await startGasQuoteService(config, logger);
-        port = started.port;
-        return started;
-      },
-    });
+    const config = mainConfig(uniquePrefix('metrics-limit'), { RATE_LIMIT_PER_MINUTE: '2' });
+    const { port, shutdown } = await startAsMain(config, logger);
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 3; i += 1) {

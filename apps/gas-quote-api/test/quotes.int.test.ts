@@ -13,6 +13,7 @@ import { parseDecimal, USD_DECIMALS } from '../src/pricing/fixed-point.js';
 import { loadSnapshot } from '../src/feeder/sources/snapshot.js';
 import {
   buildTestApp,
+  ecdsaV2Quote,
   T0,
   testEcdsaSigner,
   testEd25519Signer,
@@ -80,14 +81,10 @@ describe('GET /getEcdsaSig_native', () => {
   );
 
   it('applies the destination minimum (Ethereum 200000) and converts it to native units with the origin price', async () => {
-    const res = await request(t.gas.app).get(
-      '/getEcdsaSig_native?localDomain=3&destinationDomain=0&isV2=true&isNative=false',
-    );
+    const res = await ecdsaV2Quote(t, 3, 0, false);
     // Snapshot: 3 gwei x 200000 gas = 0.0006 ETH = 1.80 USD, x1.2 = 2.16 USD > 0.20 minimum.
     expect(res.body.fee).toBe('2160000');
-    const toArbitrum = await request(t.gas.app).get(
-      '/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=true',
-    );
+    const toArbitrum = await ecdsaV2Quote(t, 0, 3, true);
     // Arbitrum gas is cheap: the 80000 minimum (0.08 USD) applies; at 3000 USD/ETH that is 26666666666667 wei (rounded up).
     expect(toArbitrum.body.fee).toBe('26666666666667');
   });
@@ -96,9 +93,7 @@ describe('GET /getEcdsaSig_native', () => {
     await t.close();
     t = buildTestApp({ env: { QUOTE_PACKING_BASE: 'compact' } });
     await t.snapshotFeeder.refresh();
-    const res = await request(t.gas.app).get(
-      '/getEcdsaSig_native?localDomain=6&destinationDomain=3&isV2=true&isNative=false',
-    );
+    const res = await ecdsaV2Quote(t, 6, 3, false);
     expect(res.status).toBe(200);
     const hash = keccak256(
       encodePacked(
@@ -321,9 +316,7 @@ describe('missing or stale price data', () => {
     await t.close();
     t = buildTestApp();
     await t.store.putUsd('ETH', 3000n * 10n ** 8n, T0, 'test');
-    const res = await request(t.gas.app).get(
-      '/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=false',
-    );
+    const res = await ecdsaV2Quote(t, 0, 3, false);
     expect(res.status).toBe(500);
     expect(res.body).toMatchObject({ code: 'MISSING_PRICE_DATA' });
     expect(res.body.detail).toContain('gas price of domain 3');
@@ -331,9 +324,7 @@ describe('missing or stale price data', () => {
 
   it('answers 500 MISSING_PRICE_DATA when a stored entry is corrupt', async () => {
     await t.kv.set('gas:3', '{"price":"x"}');
-    const res = await request(t.gas.app).get(
-      '/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=false',
-    );
+    const res = await ecdsaV2Quote(t, 0, 3, false);
     expect(res.status).toBe(500);
     expect(res.body.code).toBe('MISSING_PRICE_DATA');
   });

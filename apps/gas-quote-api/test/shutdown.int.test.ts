@@ -4,36 +4,19 @@
  * accepting, and the store is closed.
  */
 import { connect } from 'node:net';
-import { createLogger, runService } from '@ctss/server-kit';
-import { startGasQuoteService } from '../src/server.js';
+import { createLogger } from '@ctss/server-kit';
 import { CLOSE_GOING_AWAY } from '../src/feed/service.js';
-import { cleanupKv, testConfig, testKv, uniquePrefix } from './support/app.js';
+import { uniquePrefix } from './support/app.js';
+import { mainConfig, removePrefix, startAsMain } from './support/service.js';
 import { connectWs } from './support/ws-client.js';
 
 const prefix = uniquePrefix('shutdown');
-afterAll(async () => {
-  const kv = testKv(prefix);
-  await cleanupKv(kv, prefix);
-  await kv.close();
-});
+afterAll(() => removePrefix(prefix));
 
 it('drains HTTP, closes WebSockets with 1001 and stops listening', async () => {
-  const config = testConfig({
-    PORT: '0',
-    REDIS_PREFIX: prefix,
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-  });
+  const config = mainConfig(prefix);
   const logger = createLogger({ name: 'shutdown-test', level: 'silent' });
-  let port = 0;
-  const { shutdown } = await runService({
-    name: 'gas-quote-api',
-    logger,
-    start: async () => {
-      const started = await startGasQuoteService(config, logger);
-      port = started.port;
-      return started;
-    },
-  });
+  const { port, shutdown } = await startAsMain(config, logger);
   const base = `http://127.0.0.1:${port}`;
   expect((await fetch(`${base}/health`)).status).toBe(200);
   const client = await connectWs(`ws://127.0.0.1:${port}/subscribe`);

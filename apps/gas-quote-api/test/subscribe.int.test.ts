@@ -23,6 +23,16 @@ afterEach(async () => {
 
 const wsUrl = (base: string, path = '/subscribe') => `${base.replace('http', 'ws')}${path}`;
 
+/** A client of `t`'s /subscribe, once `t` listens. */
+const subscribe = async (t: TestApp) => connectWs(wsUrl(await t.listen()));
+
+/** Expects `t`'s gas_quote_websocket_dropped_total to have counted one client dropped for `reason`. */
+async function expectDropped(t: TestApp, reason: 'slow' | 'dead'): Promise<void> {
+  expect(
+    await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_dropped_total'),
+  ).toContain(`reason="${reason}"} 1`);
+}
+
 async function waitFor(predicate: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
   const started = Date.now();
   while (!predicate()) {
@@ -35,8 +45,7 @@ describe('a client of /subscribe', () => {
   it('receives the latest fees and tokenPrices on connect, then each update', async () => {
     const t = app();
     await t.snapshotFeeder.refresh();
-    const base = await t.listen();
-    const client = await connectWs(wsUrl(base));
+    const client = await subscribe(t);
     const fees = FeesMessage.parse(await client.next());
     expect(Object.keys(fees.data)).toContain('0');
     expect(fees.data['0']?.fee['3']).toEqual({ native: '26666666666667', usd: 0.08 });
@@ -55,8 +64,7 @@ describe('a client of /subscribe', () => {
 
   it('connects before any price exists and gets the first update when it comes', async () => {
     const t = app();
-    const base = await t.listen();
-    const client = await connectWs(wsUrl(base));
+    const client = await subscribe(t);
     await t.snapshotFeeder.refresh();
     expect((await client.next()) as { type: string }).toMatchObject({ type: 'fees' });
     client.ws.close();
@@ -111,9 +119,7 @@ describe('a client of /subscribe', () => {
       'the healthy client to keep receiving',
     );
     expect(healthy.ws.readyState).toBe(WebSocket.OPEN);
-    expect(
-      await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_dropped_total'),
-    ).toContain('reason="slow"} 1');
+    await expectDropped(t, 'slow');
     healthy.ws.close();
   });
 
@@ -125,16 +131,13 @@ describe('a client of /subscribe', () => {
     (dead.ws as unknown as { _socket: { pause(): void } })._socket.pause();
     await waitFor(() => t.gas.ws.clientCount() === 1, 'the dead client to be dropped', 10_000);
     expect(alive.ws.readyState).toBe(WebSocket.OPEN);
-    expect(
-      await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_dropped_total'),
-    ).toContain('reason="dead"} 1');
+    await expectDropped(t, 'dead');
     alive.ws.close();
   });
 
   it('is closed with 1001 when the app shuts down', async () => {
     const t = app();
-    const base = await t.listen();
-    const client = await connectWs(wsUrl(base));
+    const client = await subscribe(t);
     await t.gas.close();
     await expect(client.closed).resolves.toBe(CLOSE_GOING_AWAY);
   });

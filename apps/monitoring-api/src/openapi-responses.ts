@@ -12,6 +12,12 @@ export const problemResponse = (description: string) => ({
   content: { 'application/problem+json': { schema: ProblemDetails } },
 });
 
+/** A JSON response described by `description` whose body `schema` describes. */
+export const jsonResponse = (description: string, schema: ZodType) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
 /** The 304 answer of a conditional GET (docs/api.md "Compression and HTTP caching"). */
 export const notModified = {
   304: { description: 'Not Modified: If-None-Match named the current ETag (no body)' },
@@ -46,7 +52,7 @@ export function registerGet(
     summary,
     ...(query ? { request: { query } } : {}),
     responses: {
-      200: { description: 'OK', content: { 'application/json': { schema: response } } },
+      200: jsonResponse('OK', response),
       ...(conditional ? notModified : {}),
       ...queryProblems,
     },

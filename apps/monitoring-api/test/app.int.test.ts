@@ -2,32 +2,19 @@
  * Cross-cutting behaviour of the app over real HTTP: probes, metrics, OpenAPI and docs, CORS,
  * security headers, rate limiting (Redis-backed when REDIS_URL is set) and unknown routes.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import type { Express } from 'express';
 import { createApp } from '../src/app.js';
 import { createKnex } from '../src/db/connect.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { buildTestDeps, type TestDeps } from './support/deps.js';
+import { useTestApp } from './support/app.js';
+import { buildTestDeps } from './support/deps.js';
 
 describe('probes, metrics, docs, CORS, headers', () => {
-  let db: TestDatabase;
-  let deps: TestDeps;
-  let app: Express;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    deps = buildTestDeps({ knex: db.knex });
-    app = createApp(deps);
-  });
-  afterAll(async () => {
-    await deps.close();
-    await db.drop();
-  });
+  const t = useTestApp();
 
   it('when probed, then /health is ok and /ready reports database and cache reachable', async () => {
-    expect((await request(app).get('/health').expect(200)).body).toEqual({ status: 'ok' });
-    const ready = await request(app).get('/ready').expect(200);
+    expect((await request(t.app).get('/health').expect(200)).body).toEqual({ status: 'ok' });
+    const ready = await request(t.app).get('/ready').expect(200);
     expect(ready.body).toEqual({
       status: 'ready',
       database: 'ok',
@@ -51,8 +38,8 @@ describe('probes, metrics, docs, CORS, headers', () => {
   });
 
   it('when requests were served, then /metrics exposes them in the Prometheus format', async () => {
-    await request(app).get('/stats/mainnet/transactions').expect(200);
-    const res = await request(app).get('/metrics').expect(200);
+    await request(t.app).get('/stats/mainnet/transactions').expect(200);
+    const res = await request(t.app).get('/metrics').expect(200);
     expect(res.headers['content-type']).toMatch(/text\/plain/);
     expect(res.text).toMatch(
       /monitoring_test_http_requests_total\{method="GET",route="\/stats\/mainnet\/transactions",status="200"\} 1/,
@@ -60,7 +47,7 @@ describe('probes, metrics, docs, CORS, headers', () => {
   });
 
   it('when fetching /openapi.json, then every route of the API is documented, users routes included', async () => {
-    const res = await request(app).get('/openapi.json').expect(200);
+    const res = await request(t.app).get('/openapi.json').expect(200);
     expect(res.body.openapi).toMatch(/^3\./);
     const paths = Object.keys(res.body.paths as object);
     expect(paths).toEqual(
@@ -82,18 +69,18 @@ describe('probes, metrics, docs, CORS, headers', () => {
     expect(res.body.components.schemas.TransactionRecord.properties.deposit_amount).toMatchObject({
       type: 'integer',
     });
-    const docs = await request(app).get('/docs/').expect(200);
+    const docs = await request(t.app).get('/docs/').expect(200);
     expect(docs.text).toContain('swagger');
   });
 
   it('when a browser sends an Origin, then CORS allows it and security headers are set', async () => {
-    const res = await request(app)
+    const res = await request(t.app)
       .get('/health')
       .set('Origin', 'https://explorer.example')
       .expect(200);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    const preflight = await request(app)
+    const preflight = await request(t.app)
       .options('/transactionsmainnet')
       .set('Origin', 'https://explorer.example')
       .set('Access-Control-Request-Method', 'GET');
@@ -102,7 +89,7 @@ describe('probes, metrics, docs, CORS, headers', () => {
 
   it('when CORS_ORIGINS lists the explorer, then only that origin is allowed', async () => {
     const scoped = buildTestDeps({
-      knex: db.knex,
+      knex: t.db.knex,
       env: { CORS_ORIGINS: 'https://explorer.example' },
     });
     try {
@@ -119,39 +106,26 @@ describe('probes, metrics, docs, CORS, headers', () => {
   });
 
   it('when a route does not exist, then it is a 404 problem', async () => {
-    const res = await request(app).get('/nope').expect(404);
+    const res = await request(t.app).get('/nope').expect(404);
     expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(res.body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 });
 
 describe(`rate limiting (${process.env.REDIS_URL ? 'Redis store' : 'in-process store'})`, () => {
-  let db: TestDatabase;
-  let deps: TestDeps;
-  let app: Express;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    deps = buildTestDeps({
-      knex: db.knex,
-      env: {
-        RATE_LIMIT_PER_MINUTE: '3',
-        API_KEY_RATE_LIMIT_PER_MINUTE: '5',
-        API_KEYS: 'k-partner,k-other',
-      },
-    });
-    app = createApp(deps);
-  });
-  afterAll(async () => {
-    await deps.close();
-    await db.drop();
+  const t = useTestApp({
+    env: {
+      RATE_LIMIT_PER_MINUTE: '3',
+      API_KEY_RATE_LIMIT_PER_MINUTE: '5',
+      API_KEYS: 'k-partner,k-other',
+    },
   });
 
   it('when a client exceeds its limit, then it gets 429 RATE_LIMITED with Retry-After; headers count down', async () => {
     const statuses: number[] = [];
     let last: request.Response | undefined;
     for (let i = 0; i < 4; i += 1) {
-      last = await request(app).get('/stats/mainnet/wallets');
+      last = await request(t.app).get('/stats/mainnet/wallets');
       statuses.push(last.status);
       if (i === 0) {
         expect(last.headers['ratelimit-policy']).toBeDefined();
@@ -162,14 +136,14 @@ describe(`rate limiting (${process.env.REDIS_URL ? 'Redis store' : 'in-process s
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect(last!.headers['retry-after']).toMatch(/^[0-9]+$/);
     expect(last!.body).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
-    await request(app).get('/health').expect(200);
+    await request(t.app).get('/health').expect(200);
   });
 
   it('when a client presents an API key, then it gets the higher tier', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1)
       statuses.push(
-        (await request(app).get('/stats/wallets').set('X-API-Key', 'k-partner')).status,
+        (await request(t.app).get('/stats/wallets').set('X-API-Key', 'k-partner')).status,
       );
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });

@@ -3,10 +3,10 @@
  * replicas alike (packages/bench/FINDINGS.md "Monitoring API: 10-record feed pages and the leaderboard"). Needs a real server: PGlite ignores
  * startup options (and has no JIT).
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createLogger } from '@ctss/server-kit';
 import { createDatabases } from '../src/db/connect.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { useTestDatabase } from './support/database.js';
 
 const logger = createLogger({ name: 'connect-test', level: 'silent' });
 const real = Boolean(process.env.DATABASE_URL);
@@ -16,13 +16,7 @@ if (!real)
   );
 
 (real ? describe : describe.skip)('database connections', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase({ migrate: false });
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
+  const db = useTestDatabase({ migrate: false });
 
   it('when the primary, replica and single pools connect, then JIT is off in each session', async () => {
     const jit = async (knex: import('knex').Knex) =>

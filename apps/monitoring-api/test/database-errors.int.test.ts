@@ -4,7 +4,7 @@
  * PostgreSQL server, node-postgres and knex raise: a statement timeout, a terminated backend, a
  * refused connection, a busy pool, a syntax error.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { DependencyUnavailableError } from '@ctss/server-kit';
 import pg from 'pg';
 import { CircuitBreaker } from '../src/db/circuit-breaker.js';
@@ -14,7 +14,7 @@ import {
   isConnectionLost,
   isDatabaseUnavailable,
 } from '../src/db/unavailable.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { useTestDatabase } from './support/database.js';
 
 const REFUSING = 'postgres://postgres@127.0.0.1:1/none';
 const real = Boolean(process.env.DATABASE_URL);
@@ -34,13 +34,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 }
 
 (real ? describe : describe.skip)('database errors', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase({ migrate: false });
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
+  const db = useTestDatabase({ migrate: false });
 
   it('when a statement runs past the statement timeout, then it is a 503 but not a lost connection', async () => {
     const knex = createKnex(db.url, { poolMax: 1, statementTimeoutMs: 100 });

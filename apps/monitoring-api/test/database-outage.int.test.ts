@@ -7,14 +7,13 @@
  * answers again within a couple of seconds.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createLogger, createKvStore } from '@ctss/server-kit';
 import { createApp } from '../src/app.js';
 import { createDatabases, createKnex, type DatabaseHandles } from '../src/db/connect.js';
 import { migrateLatest } from '../src/migrations/index.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { buildTestDeps, type TestDeps } from './support/deps.js';
+import { closeInOrder, listenOnLoopback, type Listening } from './support/listen.js';
 import { canRunOwnPostgres, startOwnPostgres, type OwnPostgres } from './support/own-postgres.js';
 
 const PORT = 5442;
@@ -64,7 +63,7 @@ function percentile(values: number[], p: number): number {
   let pg: OwnPostgres;
   let dbs: DatabaseHandles;
   let deps: TestDeps;
-  let server: Server;
+  let listening: Listening | undefined;
   let base: string;
   const warmBodies = new Map<string, string>();
 
@@ -90,6 +89,19 @@ function percentile(values: number[], p: number): number {
     expect(JSON.parse(res.body)).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', status: 503 });
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  };
+
+  /** Ten rounds of every NEEDS_DATABASE request, each expected unavailable: their times, ms. */
+  const timesWhileUnavailable = async (): Promise<number[]> => {
+    const times: number[] = [];
+    for (let round = 0; round < 10; round += 1) {
+      const answers = await Promise.all(NEEDS_DATABASE.map(get));
+      answers.forEach((res, i) => {
+        expectUnavailable(res, NEEDS_DATABASE[i]!);
+        times.push(res.ms);
+      });
+    }
+    return times;
   };
 
   beforeAll(async () => {
@@ -121,15 +133,12 @@ function percentile(values: number[], p: number): number {
       // No first page kept either: under the fixed test clock a kept page would never expire.
       env: { CACHE_TTL_SECONDS: '0', FEED_FIRST_PAGE_CACHE_SECONDS: '0' },
     });
-    server = createServer(createApp(deps));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    listening = await listenOnLoopback(createApp(deps));
+    base = listening.base;
   }, 120_000);
 
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
-    await dbs?.close();
-    await deps?.close();
+    await closeInOrder(listening, dbs, deps);
     await pg?.destroy();
   }, 60_000);
 
@@ -147,14 +156,7 @@ function percentile(values: number[], p: number): number {
 
   it('when the database is killed, then requests answer 503 DEPENDENCY_UNAVAILABLE with Retry-After at once, and statistics stale', async () => {
     await pg.kill();
-    const times: number[] = [];
-    for (let round = 0; round < 10; round += 1) {
-      const answers = await Promise.all(NEEDS_DATABASE.map(get));
-      answers.forEach((res, i) => {
-        expectUnavailable(res, NEEDS_DATABASE[i]!);
-        times.push(res.ms);
-      });
-    }
+    const times = await timesWhileUnavailable();
     console.info(
       `killed database: ${times.length} requests, p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`,
     );
@@ -191,14 +193,7 @@ function percentile(values: number[], p: number): number {
       // Detection: the statements in flight wait for the read timeout (statement timeout + 1 s).
       const first = await Promise.all(NEEDS_DATABASE.map(get));
       first.forEach((res, i) => expectUnavailable(res, NEEDS_DATABASE[i]!));
-      const times: number[] = [];
-      for (let round = 0; round < 10; round += 1) {
-        const answers = await Promise.all(NEEDS_DATABASE.map(get));
-        answers.forEach((res, i) => {
-          expectUnavailable(res, NEEDS_DATABASE[i]!);
-          times.push(res.ms);
-        });
-      }
+      const times = await timesWhileUnavailable();
       console.info(
         `frozen database: detected after ${Math.max(...first.map((r) => r.ms)).toFixed(0)} ms; then ${times.length} requests, p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`,
       );

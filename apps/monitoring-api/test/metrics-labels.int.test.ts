@@ -2,17 +2,11 @@
  * Metric route labels are route patterns: the mount pattern plus the route's path, whatever the
  * case the client wrote, and `unmatched` for 404s (label values a client cannot mint).
  */
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { expect, it } from '@jest/globals';
 import request from 'supertest';
-import { startTestApp, type TestApp } from './support/app.js';
+import { useTestApp } from './support/app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 it('labels by route pattern, not by the request text', async () => {
   await request(t.app).get('/stats/mainnet/transactions').expect(200);

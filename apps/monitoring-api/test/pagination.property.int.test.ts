@@ -5,14 +5,13 @@
  * (second, id) DESC order, with no duplicates and no gaps. The expectation is computed in
  * TypeScript from the generated records, independently of the SQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import request from 'supertest';
-import type { Express } from 'express';
 import type { SeedTransaction } from '../src/seed/transactions.js';
 import { insertTransactions } from '../src/seed/writer.js';
 import { aTransaction } from './support/builders.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import { useTestApp } from './support/app.js';
 
 const BASE_SECONDS = Date.parse('2026-11-21T00:00:00Z') / 1000;
 const SENDERS = [
@@ -60,16 +59,7 @@ const filterArb: fc.Arbitrary<{
 );
 
 describe('feed pagination (property)', () => {
-  let t: TestApp;
-  let app: Express;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    app = t.app;
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp();
 
   it('when walking every page, then the rows are exactly the filtered rows in order', async () => {
     await fc.assert(
@@ -142,7 +132,7 @@ describe('feed pagination (property)', () => {
           const seen: number[] = [];
           let cursor = '';
           for (let page = 0; page <= expected.length + 1; page += 1) {
-            const res = await request(app)
+            const res = await request(t.app)
               .get(mainnet ? '/transactionsmainnet' : '/transactions')
               .query({ ...query, ...(cursor ? { cursor } : {}) })
               .expect(200);

@@ -3,12 +3,11 @@
  * checked against PostgreSQL's own `row_to_json` over the same fields (an independent JSON
  * writer), byte for byte: key order, numbers, booleans, nulls, string escaping and created_at.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Express } from 'express';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { MAINNET_FIELDS, TESTNET_FIELDS, type RecordField } from '../src/transactions/record.js';
 import { aTransaction, insertAll } from './support/builders.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import { useTestApp } from './support/app.js';
 
 /** Text that needs JSON escaping: quote, backslash, control characters, non-ASCII, U+2028. */
 const AWKWARD = 'a"b\\c\nd\te\u0001f/é\u2028𝄞';
@@ -27,12 +26,9 @@ function rowToJsonSql(fields: readonly RecordField[]): string {
 }
 
 describe('feed record JSON', () => {
-  let t: TestApp;
-  let app: Express;
+  const t = useTestApp();
 
   beforeAll(async () => {
-    t = await startTestApp();
-    app = t.app;
     await insertAll(t.db.knex, [
       aTransaction({
         created_at: new Date('2026-11-21T10:00:00Z'),
@@ -59,17 +55,13 @@ describe('feed record JSON', () => {
     ]);
   });
 
-  afterAll(async () => {
-    await t.close();
-  });
-
   it.each([
     ['mainnet', '/transactionsmainnet', MAINNET_FIELDS],
     ['testnet', '/transactions', TESTNET_FIELDS],
   ] as const)(
     'the %s records are byte for byte what row_to_json writes',
     async (network, path, fields) => {
-      const res = await request(app).get(path).expect(200);
+      const res = await request(t.app).get(path).expect(200);
       const expected = await t.db.knex.raw<{ rows: Array<{ json: string }> }>(
         rowToJsonSql(fields),
         [network],
@@ -85,7 +77,7 @@ describe('feed record JSON', () => {
   );
 
   it('awkward text survives a JSON round trip exactly, amounts stay exact', async () => {
-    const res = await request(app).get('/transactionsmainnet').expect(200);
+    const res = await request(t.app).get('/transactionsmainnet').expect(200);
     const [first] = (res.body as { transactions: Record<string, unknown>[] }).transactions;
     expect(first).toMatchObject({
       source_tx_hash: AWKWARD,

@@ -5,8 +5,6 @@
  * read pool's statistics route keeps answering 200 over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createKvStore, createLogger } from '@ctss/server-kit';
 import type { Knex } from 'knex';
 import { createApp } from '../src/app.js';
@@ -16,6 +14,7 @@ import { migrateLatest } from '../src/migrations/index.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { buildTestDeps, type TestDeps } from './support/deps.js';
+import { closeInOrder, listenOnLoopback, type Listening } from './support/listen.js';
 import { canRunOwnPostgres, startOwnPostgres, type OwnPostgres } from './support/own-postgres.js';
 
 const PORT = 5443;
@@ -30,7 +29,7 @@ if (!enabled)
   let replica: OwnPostgres;
   let dbs: DatabaseHandles;
   let deps: TestDeps;
-  let server: Server;
+  let listening: Listening | undefined;
   let base: string;
 
   /** Which server a read lands on, or the problem code when it fails. */
@@ -61,15 +60,12 @@ if (!enabled)
     await dbs.refreshReplicaHealth();
     deps = buildTestDeps({ knex: dbs.primary, kv: createKvStore({ prefix: 'replica-loss:' }) });
     const app = createApp({ ...deps, db: { primary: dbs.primary, read: dbs.read } });
-    server = createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    listening = await listenOnLoopback(app);
+    base = listening.base;
   }, 120_000);
 
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
-    await dbs?.close();
-    await deps?.close();
+    await closeInOrder(listening, dbs, deps);
     await replica?.destroy();
     await primary?.drop();
   }, 60_000);

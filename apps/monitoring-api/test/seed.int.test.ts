@@ -1,9 +1,9 @@
 /** The demo data loader on a real database: counts, exact rollups, INSERT and (real server) COPY paths. */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { Knex } from 'knex';
 import { seedDemoData } from '../src/seed/index.js';
 import { withIndexesDeferred } from '../src/seed/writer.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { useTestDatabase } from './support/database.js';
 import { expectRollupsExact } from './support/rollups.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -23,13 +23,7 @@ async function rollupsMatchRaw(knex: Knex): Promise<boolean> {
 }
 
 describe('seedDemoData', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
+  const db = useTestDatabase();
 
   it('when seeding with INSERT, then transfers and users are written and rollups are exact', async () => {
     const result = await seedDemoData(db.knex, {

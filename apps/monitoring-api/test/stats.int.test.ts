@@ -2,33 +2,30 @@
  * Statistics over real HTTP and a real database, cross-checked against direct SQL over the raw
  * rows; the trigger-kept rollups are checked exact after random inserts, updates and deletes.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import request from 'supertest';
-import type { Express } from 'express';
 import type { Knex } from 'knex';
-import { createApp } from '../src/app.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { expectRollupsExact, rows } from './support/rollups.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { buildTestDeps, TEST_NOW, type TestDeps } from './support/deps.js';
+import { useTestApp } from './support/app.js';
+import { TEST_NOW } from './support/deps.js';
+import { watchQueries } from './support/queries.js';
 
 const HOUR = 3_600_000;
 const at = (iso: string) => new Date(iso);
 const usd = (baseUnits: string | bigint) => Number(baseUnits) / 1e6;
 
 describe('statistics endpoints', () => {
-  let db: TestDatabase;
-  let deps: TestDeps;
-  let app: Express;
+  const t = useTestApp({ env: { CACHE_TTL_SECONDS: '0' } });
+  /** The body of a 200 answer to GET `path` with `query`. */
+  const okBody = async (path: string, query: Record<string, string> = {}) =>
+    (await request(t.app).get(path).query(query).expect(200)).body;
   const whale = '0xAAAA000000000000000000000000000000000001';
   const big = 2n ** 62n;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    deps = buildTestDeps({ knex: db.knex, env: { CACHE_TTL_SECONDS: '0' } });
-    app = createApp(deps);
-    await insertAll(db.knex, [
+    await insertAll(t.db.knex, [
       aTransaction({
         created_at: at('2026-11-21T12:10:00Z'),
         sender: whale,
@@ -81,22 +78,17 @@ describe('statistics endpoints', () => {
     ]);
   });
 
-  afterAll(async () => {
-    await deps.close();
-    await db.drop();
-  });
-
   it('when asking the lifetime volume, then it equals the sum over the raw rows, exact above 2^53', async () => {
     const [expected] = await rows(
-      db.knex,
+      t.db.knex,
       `select sum(deposit_amount)::text as v from transactions where network = 'mainnet'`,
     );
-    const res = await request(app).get('/stats/mainnet/volumes').expect(200);
+    const res = await request(t.app).get('/stats/mainnet/volumes').expect(200);
     expect(res.text).toBe(`{"total_volume":${expected!.v},"user_volume":null,"volumes":null}`);
   });
 
   it('when asking the volume of senders (any letter case), then it sums only their mainnet rows', async () => {
-    const res = await request(app)
+    const res = await request(t.app)
       .get('/stats/mainnet/volumes')
       .query({
         senders: `${whale.toUpperCase().replace('0X', '0x')},0x0000000000000000000000000000000000000999`,
@@ -106,13 +98,13 @@ describe('statistics endpoints', () => {
   });
 
   it('when asking hourly volumes, then 24 UTC buckets end with the current hour and match raw SQL', async () => {
-    const res = await request(app).get('/stats/mainnet/volumes/hourly').expect(200);
+    const res = await request(t.app).get('/stats/mainnet/volumes/hourly').expect(200);
     const volumes = res.body.volumes as { bucket_start: string; total_volume_usd: number }[];
     expect(volumes).toHaveLength(24);
     expect(volumes[23]!.bucket_start).toBe('2026-11-21T12:00:00.000Z');
     expect(volumes[0]!.bucket_start).toBe('2026-11-20T13:00:00.000Z');
     const raw = await rows(
-      db.knex,
+      t.db.knex,
       `select to_char(date_trunc('hour', created_at, 'UTC') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.000"Z"') as b, sum(deposit_amount)::text as v
          from transactions where network = 'mainnet' group by 1`,
     );
@@ -126,7 +118,7 @@ describe('statistics endpoints', () => {
   });
 
   it('when asking daily volumes with a limit, then UTC days end today, empty days are zero', async () => {
-    const res = await request(app)
+    const res = await request(t.app)
       .get('/stats/mainnet/volumes/daily')
       .query({ limit: '3' })
       .expect(200);
@@ -135,22 +127,20 @@ describe('statistics endpoints', () => {
       { bucket_start: '2026-11-20T00:00:00.000Z', total_volume_usd: 14 },
       { bucket_start: '2026-11-21T00:00:00.000Z', total_volume_usd: 13 },
     ]);
-    const all = await request(app).get('/stats/mainnet/volumes/daily').expect(200);
-    expect(all.body.volumes).toHaveLength(30);
-    const clamped = await request(app)
-      .get('/stats/mainnet/volumes/daily')
-      .query({ limit: '100000' })
-      .expect(200);
-    expect(clamped.body.volumes).toHaveLength(365);
-    const hourly = await request(app)
-      .get('/stats/mainnet/volumes/hourly')
-      .query({ limit: '5000' })
-      .expect(200);
-    expect(hourly.body.volumes).toHaveLength(720);
+    expect((await okBody('/stats/mainnet/volumes/daily')).volumes).toHaveLength(30);
+    expect(
+      (await okBody('/stats/mainnet/volumes/daily', { limit: '100000' })).volumes,
+    ).toHaveLength(365);
+    expect((await okBody('/stats/mainnet/volumes/hourly', { limit: '5000' })).volumes).toHaveLength(
+      720,
+    );
   });
 
   it('when asking fees hourly and daily, then fee = deposit - receive and relayer fees per bucket', async () => {
-    const hourly = await request(app).get('/stats/mainnet/fees').query({ limit: '2' }).expect(200);
+    const hourly = await request(t.app)
+      .get('/stats/mainnet/fees')
+      .query({ limit: '2' })
+      .expect(200);
     expect(hourly.body).toEqual({
       fees: [
         {
@@ -168,7 +158,7 @@ describe('statistics endpoints', () => {
       limit: 2,
       offset: 0,
     });
-    const daily = await request(app)
+    const daily = await request(t.app)
       .get('/stats/mainnet/fees')
       .query({ period: 'daily', limit: '1', offset: '1' })
       .expect(200);
@@ -184,32 +174,27 @@ describe('statistics endpoints', () => {
       limit: 1,
       offset: 1,
     });
-    const defaults = await request(app).get('/stats/mainnet/fees').expect(200);
-    expect(defaults.body.fees).toHaveLength(24);
-    const dailyDefault = await request(app)
-      .get('/stats/mainnet/fees')
-      .query({ period: 'daily' })
-      .expect(200);
-    expect(dailyDefault.body.fees).toHaveLength(30);
+    expect((await okBody('/stats/mainnet/fees')).fees).toHaveLength(24);
+    expect((await okBody('/stats/mainnet/fees', { period: 'daily' })).fees).toHaveLength(30);
   });
 
   it('when asking counts, shares and wallets, then they equal the raw rows', async () => {
     const [count] = await rows(
-      db.knex,
+      t.db.knex,
       `select count(*)::text as n from transactions where network = 'mainnet'`,
     );
-    const tx = await request(app).get('/stats/mainnet/transactions').expect(200);
+    const tx = await request(t.app).get('/stats/mainnet/transactions').expect(200);
     expect(tx.body).toEqual({ total_transactions: Number(count!.n) });
 
     const shares = await rows(
-      db.knex,
+      t.db.knex,
       `select source_domain::text as d, sum(deposit_amount)::text as a from transactions where network = 'mainnet' group by 1 order by sum(deposit_amount) desc, 1`,
     );
     const [total] = await rows(
-      db.knex,
+      t.db.knex,
       `select sum(deposit_amount)::text as t from transactions where network = 'mainnet'`,
     );
-    const res = await request(app).get('/stats/mainnet/chain-shares').expect(200);
+    const res = await request(t.app).get('/stats/mainnet/chain-shares').expect(200);
     expect(res.text).toBe(
       JSON.stringify({
         chain_shares: shares.map((s) => ({
@@ -225,11 +210,11 @@ describe('statistics endpoints', () => {
       ['/stats/wallets', 'testnet'],
     ] as const) {
       const [distinct] = await rows(
-        db.knex,
+        t.db.knex,
         `select count(distinct sender)::text as n from transactions where network = ?`,
         [network],
       );
-      const wallets = await request(app).get(path).expect(200);
+      const wallets = await request(t.app).get(path).expect(200);
       expect(wallets.body).toEqual({ unique_senders_count: Number(distinct!.n) });
     }
   });
@@ -262,7 +247,7 @@ describe('statistics endpoints', () => {
   ];
 
   it.each(bad)('when given %s, then it is a 400 problem', async (_name, path, query) => {
-    const res = await request(app).get(path).query(query).expect(400);
+    const res = await request(t.app).get(path).query(query).expect(400);
     expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(res.body).toMatchObject({ status: 400, code: 'INVALID_QUERY' });
   });
@@ -293,7 +278,7 @@ describe('statistics endpoints', () => {
         for (const o of ops) {
           if (o.kind === 'insert') {
             await insertAll(
-              db.knex,
+              t.db.knex,
               Array.from({ length: o.n }, (_, i) =>
                 aTransaction({
                   created_at: new Date(TEST_NOW.getTime() - o.hour * HOUR - i * 1000),
@@ -306,15 +291,17 @@ describe('statistics endpoints', () => {
               ),
             );
           } else if (o.kind === 'update') {
-            const scope = db.knex('transactions').whereRaw('id % ? = 0', [o.modulo]);
+            const scope = t.db.knex('transactions').whereRaw('id % ? = 0', [o.modulo]);
             const set: Record<string, Knex.Raw> = {
-              hour: db.knex.raw(`created_at - interval '1 hour'`),
-              sender: db.knex.raw(`upper(sender)`),
-              domain: db.knex.raw(`(source_domain + 1) % 4294967296`),
-              network: db.knex.raw(`case network when 'mainnet' then 'testnet' else 'mainnet' end`),
+              hour: t.db.knex.raw(`created_at - interval '1 hour'`),
+              sender: t.db.knex.raw(`upper(sender)`),
+              domain: t.db.knex.raw(`(source_domain + 1) % 4294967296`),
+              network: t.db.knex.raw(
+                `case network when 'mainnet' then 'testnet' else 'mainnet' end`,
+              ),
             };
             if (o.field === 'amount')
-              await db.knex.raw(
+              await t.db.knex.raw(
                 'update transactions set deposit_amount = deposit_amount + 17, receive_amount = receive_amount + 3 where id % ? = 0',
                 [o.modulo],
               );
@@ -329,10 +316,10 @@ describe('statistics endpoints', () => {
               await scope.update({ [column]: set[o.field]! });
             }
           } else {
-            await db.knex('transactions').whereRaw('id % ? = 0', [o.modulo]).delete();
+            await t.db.knex('transactions').whereRaw('id % ? = 0', [o.modulo]).delete();
           }
         }
-        await expectRollupsExact(db.knex);
+        await expectRollupsExact(t.db.knex);
       }),
       { numRuns: 25, seed: 4242 },
     );
@@ -340,63 +327,47 @@ describe('statistics endpoints', () => {
 
   it('when the statistics come from the rollups after all those changes, then they still equal raw SQL', async () => {
     const [expected] = await rows(
-      db.knex,
+      t.db.knex,
       `select coalesce(sum(deposit_amount), 0)::text as v, count(*)::text as n from transactions where network = 'mainnet'`,
     );
-    const volume = await request(app).get('/stats/mainnet/volumes').expect(200);
+    const volume = await request(t.app).get('/stats/mainnet/volumes').expect(200);
     expect(volume.text).toBe(`{"total_volume":${expected!.v},"user_volume":null,"volumes":null}`);
-    const tx = await request(app).get('/stats/mainnet/transactions').expect(200);
+    const tx = await request(t.app).get('/stats/mainnet/transactions').expect(200);
     expect(tx.body.total_transactions).toBe(Number(expected!.n));
   });
 });
 
 describe('statistics cache', () => {
-  let db: TestDatabase;
-  let deps: TestDeps;
-  let app: Express;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    deps = buildTestDeps({ knex: db.knex, env: { CACHE_TTL_SECONDS: '30' } });
-    app = createApp(deps);
-  });
-  afterAll(async () => {
-    await deps.close();
-    await db.drop();
-  });
+  const t = useTestApp({ env: { CACHE_TTL_SECONDS: '30' } });
 
   it('when a cached statistic is asked again after new rows, then the cached value is served until it expires', async () => {
-    await insertAll(db.knex, [aTransaction({ deposit_amount: 5n })]);
-    const first = await request(app).get('/stats/mainnet/transactions').expect(200);
+    await insertAll(t.db.knex, [aTransaction({ deposit_amount: 5n })]);
+    const first = await request(t.app).get('/stats/mainnet/transactions').expect(200);
     expect(first.body.total_transactions).toBe(1);
-    await insertAll(db.knex, [aTransaction({ deposit_amount: 5n })]);
-    const second = await request(app).get('/stats/mainnet/transactions').expect(200);
+    await insertAll(t.db.knex, [aTransaction({ deposit_amount: 5n })]);
+    const second = await request(t.app).get('/stats/mainnet/transactions').expect(200);
     expect(second.body.total_transactions).toBe(1);
     const keys = [
-      ...(await Promise.all(['stats:mainnet:transactions'].map((k) => deps.kv.get(k)))),
+      ...(await Promise.all(['stats:mainnet:transactions'].map((k) => t.deps.kv.get(k)))),
     ];
     expect(keys[0]).toBe('{"total_transactions":1}');
-    await deps.kv.del('stats:mainnet:transactions');
-    const third = await request(app).get('/stats/mainnet/transactions').expect(200);
+    await t.deps.kv.del('stats:mainnet:transactions');
+    const third = await request(t.app).get('/stats/mainnet/transactions').expect(200);
     expect(third.body.total_transactions).toBe(2);
   });
 
   it('when many requests miss the cache at once, then one query runs and all get the same answer', async () => {
-    const queries: string[] = [];
-    const listener = (q: { sql: string }) => {
-      if (q.sql.includes('tx_network_totals')) queries.push(q.sql);
-    };
-    db.knex.on('query', listener);
+    const { queries, stop } = watchQueries(t.db.knex, 'tx_network_totals');
     try {
       const responses = await Promise.all(
-        Array.from({ length: 20 }, () => request(app).get('/stats/mainnet/volumes')),
+        Array.from({ length: 20 }, () => request(t.app).get('/stats/mainnet/volumes')),
       );
       expect(new Set(responses.map((r) => r.text))).toEqual(
         new Set(['{"total_volume":10,"user_volume":null,"volumes":null}']),
       );
       expect(queries).toHaveLength(1);
     } finally {
-      db.knex.off('query', listener);
+      stop();
     }
   });
 });

@@ -2,26 +2,22 @@
  * The transaction feeds over real HTTP and a real database: shapes, filters, pagination and bad
  * input (every bad value is a 4xx problem, never a 500).
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { TestnetTransactionRecord, TransactionRecord } from '@ctss/domain-types';
 import request from 'supertest';
-import type { Express } from 'express';
 import { aTransaction, insertAll } from './support/builders.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import { useTestApp } from './support/app.js';
 
 const SOLANA_SENDER = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
 const BIG = 2n ** 60n + 7n;
 
 describe('GET /transactionsmainnet and /transactions', () => {
-  let t: TestApp;
-  let app: Express;
+  const t = useTestApp();
   let ids: number[];
   const upperSender = '0xABCDEF0000000000000000000000000000000001';
   const destinationHash = `0x${'d'.repeat(64)}`;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    app = t.app;
     ids = await insertAll(t.db.knex, [
       aTransaction({
         created_at: new Date('2026-11-20T00:00:00Z'),
@@ -60,12 +56,8 @@ describe('GET /transactionsmainnet and /transactions', () => {
     ]);
   });
 
-  afterAll(async () => {
-    await t.close();
-  });
-
   it('when listing mainnet, then records are full, newest first, amounts exact above 2^53', async () => {
-    const res = await request(app).get('/transactionsmainnet').expect(200);
+    const res = await request(t.app).get('/transactionsmainnet').expect(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(res.body.has_more).toBe(false);
     expect(res.body.next_cursor).toBe('');
@@ -91,7 +83,7 @@ describe('GET /transactionsmainnet and /transactions', () => {
   });
 
   it('when listing testnet, then only testnet records in the subset shape are returned', async () => {
-    const res = await request(app).get('/transactions').expect(200);
+    const res = await request(t.app).get('/transactions').expect(200);
     expect(res.body.transactions).toHaveLength(1);
     expect(Object.keys(res.body.transactions[0]).sort()).toEqual(
       Object.keys(TestnetTransactionRecord.shape).sort(),
@@ -100,7 +92,7 @@ describe('GET /transactionsmainnet and /transactions', () => {
   });
 
   it('when filtering by senders in another letter case, then EVM addresses match case-insensitively', async () => {
-    const res = await request(app)
+    const res = await request(t.app)
       .get('/transactionsmainnet')
       .query({ senders: `${upperSender.toLowerCase()},${SOLANA_SENDER}` })
       .expect(200);
@@ -108,7 +100,7 @@ describe('GET /transactionsmainnet and /transactions', () => {
   });
 
   it('when a base58 sender differs in case, then it does not match (base58 is exact)', async () => {
-    const res = await request(app)
+    const res = await request(t.app)
       .get('/transactionsmainnet')
       .query({ senders: SOLANA_SENDER.toLowerCase() })
       .expect(200);
@@ -116,7 +108,7 @@ describe('GET /transactionsmainnet and /transactions', () => {
   });
 
   it('when addr_or_tx_hash is a sender, recipient, source or destination hash, then it matches that record', async () => {
-    const all = (await request(app).get('/transactionsmainnet')).body
+    const all = (await request(t.app).get('/transactionsmainnet')).body
       .transactions as TransactionRecord[];
     const byId = (id: number) => all.find((t) => t.id === id)!;
     const cases: [string, number][] = [
@@ -126,7 +118,7 @@ describe('GET /transactionsmainnet and /transactions', () => {
       [destinationHash, ids[3]!],
     ];
     for (const [value, id] of cases) {
-      const res = await request(app)
+      const res = await request(t.app)
         .get('/transactionsmainnet')
         .query({ addr_or_tx_hash: value })
         .expect(200);
@@ -135,18 +127,18 @@ describe('GET /transactionsmainnet and /transactions', () => {
   });
 
   it('when filtering by domains (any uint32), then only matching records are returned', async () => {
-    const src = await request(app)
+    const src = await request(t.app)
       .get('/transactionsmainnet')
       .query({ source_domain: '4294967295' })
       .expect(200);
     expect(src.body.transactions.map((t: { id: number }) => t.id)).toEqual([ids[1]]);
     expect(src.body.transactions[0].destination_domain).toBe(500001);
-    const dst = await request(app)
+    const dst = await request(t.app)
       .get('/transactionsmainnet')
       .query({ destination_domain: '500001', source_domain: '4294967295' })
       .expect(200);
     expect(dst.body.transactions).toHaveLength(1);
-    const none = await request(app)
+    const none = await request(t.app)
       .get('/transactionsmainnet')
       .query({ source_domain: '5', destination_domain: '500001' })
       .expect(200);
@@ -156,7 +148,7 @@ describe('GET /transactionsmainnet and /transactions', () => {
   it('when filtering by time, then start_time is inclusive and end_time exclusive', async () => {
     const start = Date.parse('2026-11-20T06:00:00Z') / 1000;
     const end = Date.parse('2026-11-21T01:00:00Z') / 1000;
-    const res = await request(app)
+    const res = await request(t.app)
       .get('/transactionsmainnet')
       .query({ start_time: String(start), end_time: String(end) })
       .expect(200);
@@ -168,7 +160,7 @@ describe('GET /transactionsmainnet and /transactions', () => {
     let cursor = '';
     let pages = 0;
     do {
-      const res = await request(app)
+      const res = await request(t.app)
         .get('/transactionsmainnet')
         .query({ limit: '2', ...(cursor ? { cursor } : {}) })
         .expect(200);
@@ -183,7 +175,7 @@ describe('GET /transactionsmainnet and /transactions', () => {
   });
 
   it('when limit is above 100, then it is clamped', async () => {
-    const res = await request(app)
+    const res = await request(t.app)
       .get('/transactionsmainnet')
       .query({ limit: '100000000000000000000' })
       .expect(200);
@@ -222,7 +214,7 @@ describe('GET /transactionsmainnet and /transactions', () => {
 
   it.each(badQueries)('when given %s, then it is a 400 problem', async (_name, query, code) => {
     for (const path of ['/transactionsmainnet', '/transactions']) {
-      const res = await request(app).get(path).query(query).expect(400);
+      const res = await request(t.app).get(path).query(query).expect(400);
       expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
       expect(res.body).toMatchObject({ status: 400, code });
       expect(typeof res.body.detail).toBe('string');

@@ -81,6 +81,34 @@ async function buildApps(): Promise<void> {
 }
 
 /**
+ * One load run of `plan` on `service` over `connections` connections for `opts.duration` seconds
+ * after the warm-up, with the service's CPU time per request (counted from the end of the
+ * warm-up) and its peak resident set size in MiB (undefined where it could not be sampled).
+ */
+async function loadWithUsage(
+  service: RunningService,
+  plan: RequestPlan,
+  connections: number,
+  opts: BenchOptions,
+): Promise<{ r: LoadResult; cpu: CpuPerRequest | undefined; peakRssMb: number | undefined }> {
+  const rss = await sampleRss([service.child.pid]);
+  let account: CpuAccount | undefined;
+  const r = await runLoad({
+    baseUrl: service.baseUrl,
+    plan,
+    connections,
+    durationSeconds: opts.duration,
+    warmupSeconds: WARMUP_SECONDS,
+    beforeMeasure: async () => {
+      account = await accountCpu(service.child.pid);
+    },
+  });
+  const cpu = await account?.stop(r.total);
+  const peakRssMb = toMb(await rss.stop());
+  return { r, cpu, peakRssMb };
+}
+
+/**
  * Measures `w` on `service` with `plan` (its own, or as prepared); the ratio is against
  * `baselineRps` until {@link applyBaselines} sets the final one.
  */
@@ -91,20 +119,7 @@ async function measure(
   baselineRps: number,
   plan: RequestPlan = w.plan,
 ): Promise<WorkloadRecord> {
-  const rss = await sampleRss([service.child.pid]);
-  let account: CpuAccount | undefined;
-  const r = await runLoad({
-    baseUrl: service.baseUrl,
-    plan,
-    connections: w.connections,
-    durationSeconds: opts.duration,
-    warmupSeconds: WARMUP_SECONDS,
-    beforeMeasure: async () => {
-      account = await accountCpu(service.child.pid);
-    },
-  });
-  const cpu = await account?.stop(r.total);
-  const peakRssMb = toMb(await rss.stop());
+  const { r, cpu, peakRssMb } = await loadWithUsage(service, plan, w.connections, opts);
   const record: WorkloadRecord = {
     name: w.name,
     description: w.description,
@@ -142,20 +157,12 @@ async function helloWorld(
 ): Promise<LoadResult & { peakRssMb: number | undefined; cpu: CpuPerRequest | undefined }> {
   const hello = await startHelloWorld();
   try {
-    const rss = await sampleRss([hello.child.pid]);
-    let account: CpuAccount | undefined;
-    const r = await runLoad({
-      baseUrl: hello.baseUrl,
-      plan: workload.plan,
-      connections: workload.connections,
-      durationSeconds: opts.duration,
-      warmupSeconds: WARMUP_SECONDS,
-      beforeMeasure: async () => {
-        account = await accountCpu(hello.child.pid);
-      },
-    });
-    const cpu = await account?.stop(r.total);
-    const peakRssMb = toMb(await rss.stop());
+    const { r, cpu, peakRssMb } = await loadWithUsage(
+      hello,
+      workload.plan,
+      workload.connections,
+      opts,
+    );
     log(
       `${workload.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${peakRssMb ?? 'n/a'} MB, ${cpu?.apiUs ?? 'n/a'} us CPU/request`,
     );

@@ -53,6 +53,14 @@ export function send(
         latencyMs: performance.now() - t0,
         ...fields,
       });
+    /** A request or response error: `status: 0` with the error's code (or message). */
+    const failed = (err: NodeJS.ErrnoException) =>
+      finish({
+        status: 0,
+        error: err.code ?? err.message,
+        problemBody: false,
+        connectionClose: false,
+      });
     const req = http.request(
       spec.url,
       {
@@ -66,14 +74,7 @@ export function send(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', (err: NodeJS.ErrnoException) =>
-          finish({
-            status: 0,
-            error: err.code ?? err.message,
-            problemBody: false,
-            connectionClose: false,
-          }),
-        );
+        res.on('error', failed);
         res.on('end', () => {
           const type = String(res.headers['content-type'] ?? '');
           let parsed: unknown;
@@ -107,14 +108,7 @@ export function send(
       },
     );
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
-    req.on('error', (err: NodeJS.ErrnoException) =>
-      finish({
-        status: 0,
-        error: err.code ?? err.message,
-        problemBody: false,
-        connectionClose: false,
-      }),
-    );
+    req.on('error', failed);
     req.end(body);
   });
 }

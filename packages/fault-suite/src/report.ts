@@ -5,6 +5,7 @@
  */
 import type { Sample } from './http.js';
 import { quantile } from './load.js';
+import type { Child } from './processes.js';
 
 /** One row of the figures table. */
 export interface Figure {
@@ -42,6 +43,24 @@ export function check(
   const m = typeof measured === 'number' ? fmt(measured) : measured;
   checks.push({ scenario, what, measured: m, pass });
   process.stdout.write(`  ${pass ? 'PASS' : 'FAIL'} ${scenario}: ${what} (measured ${m})\n`);
+}
+
+/**
+ * Records the check that no service restarted during a scenario: each of `services` is still
+ * running with the PID it had at the start (`pids`, in the same order).
+ */
+export function checkSamePids(
+  scenario: string,
+  services: readonly Child[],
+  pids: readonly number[],
+): void {
+  const same = services.every((c, i) => c.running() && c.pid === pids[i]);
+  check(
+    scenario,
+    'no process restarted (same PIDs)',
+    services.map((c) => `${c.name}:${c.pid}${c.running() ? '' : ' exited'}`).join(' '),
+    same,
+  );
 }
 
 /** Numbers with at most one decimal; NaN as "none". */

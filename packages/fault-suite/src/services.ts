@@ -75,42 +75,52 @@ export async function seedDatabase(databaseUrl: string): Promise<void> {
   });
 }
 
+/** Spawns `script` as `name` with `env` and waits until `readyUrl` answers 200 (`what` names the wait). */
+async function startService(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  what: string,
+  readyUrl: string,
+  timeoutMs: number,
+): Promise<Child> {
+  const child = spawnNode(name, script, env);
+  await waitUntil(what, () => answersOk(readyUrl), timeoutMs, child);
+  return child;
+}
+
 /** Starts the price feeder and waits for its /health. */
 export async function startFeeder(): Promise<Child> {
-  const child = spawnNode('gas-quote-feeder', 'apps/gas-quote-api/dist/bin/feeder.js', gasEnv());
-  await waitUntil(
+  return startService(
+    'gas-quote-feeder',
+    'apps/gas-quote-api/dist/bin/feeder.js',
+    gasEnv(),
     'the feeder',
-    () => answersOk(`http://127.0.0.1:${PORTS.feeder}/health`),
+    `http://127.0.0.1:${PORTS.feeder}/health`,
     30_000,
-    child,
   );
-  return child;
 }
 
 /** Starts the gas quote API and waits until /ready (fresh prices from the feeder) answers 200. */
 export async function startGasQuoteApi(): Promise<Child> {
-  const child = spawnNode('gas-quote-api', 'apps/gas-quote-api/dist/bin/main.js', gasEnv());
-  await waitUntil(
+  return startService(
+    'gas-quote-api',
+    'apps/gas-quote-api/dist/bin/main.js',
+    gasEnv(),
     'the gas quote API to be ready',
-    () => answersOk(`${GAS_URL}/ready`),
+    `${GAS_URL}/ready`,
     60_000,
-    child,
   );
-  return child;
 }
 
 /** Starts the monitoring API and waits until /ready answers 200. */
 export async function startMonitoringApi(databaseUrl: string, embedded: boolean): Promise<Child> {
-  const child = spawnNode(
+  return startService(
     'monitoring-api',
     'apps/monitoring-api/dist/bin/main.js',
     monitoringEnv(databaseUrl, embedded),
-  );
-  await waitUntil(
     'the monitoring API to be ready',
-    () => answersOk(`${MONITORING_URL}/ready`),
+    `${MONITORING_URL}/ready`,
     60_000,
-    child,
   );
-  return child;
 }

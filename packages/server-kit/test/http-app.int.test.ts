@@ -91,24 +91,19 @@ describe('createHttpApp: one path from error to response', () => {
   });
 
   it('rejects malformed, oversized and non-object JSON bodies with 4xx problems', async () => {
-    const bad = await request(app)
-      .post('/body')
-      .set('Content-Type', 'application/json')
-      .send('{"name":')
-      .expect(400);
-    expect(bad.body.code).toBe('INVALID_BODY');
-    const big = await request(app)
-      .post('/body')
-      .set('Content-Type', 'application/json')
-      .send(JSON.stringify({ name: 'x'.repeat(20_000) }))
-      .expect(413);
-    expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');
-    const missing = await request(app)
-      .post('/body')
-      .set('Content-Type', 'text/plain')
-      .send('name=x')
-      .expect(400);
-    expect(missing.body.code).toBe('INVALID_BODY');
+    const refused = [
+      ['application/json', '{"name":', 400, 'INVALID_BODY'],
+      ['application/json', JSON.stringify({ name: 'x'.repeat(20_000) }), 413, 'PAYLOAD_TOO_LARGE'],
+      ['text/plain', 'name=x', 400, 'INVALID_BODY'],
+    ] as const;
+    for (const [type, body, status, code] of refused) {
+      const res = await request(app)
+        .post('/body')
+        .set('Content-Type', type)
+        .send(body)
+        .expect(status);
+      expect(res.body.code).toBe(code);
+    }
     const wrong = await request(app).post('/body').send({ name: 5 }).expect(400);
     expect(wrong.body.detail).toContain('name');
   });

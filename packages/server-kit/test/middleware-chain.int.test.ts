@@ -45,15 +45,25 @@ describe('chainMiddleware', () => {
     expect(res.headers['x-trace']).toBe('a');
   });
 
-  it('a synchronous throw is passed on as an error, and later handlers do not run', async () => {
-    const throwing: RequestHandler = () => {
-      throw new Error('thrown');
-    };
-    const res = await request(appWith(chainMiddleware([throwing, mark('b')]))).get('/');
-    expect(res.status).toBe(418);
-    expect(res.body).toEqual({ error: 'thrown' });
-    expect(res.headers['x-trace']).toBeUndefined();
-  });
+  const throwing: RequestHandler = () => {
+    throw new Error('thrown');
+  };
+  const rejecting: RequestHandler = async () => {
+    await Promise.resolve();
+    throw new Error('async failure');
+  };
+  it.each([
+    ['a synchronous throw', throwing, 'thrown'],
+    ['a rejected promise from an async handler', rejecting, 'async failure'],
+  ])(
+    '%s is passed on as an error, and later handlers do not run',
+    async (_name, handler, error) => {
+      const res = await request(appWith(chainMiddleware([handler, mark('b')]))).get('/');
+      expect(res.status).toBe(418);
+      expect(res.body).toEqual({ error });
+      expect(res.headers['x-trace']).toBeUndefined();
+    },
+  );
 
   it("null and 'route' continue with the next handler, as express's router treats them", async () => {
     const nullNext: RequestHandler = (_req, _res, next) => next(null);
@@ -76,17 +86,6 @@ describe('chainMiddleware', () => {
     const res = await request(outer).get('/');
     expect(res.body).toEqual({ route: 'outer' });
     expect(res.headers['x-trace']).toBe('a');
-  });
-
-  it('a rejected promise from an async handler is passed on as an error', async () => {
-    const rejecting: RequestHandler = async () => {
-      await Promise.resolve();
-      throw new Error('async failure');
-    };
-    const res = await request(appWith(chainMiddleware([rejecting, mark('b')]))).get('/');
-    expect(res.status).toBe(418);
-    expect(res.body).toEqual({ error: 'async failure' });
-    expect(res.headers['x-trace']).toBeUndefined();
   });
 
   it('a handler that answers ends the chain: nothing after it runs', async () => {

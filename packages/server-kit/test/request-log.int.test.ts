@@ -27,11 +27,8 @@ function capture(level: pino.LevelWithSilent) {
 describe('requestLogMiddleware', () => {
   it('logs one line per request at the level of its status, probes only when they fail', async () => {
     const { app, lines } = capture('info');
-    await request(app).get('/ok?x=1');
-    await request(app).get('/health');
-    await request(app).get('/bad');
-    await request(app).get('/fail');
-    await request(app).get('/unavailable');
+    for (const path of ['/ok?x=1', '/health', '/bad', '/fail', '/unavailable'])
+      await request(app).get(path);
     await new Promise((r) => setImmediate(r));
     expect(
       lines.map((l) => [
@@ -50,10 +47,7 @@ describe('requestLogMiddleware', () => {
 
   it('writes nothing below the configured level', async () => {
     const { app, lines } = capture('error');
-    await request(app).get('/ok');
-    await request(app).get('/bad');
-    await request(app).get('/fail');
-    await request(app).get('/unavailable');
+    for (const path of ['/ok', '/bad', '/fail', '/unavailable']) await request(app).get(path);
     await new Promise((r) => setImmediate(r));
     expect(lines).toHaveLength(1);
     expect(lines[0]?.level).toBe(50);

@@ -47,6 +47,16 @@ function aQuote(overrides: Partial<EcdsaQuoteFields> = {}): EcdsaQuoteFields {
   };
 }
 
+/** The quote fields in the order of QuoteVerifier.sol's parameters. */
+const quoteArgs = (f: EcdsaQuoteFields): unknown[] => [
+  f.localDomain,
+  f.destinationDomain,
+  f.fee,
+  f.deadline,
+  f.isNative,
+  f.cctpVersion,
+];
+
 let evm: EVM;
 let contract: EvmAddress;
 let abi: Abi;
@@ -69,15 +79,7 @@ async function contractRecover(
   signature: Hex,
 ): Promise<string> {
   const functionName = packing === 'spec' ? 'recoverSpec' : 'recoverCompact';
-  const { returnValue, reverted } = await call(functionName, [
-    f.localDomain,
-    f.destinationDomain,
-    f.fee,
-    f.deadline,
-    f.isNative,
-    f.cctpVersion,
-    signature,
-  ]);
+  const { returnValue, reverted } = await call(functionName, [...quoteArgs(f), signature]);
   expect(reverted).toBe(false);
   return decodeFunctionResult({ abi, functionName, data: returnValue }) as string;
 }
@@ -99,14 +101,7 @@ describe.each(['spec', 'compact'] as const)('QuoteVerifier.sol with the %s packi
       aQuote({ localDomain: 0xffffffff, deadline: (1n << 64n) - 1n }),
     ]) {
       const functionName = packing === 'spec' ? 'digestSpec' : 'digestCompact';
-      const { returnValue } = await call(functionName, [
-        f.localDomain,
-        f.destinationDomain,
-        f.fee,
-        f.deadline,
-        f.isNative,
-        f.cctpVersion,
-      ]);
+      const { returnValue } = await call(functionName, quoteArgs(f));
       expect(returnValue).toBe(quoteDigest(f, packing));
     }
   });
@@ -149,12 +144,7 @@ describe.each(['spec', 'compact'] as const)('QuoteVerifier.sol with the %s packi
 
 describe('QuoteVerifier.requireSignerSpec (revert like a transfer contract)', () => {
   const args = (f: EcdsaQuoteFields, signature: Hex, expected: string): unknown[] => [
-    f.localDomain,
-    f.destinationDomain,
-    f.fee,
-    f.deadline,
-    f.isNative,
-    f.cctpVersion,
+    ...quoteArgs(f),
     signature,
     expected,
   ];

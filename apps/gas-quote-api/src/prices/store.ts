@@ -16,13 +16,8 @@ import type { ChainRegistry, z } from '@ctss/domain-types';
 import type { KvStore } from '@ctss/server-kit';
 import type { Clock } from '../clock.js';
 import type { GasPrice } from '../pricing/fee.js';
-import {
-  MissingPriceDataError,
-  requireFresh,
-  type GasReading,
-  type Loaded,
-  type UsdReading,
-} from './entries.js';
+import { MissingPriceDataError, requireFresh } from './entries.js';
+import type { GasReading, Loaded, UsdReading } from './entries.js';
 import { GasEntry, UsdEntry } from './schemas.js';
 import { PriceSnapshot, type SnapshotData } from './snapshot.js';
 

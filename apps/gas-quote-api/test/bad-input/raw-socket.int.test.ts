@@ -4,7 +4,7 @@
  * targets. Every answer is a 4xx problem body with a `code` and `Connection: close`, and the
  * service (started as main.ts starts it) keeps serving.
  */
-import { createLogger, runService } from '@ctss/server-kit';
+import { createLogger } from '@ctss/server-kit';
 import {
   malformedRequests,
   rawProblemFaults,
@@ -13,37 +13,22 @@ import {
   type RawResponse,
 } from '@ctss/test-support';
 import { buildOpenApiDocument } from '../../src/openapi.js';
-import { startGasQuoteService } from '../../src/server.js';
 import { SUBSCRIBE_PATH } from '../../src/feed/router.js';
-import { cleanupKv, testConfig, testKv, uniquePrefix } from '../support/app.js';
+import { uniquePrefix } from '../support/app.js';
+import { mainConfig, removePrefix, startAsMain } from '../support/service.js';
 
 const prefix = uniquePrefix('raw-socket');
 let port = 0;
 let shutdown: ((reason: string) => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const config = testConfig({
-    PORT: '0',
-    REDIS_PREFIX: prefix,
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-  });
   const logger = createLogger({ name: 'raw-socket-test', level: 'silent' });
-  ({ shutdown } = await runService({
-    name: 'gas-quote-api',
-    logger,
-    start: async () => {
-      const started = await startGasQuoteService(config, logger);
-      port = started.port;
-      return started;
-    },
-  }));
+  ({ port, shutdown } = await startAsMain(mainConfig(prefix), logger));
 });
 
 afterAll(async () => {
   await shutdown?.('test');
-  const kv = testKv(prefix);
-  await cleanupKv(kv, prefix);
-  await kv.close();
+  await removePrefix(prefix);
 });
 
 /** A 4xx problem body with a stable code (test-support `rawProblemFaults` names what is wrong). */

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
+import request from 'supertest';
 import { createChainRegistry, type ChainRegistry } from '@ctss/domain-types';
 import {
   createEdgeServer,
@@ -190,4 +191,19 @@ export function buildTestApp(
       await kv.close();
     },
   };
+}
+
+/**
+ * GET of a CCTP v2 ECDSA quote (`/getEcdsaSig_native`, `isV2=true`) from `t`'s app, from CCTP
+ * domain `localDomain` to `destinationDomain`; the fee in origin native units when `isNative`.
+ */
+export function ecdsaV2Quote(
+  t: TestApp,
+  localDomain: number,
+  destinationDomain: number,
+  isNative: boolean,
+): request.Test {
+  return request(t.gas.app).get(
+    `/getEcdsaSig_native?localDomain=${localDomain}&destinationDomain=${destinationDomain}&isV2=true&isNative=${isNative}`,
+  );
 }

@@ -3,7 +3,7 @@
  * and type their answers (schemas.ts).
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { notModified, problemResponse, rateLimited } from '../openapi-responses.js';
+import { jsonResponse, notModified, problemResponse, rateLimited } from '../openapi-responses.js';
 import { BridgeVolumeResponse, FeesResponse, WindowQuery } from './schemas.js';
 
 const errors = {
@@ -23,7 +23,7 @@ export function registerDefiLlamaPaths(registry: OpenAPIRegistry): void {
       'Mainnet volume, fees (deposit - receive), revenue and protocol revenue (relayer fee) in USD over [from_timestamp, to_timestamp)',
     request: { query: WindowQuery },
     responses: {
-      200: { description: 'OK', content: { 'application/json': { schema: FeesResponse } } },
+      200: jsonResponse('OK', FeesResponse),
       ...errors,
     },
   });
@@ -33,10 +33,7 @@ export function registerDefiLlamaPaths(registry: OpenAPIRegistry): void {
     summary: 'Mainnet bridged volume (sum of deposits) in USD over [from_timestamp, to_timestamp)',
     request: { query: WindowQuery },
     responses: {
-      200: {
-        description: 'OK',
-        content: { 'application/json': { schema: BridgeVolumeResponse } },
-      },
+      200: jsonResponse('OK', BridgeVolumeResponse),
       ...errors,
     },
   });

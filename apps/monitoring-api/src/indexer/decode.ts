@@ -6,32 +6,19 @@
  * to the contract.
  */
 import { decodeEventLog, type Hex, type Log } from 'viem';
+import type { TransferColumns } from '../transactions/row.js';
 import { addressFromBytes32, isZero32, vmOfDomain } from './addresses.js';
 import { INDEXER_ABI, TOPIC0 } from './events.js';
 import { parseCctpMessage } from './message.js';
 
 /** A record as the indexer writes it (amounts in base units; see docs/indexer.md). */
-export interface TransferRow {
-  network: 'mainnet' | 'testnet';
-  source_domain: number;
-  source_tx_hash: string;
+export interface TransferRow extends TransferColumns {
   log_index: number;
   block_number: bigint;
   block_hash: string;
-  destination_domain: number;
-  sender: string;
-  recipient: string;
-  deposit_amount: bigint;
-  receive_amount: bigint;
-  relayer_fee: bigint;
-  gas_drop_amount: bigint;
-  is_gas_drop_in_native: boolean;
-  max_fee: bigint;
   version: 1 | 2;
   /** v1 nonce (decimal) known at the source; null for v2 until Iris gives the eventNonce. */
   cctp_nonce: string | null;
-  confirmed: boolean;
-  created_at: Date;
 }
 
 /** What the decoder needs to know of the origin chain. */

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
+import { describe, expect, it } from '@jest/globals';
+import { type TestDatabase, useTestDatabase } from '../../test/support/database.js';
 import { aTransaction, insertAll } from '../../test/support/builders.js';
 import { expectRollupsExact } from '../../test/support/rollups.js';
 import { migrateLatest, migrateRollbackAll, migrations, migratorConfig } from './index.js';
@@ -12,13 +12,7 @@ const tables = async (db: TestDatabase): Promise<string[]> => {
 };
 
 describe('migrations, on a real database', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase({ migrate: false });
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
+  const db = useTestDatabase({ migrate: false });
 
   it('when migrated up, then every migration is applied and the tables exist', async () => {
     const applied = await migrateLatest(db.knex);

@@ -5,31 +5,18 @@
  */
 import { DEFAULT_CHAINS, type VmFamily } from '@ctss/domain-types';
 import { base58 } from '@scure/base';
+import type { TransferColumns } from '../transactions/row.js';
 import type { Rng } from './rng.js';
 
 /** A record to insert (no id: the identity column assigns it in insertion order). */
-export interface SeedTransaction {
-  network: 'mainnet' | 'testnet';
-  source_tx_hash: string;
+export interface SeedTransaction extends TransferColumns {
   destination_tx_hash: string | null;
   gas_drop_tx_hash: string | null;
-  source_domain: number;
-  destination_domain: number;
-  sender: string;
-  recipient: string;
-  deposit_amount: bigint;
-  receive_amount: bigint;
-  relayer_fee: bigint;
-  gas_drop_amount: bigint;
-  is_gas_drop_in_native: boolean;
-  max_fee: bigint;
   version: number;
-  confirmed: boolean;
   has_source_tx_error: boolean;
   has_attestation_error: boolean;
   has_destination_tx_error: boolean;
   destination_tx_status: 'pending' | 'success' | 'failed';
-  created_at: Date;
 }
 
 /**

@@ -6,7 +6,13 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { TestnetTransactionPage, TransactionPage } from '@ctss/domain-types';
 import type { ZodType } from 'zod';
-import { notModified, problemResponse, rateLimited, registerGet } from '../openapi-responses.js';
+import {
+  jsonResponse,
+  notModified,
+  problemResponse,
+  rateLimited,
+  registerGet,
+} from '../openapi-responses.js';
 import { FeedQuery, RecordParams } from './schemas.js';
 
 /** Registers a single-record lookup (`/<feed>/{source_tx_hash}`). */
@@ -17,7 +23,7 @@ function registerLookup(registry: OpenAPIRegistry, feed: string, page: ZodType):
     summary: `The records of one origin transaction hash (${feed} record shape), as one page`,
     request: { params: RecordParams },
     responses: {
-      200: { description: 'OK', content: { 'application/json': { schema: page } } },
+      200: jsonResponse('OK', page),
       ...notModified,
       400: problemResponse('Malformed hash or a query parameter (INVALID_QUERY)'),
       404: problemResponse('No record with this origin hash (NOT_FOUND)'),

@@ -7,18 +7,13 @@ import {
   BindingNonce,
   DomainAggregate,
   LeaderboardPage,
-  ProblemDetails,
   VerifyRequest,
   VerifyResponse,
   WalletsQueryResponse,
   z,
 } from '@ctss/domain-types';
+import { jsonResponse, problemResponse } from '../openapi-responses.js';
 import { LeaderboardQuery, MessagesQuery } from './schemas.js';
-
-const problemResponse = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: ProblemDetails } },
-});
 
 /** Registers the users endpoints (paths, parameters, bodies, responses and error codes). */
 export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
@@ -28,10 +23,7 @@ export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
     summary: 'Ranked users: stored rank ascending, then unranked users (domain_rank null)',
     request: { query: LeaderboardQuery },
     responses: {
-      200: {
-        description: 'A leaderboard page',
-        content: { 'application/json': { schema: LeaderboardPage } },
-      },
+      200: jsonResponse('A leaderboard page', LeaderboardPage),
       400: problemResponse('INVALID_QUERY: bad network, limit < 1, negative or non-integer offset'),
     },
   });
@@ -53,12 +45,10 @@ export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
       }),
     },
     responses: {
-      200: {
-        description: '`?wallets=`: WalletsQueryResponse; `?domains=`: DomainAggregate',
-        content: {
-          'application/json': { schema: z.union([WalletsQueryResponse, DomainAggregate]) },
-        },
-      },
+      200: jsonResponse(
+        '`?wallets=`: WalletsQueryResponse; `?domains=`: DomainAggregate',
+        z.union([WalletsQueryResponse, DomainAggregate]),
+      ),
       400: problemResponse(
         'INVALID_QUERY: neither or both parameters, unknown chain, bad address, more than 20 entries',
       ),
@@ -72,10 +62,7 @@ export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
     summary: 'A one-time binding nonce and the exact message to sign',
     request: { query: MessagesQuery },
     responses: {
-      200: {
-        description: 'Binding nonce',
-        content: { 'application/json': { schema: BindingNonce } },
-      },
+      200: jsonResponse('Binding nonce', BindingNonce),
       400: problemResponse('INVALID_QUERY: bad chain type, address or username suffix'),
       404: problemResponse('NOT_FOUND: unknown username'),
     },
@@ -89,7 +76,7 @@ export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
       body: { required: true, content: { 'application/json': { schema: VerifyRequest } } },
     },
     responses: {
-      200: { description: 'Done', content: { 'application/json': { schema: VerifyResponse } } },
+      200: jsonResponse('Done', VerifyResponse),
       400: problemResponse(
         'INVALID_BODY: malformed JSON or fields, missing aptos public_key, message not a binding request',
       ),

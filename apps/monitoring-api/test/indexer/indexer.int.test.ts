@@ -69,6 +69,27 @@ afterAll(async () => {
   await Promise.all(anvils.map((x) => x.stop()));
 });
 
+/**
+ * Asserts that the record of `txHash` carries the destination receipt `received`, with
+ * `receiveAmount` (base units) and status success, and that the rollups are exact.
+ */
+const expectReceived = async (
+  txHash: string,
+  received: { transactionHash: string },
+  receiveAmount: string,
+) => {
+  expect((await record(txHash))[0]).toMatchObject({
+    destination_tx_hash: received.transactionHash.toLowerCase(),
+    receive_amount: receiveAmount,
+    destination_tx_status: 'success',
+  });
+  await expectRollupsExact(db.knex);
+};
+
+/** A CCTP v1 transfer from chain a to domain 3 (chain b) for RECIPIENT; amount and fee in base units. */
+const v1Transfer = (amount: bigint, fee: bigint) =>
+  makeTransfer(a, { version: 1, destinationDomain: 3, amount, fee, recipient: RECIPIENT });
+
 const record = async (txHash: string) =>
   await rows(
     db.knex,
@@ -144,12 +165,7 @@ describe('a v1 USDC-fee transfer from domain 0 to domain 3', () => {
     expect((await record(txHash))[0]!.attested).toBe('true');
     const received = await receiveMessage(b, 1, message);
     await syncAll(indexers);
-    expect((await record(txHash))[0]).toMatchObject({
-      destination_tx_hash: received.transactionHash.toLowerCase(),
-      receive_amount: '99700000',
-      destination_tx_status: 'success',
-    });
-    await expectRollupsExact(db.knex);
+    await expectReceived(txHash, received, '99700000');
     const [stats] = await rows(
       db.knex,
       `select tx_count::text, volume::text, fee::text, relayer_fee::text from tx_domain_totals where network = 'mainnet' and source_domain = 0`,
@@ -218,34 +234,18 @@ describe('a v2 native-fee transfer through the pre-2025-09-02 event', () => {
     expect((await record(txHash))[0]!.cctp_nonce).toBe(attested!.eventNonce.toLowerCase());
     const received = await receiveMessage(b, 2, attested!.message);
     await syncAll(indexers);
-    expect((await record(txHash))[0]).toMatchObject({
-      destination_tx_hash: received.transactionHash.toLowerCase(),
-      receive_amount: '49946000',
-      destination_tx_status: 'success',
-    });
-    await expectRollupsExact(db.knex);
+    await expectReceived(txHash, received, '49946000');
   });
 });
 
 describe('a destination receipt indexed before its source transfer', () => {
   it('completes the record when the source transfer is written later', async () => {
-    const sent = await makeTransfer(a, {
-      version: 1,
-      destinationDomain: 3,
-      amount: 20_000_000n,
-      fee: 150_000n,
-      recipient: RECIPIENT,
-    });
+    const sent = await v1Transfer(20_000_000n, 150_000n);
     const received = await receiveMessage(b, 1, sent.message);
     await syncAll([indexers[1]!]);
     expect(await record(sent.receipt.transactionHash)).toEqual([]);
     await syncAll([indexers[0]!]);
-    expect((await record(sent.receipt.transactionHash))[0]).toMatchObject({
-      destination_tx_hash: received.transactionHash.toLowerCase(),
-      receive_amount: '19830000',
-      destination_tx_status: 'success',
-    });
-    await expectRollupsExact(db.knex);
+    await expectReceived(sent.receipt.transactionHash, received, '19830000');
   });
 });
 
@@ -288,13 +288,7 @@ describe('idempotence and one writer per chain', () => {
 
 describe('Iris faults', () => {
   it('a 429 pauses the client for Retry-After; the transfer is asked again later', async () => {
-    const sent = await makeTransfer(a, {
-      version: 1,
-      destinationDomain: 3,
-      amount: 5_000_000n,
-      fee: 100_000n,
-      recipient: RECIPIENT,
-    });
+    const sent = await v1Transfer(5_000_000n, 100_000n);
     await syncAll(indexers);
     iris.failNext(1, 429);
     iris.complete(sent.receipt.transactionHash);
@@ -308,13 +302,7 @@ describe('Iris faults', () => {
   });
 
   it('a transfer unattested past the timeout gets has_attestation_error', async () => {
-    const sent = await makeTransfer(a, {
-      version: 1,
-      destinationDomain: 3,
-      amount: 7_000_000n,
-      fee: 100_000n,
-      recipient: RECIPIENT,
-    });
+    const sent = await v1Transfer(7_000_000n, 100_000n);
     await syncAll(indexers);
     await db
       .knex('transactions')

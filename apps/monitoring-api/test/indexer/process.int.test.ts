@@ -19,6 +19,7 @@ import {
   startFakeIris,
   type FakeIris,
 } from '@ctss/devnet';
+import { chainConfigInput } from './support/harness.js';
 
 const ENTRY = fileURLToPath(new URL('../../dist/bin/indexer.js', import.meta.url));
 const PORT = 3400;
@@ -91,17 +92,13 @@ const env = () => ({
   IRIS_URL: iris.url,
   LOG_LEVEL: 'warn',
   INDEXER_CHAINS: JSON.stringify([
-    {
-      name: 'process-chain',
+    chainConfigInput('process-chain', chain, {
       domain: 10,
       rpcUrls: [anvil.url],
-      transferContracts: [chain.cashmere, chain.cashmereLegacy],
-      messageTransmitters: [chain.transmitterV1, chain.transmitterV2],
-      startBlock: chain.startBlock,
       confirmations: 1,
       pollIntervalMs: 100,
       maxBlockRange: 1,
-    },
+    }),
   ]),
 });
 

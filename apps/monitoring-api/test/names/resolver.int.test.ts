@@ -128,14 +128,16 @@ describe('name resolution against local ENS and SNS nodes', () => {
     await solana.close();
   });
 
-  it('when a registered .eth name is resolved (any case), then its address comes back checksummed', async () => {
-    await expect(names.resolve('Alice.ETH')).resolves.toEqual({
-      name: 'alice.eth',
-      kind: 'ens',
-      address: ALICE_EVM,
-    });
-    await expect(names.resolve('pay.alice.eth')).resolves.toMatchObject({ address: ALICE_EVM });
-  });
+  it.each([
+    ['.eth name (any case)', 'Alice.ETH', 'alice.eth', 'ens', 'pay.alice.eth', ALICE_EVM],
+    ['.sol name or subdomain', 'ALICE.sol', 'alice.sol', 'sns', 'pay.alice.sol', ALICE_SOL],
+  ])(
+    'when a registered %s is resolved, then its owner comes back (EVM checksummed)',
+    async (_what, asked, name, kind, subdomain, owner) => {
+      await expect(names.resolve(asked)).resolves.toEqual({ name, kind, address: owner });
+      await expect(names.resolve(subdomain)).resolves.toMatchObject({ address: owner });
+    },
+  );
 
   it('when a .eth name has no resolver record, then it is a 400 INVALID_NAME', async () => {
     const problem = await problemOf(names.resolve('bob.eth'));
@@ -153,15 +155,6 @@ describe('name resolution against local ENS and SNS nodes', () => {
       const problem = await problemOf(names.resolve(bad));
       expect([bad, problem.status, problem.code]).toEqual([bad, 400, 'INVALID_NAME']);
     }
-  });
-
-  it('when a registered .sol name or subdomain is resolved, then the registry owner comes back', async () => {
-    await expect(names.resolve('ALICE.sol')).resolves.toEqual({
-      name: 'alice.sol',
-      kind: 'sns',
-      address: ALICE_SOL,
-    });
-    await expect(names.resolve('pay.alice.sol')).resolves.toMatchObject({ address: ALICE_SOL });
   });
 
   it('when a .sol account is missing, has no owner, or belongs to another program, then it is a 400 INVALID_NAME', async () => {

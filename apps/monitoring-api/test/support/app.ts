@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import { createApp } from '../../src/app.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { buildTestDeps, type TestDeps, type TestDepsOverrides } from './deps.js';
+import { useResource } from './hooks.js';
 
 /** A test app with its database and dependencies. */
 export interface TestApp {
@@ -34,4 +35,15 @@ export async function startTestApp(
       await db.drop();
     },
   };
+}
+
+/**
+ * A test app of the calling describe block's own, started by {@link startTestApp} with
+ * `overrides` before its tests and closed after them (see {@link useResource}).
+ */
+export function useTestApp(overrides: Omit<TestDepsOverrides, 'knex'> = {}): TestApp {
+  return useResource(
+    () => startTestApp(overrides),
+    (t) => t.close(),
+  );
 }

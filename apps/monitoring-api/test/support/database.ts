@@ -11,6 +11,7 @@ import pg from 'pg';
 import { createKnex } from '../../src/db/connect.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { migrateLatest, migrations } from '../../src/migrations/index.js';
+import { useResource } from './hooks.js';
 
 /** A database owned by one test file. */
 export interface TestDatabase {
@@ -113,4 +114,15 @@ async function pgliteTemplate(migrated: boolean, rebuild = false): Promise<Blob>
     await rename(temporary, path);
     return dump;
   }
+}
+
+/**
+ * A database of the calling describe block's own, made by {@link createTestDatabase} with
+ * `options` before its tests and dropped after them (see {@link useResource}).
+ */
+export function useTestDatabase(options: TestDatabaseOptions = {}): TestDatabase {
+  return useResource(
+    () => createTestDatabase(options),
+    (db) => db.drop(),
+  );
 }

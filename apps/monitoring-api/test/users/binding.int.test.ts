@@ -3,11 +3,11 @@
  * REDIS_URL is set): nonces from GET /users/messages, signatures made by each chain's SDK,
  * POST /users/verify to bind and unbind, and every way it must fail.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { TEST_NOW } from '../support/deps.js';
 import { insertUser } from './builders.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useTestApp } from '../support/app.js';
 import { aptosWallet, evmWallet, solanaWallet, suiWallet, type TestWallet } from './wallets.js';
 
 interface NonceBody {
@@ -17,18 +17,13 @@ interface NonceBody {
 }
 
 describe('wallet binding: GET /users/messages and POST /users/verify', () => {
-  let t: TestApp;
+  const t = useTestApp({ clock: () => now });
   let now = TEST_NOW.getTime();
 
   beforeAll(async () => {
-    t = await startTestApp({ clock: () => now });
     for (const name of ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'])
       await insertUser(t.db.knex, { username: `${name}.ctss` });
   });
-  afterAll(async () => {
-    await t.close();
-  });
-
   const askNonce = async (username: string, wallet: { chainType: string; address: string }) =>
     request(t.app)
       .get('/users/messages')

@@ -5,7 +5,8 @@ import request from 'supertest';
 import { recomputeRanks } from '../../src/users/ranks.js';
 import { LEADERBOARD_TOTAL_KEY } from '../../src/users/router.js';
 import { bindTestWallet, evmAddress, insertUser, refer } from './builders.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { startTestApp, useTestApp, type TestApp } from '../support/app.js';
+import { watchQueries } from '../support/queries.js';
 
 interface Page {
   leaderboard: { username: string; domain_rank: number | null; [field: string]: unknown }[];
@@ -18,13 +19,12 @@ interface Page {
 const LONG_NAME = `${'x'.repeat(95)}.ctss`;
 
 describe('GET /users/leaderboard', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const get = async (query: Record<string, string | string[]>) =>
     request(t.app).get('/users/leaderboard').query(query);
   const names = (body: Page) => body.leaderboard.map((e) => e.username);
 
   beforeAll(async () => {
-    t = await startTestApp();
     const k = t.db.knex;
     // mainnet: alice 30.5 (+ referral 10% of bob's 12), bob 12, a_b 3, axb 2.5, long 1; devnet: axb first.
     const alice = await insertUser(k, {
@@ -58,10 +58,6 @@ describe('GET /users/leaderboard', () => {
     // Joined after the rank job ran: unranked, listed after every ranked user.
     await insertUser(k, { username: 'zoe.ctss' });
   });
-  afterAll(async () => {
-    await t.close();
-  });
-
   it('when asked with no parameters, then mainnet ranked users come by rank, then unranked users, 50 per page', async () => {
     const res = await get({});
     expect(res.status).toBe(200);
@@ -234,11 +230,7 @@ describe('GET /users/leaderboard under concurrent identical requests', () => {
   });
 
   it('when 20 identical pages are asked at once, then one page query runs and all get the same body; a new request reads again', async () => {
-    const queries: string[] = [];
-    const listener = (q: { sql: string }) => {
-      if (q.sql.includes('with page')) queries.push(q.sql);
-    };
-    t.db.knex.on('query', listener);
+    const { queries, stop } = watchQueries(t.db.knex, 'with page');
     try {
       const responses = await Promise.all(
         Array.from({ length: 20 }, () =>
@@ -261,7 +253,7 @@ describe('GET /users/leaderboard under concurrent identical requests', () => {
       ]);
       expect(queries).toHaveLength(2);
     } finally {
-      t.db.knex.off('query', listener);
+      stop();
     }
   });
 });

@@ -1,9 +1,9 @@
 /** GET /users?wallets= and GET /users?domains= over real HTTP against a real database. */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { recomputeRanks } from '../../src/users/ranks.js';
 import { bindTestWallet, evmAddress, insertUser } from './builders.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useTestApp } from '../support/app.js';
 
 const ALICE_EVM = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 const ALICE_SOL = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
@@ -11,12 +11,11 @@ const ALICE_APT = '0x1';
 const BOB_SUI = `0x${'b'.repeat(64)}`;
 
 describe('GET /users', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const get = async (query: Record<string, string | string[]>) =>
     request(t.app).get('/users').query(query);
 
   beforeAll(async () => {
-    t = await startTestApp();
     const k = t.db.knex;
     const alice = await insertUser(k, {
       username: 'alice.ctss',
@@ -39,10 +38,6 @@ describe('GET /users', () => {
     await bindTestWallet(k, bob, 'evm', evmAddress(7), { swap_points_mainnet: 100 });
     await recomputeRanks(k);
   });
-  afterAll(async () => {
-    await t.close();
-  });
-
   describe('?wallets=', () => {
     it('when one wallet is given (any case), then its user comes back with every bound wallet and the sums', async () => {
       const res = await get({ wallets: `${ALICE_EVM.toLowerCase()}_evm` });

@@ -9,7 +9,7 @@ import { ok, send, type Sample } from '../http.js';
 import { runLoop, stopSwitch, timeToRecover } from '../load.js';
 import type { Postgres } from '../postgres.js';
 import type { Child } from '../processes.js';
-import { check, figure, fmt, outcomes, summarize } from '../report.js';
+import { check, checkSamePids, figure, fmt, outcomes, summarize } from '../report.js';
 import { CACHE_TTL_SECONDS, LIMITS } from '../settings.js';
 import { GAS_REQUESTS, cycle, monitoringReads } from '../workload.js';
 
@@ -127,11 +127,5 @@ export async function postgresLoss(
     `${fmt(worst)} ms`,
     worst < LIMITS.recoveryMs,
   );
-  const same = services.every((c, i) => c.running() && c.pid === pids[i]);
-  check(
-    NAME,
-    'no process restarted (same PIDs)',
-    services.map((c) => `${c.name}:${c.pid}${c.running() ? '' : ' exited'}`).join(' '),
-    same,
-  );
+  checkSamePids(NAME, services, pids);
 }

@@ -9,7 +9,7 @@ import { keepAliveAgent, ok, send, type Sample } from '../http.js';
 import { quantile, runLoop, stopSwitch, timeToRecover } from '../load.js';
 import type { Child } from '../processes.js';
 import { killRedis, startRedis } from '../redis.js';
-import { check, figure, fmt, outcomes, summarize } from '../report.js';
+import { check, checkSamePids, figure, fmt, outcomes, summarize } from '../report.js';
 import { LIMITS, PRICE_MAX_AGE_SECONDS } from '../settings.js';
 import {
   GAS_REQUESTS,
@@ -191,12 +191,6 @@ export async function redisLoss(
     `${fmt(quoteRecovery)} ms`,
     quoteRecovery < LIMITS.recoveryMs,
   );
-  const same = services.every((c, i) => c.running() && c.pid === pids[i]);
-  check(
-    NAME,
-    'no process restarted (same PIDs)',
-    services.map((c) => `${c.name}:${c.pid}${c.running() ? '' : ' exited'}`).join(' '),
-    same,
-  );
+  checkSamePids(NAME, services, pids);
   return restarted;
 }

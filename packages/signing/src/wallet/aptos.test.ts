@@ -1,7 +1,7 @@
 import { Account, Ed25519PrivateKey, Ed25519PublicKey, Ed25519Signature } from '@aptos-labs/ts-sdk';
 import { base64 } from '@scure/base';
-import { WalletSignatureError } from '../errors.js';
 import { aptosAddressOf, buildAptosFullMessage, parseAptosFullMessage } from './aptos.js';
+import { expectCode } from '../../test/support/expect-code.js';
 import { verifyWalletSignature } from './verify.js';
 
 const message = 'Wallet binding request: dave.ctss\nNonce: 5eed';
@@ -17,14 +17,6 @@ const address = account.accountAddress.toStringLong();
 const publicKeyHex = hex(account.publicKey.toUint8Array());
 // Account.sign(string) would treat 0x-looking text as hex, so sign the UTF-8 bytes explicitly.
 const sign = (acct: Account, text: string): string => hex(acct.sign(utf8(text)).toUint8Array());
-
-async function expectCode(
-  promise: Promise<unknown>,
-  code: WalletSignatureError['code'],
-): Promise<void> {
-  await expect(promise).rejects.toBeInstanceOf(WalletSignatureError);
-  await expect(promise).rejects.toMatchObject({ code });
-}
 
 describe('Aptos helpers', () => {
   it('derives the same address as @aptos-labs/ts-sdk (sha3-256(pubkey || 0x00))', () => {
@@ -145,112 +137,51 @@ describe('verifyWalletSignature (aptos)', () => {
       message: 'Wallet binding request: eve.ctss\nNonce: 5eed',
       nonce: '1',
     });
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'aptos',
-        address,
-        message,
-        signature: sign(account, otherEmbedded),
-        publicKey: publicKeyHex,
-        fullMessage: otherEmbedded,
-      }),
-      'INVALID_SIGNATURE',
-    );
     const otherAddress = buildAptosFullMessage({
       address: accountFrom(9).accountAddress.toStringLong(),
       message,
       nonce: '1',
     });
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'aptos',
-        address,
-        message,
-        signature: sign(account, otherAddress),
-        publicKey: publicKeyHex,
-        fullMessage: otherAddress,
-      }),
-      'INVALID_SIGNATURE',
-    );
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'aptos',
-        address,
-        message: otherAddress,
-        signature: sign(account, otherAddress),
-        publicKey: publicKeyHex,
-      }),
-      'INVALID_SIGNATURE',
-    );
     const good = buildAptosFullMessage({ message, nonce: '1' });
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'aptos',
-        address,
-        message,
-        signature: sign(account, message),
-        publicKey: publicKeyHex,
-        fullMessage: good,
-      }),
-      'INVALID_SIGNATURE',
-    );
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'aptos',
-        address,
-        message,
-        signature: sign(account, good),
-        publicKey: publicKeyHex,
-        fullMessage: 'APTOS message',
-      }),
-      'INVALID_INPUT',
-    );
+    const refused = [
+      [
+        { message, signature: sign(account, otherEmbedded), fullMessage: otherEmbedded },
+        'INVALID_SIGNATURE',
+      ],
+      [
+        { message, signature: sign(account, otherAddress), fullMessage: otherAddress },
+        'INVALID_SIGNATURE',
+      ],
+      [{ message: otherAddress, signature: sign(account, otherAddress) }, 'INVALID_SIGNATURE'],
+      [{ message, signature: sign(account, message), fullMessage: good }, 'INVALID_SIGNATURE'],
+      [{ message, signature: sign(account, good), fullMessage: 'APTOS message' }, 'INVALID_INPUT'],
+    ] as const;
+    for (const [input, code] of refused)
+      await expectCode(
+        verifyWalletSignature({ chainType: 'aptos', address, publicKey: publicKeyHex, ...input }),
+        code,
+      );
   });
 
   it('rejects a wrong message, a key of another address, and a forged or foreign signature', async () => {
     const signature = sign(account, message);
     const other = accountFrom(5);
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'aptos',
-        address,
-        message: `${message}!`,
-        signature,
-        publicKey: publicKeyHex,
-      }),
-      'INVALID_SIGNATURE',
-    );
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'aptos',
-        address,
+    const forged = `${signature.slice(0, 20)}${signature[20] === 'f' ? 'e' : 'f'}${signature.slice(21)}`;
+    const refused = [
+      { message: `${message}!`, signature, publicKey: publicKeyHex },
+      {
         message,
         signature: sign(other, message),
         publicKey: hex(other.publicKey.toUint8Array()),
-      }),
-      'INVALID_SIGNATURE',
-    );
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'aptos',
-        address,
-        message,
-        signature: sign(other, message),
-        publicKey: publicKeyHex,
-      }),
-      'INVALID_SIGNATURE',
-    );
-    const forged = `${signature.slice(0, 20)}${signature[20] === 'f' ? 'e' : 'f'}${signature.slice(21)}`;
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'aptos',
-        address,
-        message,
-        signature: forged,
-        publicKey: publicKeyHex,
-      }),
-      'INVALID_SIGNATURE',
-    );
+      },
+      { message, signature: sign(other, message), publicKey: publicKeyHex },
+      { message, signature: forged, publicKey: publicKeyHex },
+    ];
+    for (const input of refused)
+      await expectCode(
+        verifyWalletSignature({ chainType: 'aptos', address, ...input }),
+        'INVALID_SIGNATURE',
+      );
   });
 
   it('rejects missing or malformed public keys, addresses and signatures as INVALID_INPUT', async () => {

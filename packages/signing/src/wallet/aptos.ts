@@ -6,7 +6,7 @@ import { sha3_256 } from '@noble/hashes/sha3.js';
 import { decodeCandidates, toHex } from '../encoding.js';
 import { verifyEd25519 } from '../ed25519-quote.js';
 import { WalletSignatureError } from '../errors.js';
-import { normalizeHexAddress } from './sui.js';
+import { normalizeHexAddress, requireHexAddress } from './sui.js';
 import type { WalletSignatureResult } from './types.js';
 
 /** Parts of an Aptos wallet `signMessage` full message. */
@@ -86,12 +86,7 @@ export function verifyAptosSignature(
   publicKey: string | undefined,
   fullMessage?: string,
 ): WalletSignatureResult {
-  const normalized = normalizeHexAddress(address);
-  if (!normalized)
-    throw new WalletSignatureError(
-      'INVALID_INPUT',
-      'aptos address must be 0x followed by up to 64 hex digits',
-    );
+  const normalized = requireHexAddress(address, 'aptos');
   if (publicKey === undefined || publicKey === '')
     throw new WalletSignatureError('INVALID_INPUT', 'aptos public key is required');
   const keys = decodeCandidates(publicKey, 32, ['hex', 'base64']);

@@ -1,5 +1,5 @@
 import { privateKeyToAccount } from 'viem/accounts';
-import { WalletSignatureError } from '../errors.js';
+import { expectCode } from '../../test/support/expect-code.js';
 import { verifyWalletSignature } from './verify.js';
 
 const account = privateKeyToAccount(
@@ -10,13 +10,9 @@ const other = privateKeyToAccount(
 );
 const message = 'Wallet binding request: alice.ctss\nNonce: 6f1c2a';
 
-async function expectCode(
-  promise: Promise<unknown>,
-  code: WalletSignatureError['code'],
-): Promise<void> {
-  await expect(promise).rejects.toBeInstanceOf(WalletSignatureError);
-  await expect(promise).rejects.toMatchObject({ code });
-}
+/** verifyWalletSignature for `account` (evm), of `text` (the binding message by default). */
+const verifyEvm = (signature: string, text: string = message) =>
+  verifyWalletSignature({ chainType: 'evm', address: account.address, message: text, signature });
 
 describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
   it('accepts a viem signMessage signature and returns the checksummed address', async () => {
@@ -38,14 +34,7 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
 
   it('accepts a signature without 0x', async () => {
     const signature = await account.signMessage({ message });
-    await expect(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message,
-        signature: signature.slice(2),
-      }),
-    ).resolves.toMatchObject({
+    await expect(verifyEvm(signature.slice(2))).resolves.toMatchObject({
       address: account.address,
     });
   });
@@ -58,78 +47,31 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
       signatureToCompactSignature(parseSignature(signature)),
     );
     expect(compact).toHaveLength(130);
-    await expect(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message,
-        signature: compact,
-      }),
-    ).resolves.toMatchObject({
+    await expect(verifyEvm(compact)).resolves.toMatchObject({
       address: account.address,
     });
   });
 
   it('rejects a wrong message, a wrong address and a forged signature as INVALID_SIGNATURE', async () => {
     const signature = await account.signMessage({ message });
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message: `${message}x`,
-        signature,
-      }),
-      'INVALID_SIGNATURE',
-    );
+    await expectCode(verifyEvm(signature, `${message}x`), 'INVALID_SIGNATURE');
     await expectCode(
       verifyWalletSignature({ chainType: 'evm', address: other.address, message, signature }),
       'INVALID_SIGNATURE',
     );
     const forged = `${signature.slice(0, 10)}${signature[10] === 'a' ? 'b' : 'a'}${signature.slice(11)}`;
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message,
-        signature: forged,
-      }),
-      'INVALID_SIGNATURE',
-    );
+    await expectCode(verifyEvm(forged), 'INVALID_SIGNATURE');
     const badV = `${signature.slice(0, 130)}05`;
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message,
-        signature: badV,
-      }),
-      'INVALID_SIGNATURE',
-    );
+    await expectCode(verifyEvm(badV), 'INVALID_SIGNATURE');
     const zero = `0x${'00'.repeat(65)}`;
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message,
-        signature: zero,
-      }),
-      'INVALID_SIGNATURE',
-    );
+    await expectCode(verifyEvm(zero), 'INVALID_SIGNATURE');
   });
 
   it('rejects a raw-digest signature (no EIP-191 prefix)', async () => {
     const { hashMessage, keccak256, toBytes } = await import('viem');
     const raw = await account.sign({ hash: keccak256(toBytes(message)) });
     expect(raw).not.toBe(await account.sign({ hash: hashMessage(message) }));
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message,
-        signature: raw,
-      }),
-      'INVALID_SIGNATURE',
-    );
+    await expectCode(verifyEvm(raw), 'INVALID_SIGNATURE');
   });
 
   it('rejects malformed addresses and signature encodings as INVALID_INPUT', async () => {
@@ -164,15 +106,7 @@ describe('verifyWalletSignature (evm, EIP-191 personal_sign)', () => {
       }),
       'INVALID_INPUT',
     );
-    await expectCode(
-      verifyWalletSignature({
-        chainType: 'evm',
-        address: account.address,
-        message: 42 as unknown as string,
-        signature,
-      }),
-      'INVALID_INPUT',
-    );
+    await expectCode(verifyEvm(signature, 42 as unknown as string), 'INVALID_INPUT');
     await expectCode(
       verifyWalletSignature({ chainType: 'evm', address: account.address, message: '', signature }),
       'INVALID_INPUT',

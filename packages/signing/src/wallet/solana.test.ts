@@ -1,20 +1,12 @@
 import { base58, base64 } from '@scure/base';
 import nacl from 'tweetnacl';
-import { WalletSignatureError } from '../errors.js';
+import { expectCode } from '../../test/support/expect-code.js';
 import { verifyWalletSignature } from './verify.js';
 
 const pair = nacl.sign.keyPair.fromSeed(Uint8Array.from({ length: 32 }, (_, i) => i + 1));
 const address = base58.encode(pair.publicKey);
 const message = 'Wallet binding request: bob.ctss\nNonce: 9a8b7c — ünïcode ✓';
 const sigBytes = nacl.sign.detached(new TextEncoder().encode(message), pair.secretKey);
-
-async function expectCode(
-  promise: Promise<unknown>,
-  code: WalletSignatureError['code'],
-): Promise<void> {
-  await expect(promise).rejects.toBeInstanceOf(WalletSignatureError);
-  await expect(promise).rejects.toMatchObject({ code });
-}
 
 describe('verifyWalletSignature (solana, ed25519 over UTF-8)', () => {
   it.each([

@@ -6,8 +6,8 @@ import { bcs } from '@mysten/sui/bcs';
 import { verifyPersonalMessageSignature } from '@mysten/sui/verify';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { base64 } from '@scure/base';
-import { WalletSignatureError } from '../errors.js';
 import { suiAddressOf, suiPersonalMessageDigest } from './sui.js';
+import { expectCode } from '../../test/support/expect-code.js';
 import { verifyWalletSignature } from './verify.js';
 
 const message = 'Wallet binding request: carol.ctss\nNonce: 0c0ffee';
@@ -20,14 +20,6 @@ const keypairs = {
   Secp256k1: Secp256k1Keypair.fromSecretKey(seed(40)),
   Secp256r1: Secp256r1Keypair.fromSecretKey(seed(70)),
 };
-
-async function expectCode(
-  promise: Promise<unknown>,
-  code: WalletSignatureError['code'],
-): Promise<void> {
-  await expect(promise).rejects.toBeInstanceOf(WalletSignatureError);
-  await expect(promise).rejects.toMatchObject({ code });
-}
 
 describe('Sui personal message helpers', () => {
   it('digest equals blake2b-256 of @mysten/sui messageWithIntent(PersonalMessage, bcs vector<u8>)', () => {

@@ -57,6 +57,21 @@ export function normalizeHexAddress(address: string): string | undefined {
 }
 
 /**
+ * `address` normalized by {@link normalizeHexAddress} (`0x` + 64 lowercase hex digits).
+ *
+ * @throws {WalletSignatureError} `INVALID_INPUT` naming `chain` when the address is malformed.
+ */
+export function requireHexAddress(address: string, chain: 'sui' | 'aptos'): string {
+  const normalized = normalizeHexAddress(address);
+  if (!normalized)
+    throw new WalletSignatureError(
+      'INVALID_INPUT',
+      `${chain} address must be 0x followed by up to 64 hex digits`,
+    );
+  return normalized;
+}
+
+/**
  * Verifies a Sui personal-message signature for `address`.
  *
  * @param signature the serialized signature, base64 (also accepted as hex) of
@@ -71,12 +86,7 @@ export function verifySuiSignature(
   message: string,
   signature: string,
 ): WalletSignatureResult {
-  const normalized = normalizeHexAddress(address);
-  if (!normalized)
-    throw new WalletSignatureError(
-      'INVALID_INPUT',
-      'sui address must be 0x followed by up to 64 hex digits',
-    );
+  const normalized = requireHexAddress(address, 'sui');
   // base64 is the Sui wire form; hex is accepted too. Hex text is also valid base64, so pick the
   // decoding whose length fits the scheme its first byte names.
   const decodings = [decodeBase64(signature), decodeHex(signature)].filter(

@@ -2,17 +2,21 @@
 import type { Knex } from 'knex';
 import { ChainConfigSchema, type ChainConfig } from '../../../src/indexer/config.js';
 import { ChainIndexer, type TickResult } from '../../../src/indexer/chain-indexer.js';
-import type { ChainLocks } from '../../../src/indexer/lock.js';
+import { ChainLocks } from '../../../src/indexer/lock.js';
 import { createChainClient } from '../../../src/indexer/rpc.js';
-import { type CctpChain } from '@ctss/devnet';
+import { deployCctpChain, startAnvil, type Anvil, type CctpChain } from '@ctss/devnet';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
-/** The indexer config of a test chain (overrides applied last). */
-export function chainConfig(
+/**
+ * The INDEXER_CHAINS entry of a test chain as configuration text holds it, before parsing
+ * (overrides applied last).
+ */
+export function chainConfigInput(
   name: string,
   chain: CctpChain,
   overrides: Partial<Record<keyof ChainConfig, unknown>> = {},
-): ChainConfig {
-  return ChainConfigSchema.parse({
+): Record<string, unknown> {
+  return {
     name,
     network: 'mainnet',
     domain: chain.domain,
@@ -24,7 +28,16 @@ export function chainConfig(
     pollIntervalMs: 50,
     maxBlockRange: 5,
     ...overrides,
-  });
+  };
+}
+
+/** The indexer config of a test chain (overrides applied last). */
+export function chainConfig(
+  name: string,
+  chain: CctpChain,
+  overrides: Partial<Record<keyof ChainConfig, unknown>> = {},
+): ChainConfig {
+  return ChainConfigSchema.parse(chainConfigInput(name, chain, overrides));
 }
 
 /** A chain indexer over `config`. */
@@ -52,4 +65,42 @@ export async function syncAll(indexers: ChainIndexer[], maxRounds = 200): Promis
     if (results.some((r) => r.kind === 'standby')) await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('indexers did not catch up');
+}
+
+/** A local anvil chain with the CCTP contracts deployed, a test database and chain locks over it. */
+export interface IndexedChain {
+  readonly anvil: Anvil;
+  readonly chain: CctpChain;
+  readonly db: TestDatabase;
+  readonly locks: ChainLocks;
+}
+
+/**
+ * Starts anvil on `port` with chain id `chainId`, deploys the CCTP contracts there as CCTP domain
+ * `domain`, and creates a test database of its own with chain locks over it; anvil is stopped
+ * again when a later step throws.
+ *
+ * @throws when anvil does not start, a deployment fails or the database cannot be created.
+ */
+export async function startIndexedChain(
+  port: number,
+  chainId: number,
+  domain: number,
+): Promise<IndexedChain> {
+  const anvil = await startAnvil(port, chainId);
+  try {
+    const chain = await deployCctpChain(anvil.url, domain, chainId);
+    const db = await createTestDatabase();
+    return { anvil, chain, db, locks: new ChainLocks(db.url) };
+  } catch (err) {
+    await anvil.stop();
+    throw err;
+  }
+}
+
+/** Closes the locks, drops the database and stops anvil of `fixture` (nothing when undefined). */
+export async function stopIndexedChain(fixture: IndexedChain | undefined): Promise<void> {
+  await fixture?.locks.close();
+  await fixture?.db.drop();
+  await fixture?.anvil.stop();
 }
