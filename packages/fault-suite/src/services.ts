@@ -9,6 +9,7 @@ import { answersOk, runToEnd, spawnNode, waitUntil, type Child } from './process
 import { REDIS_URL } from './redis.js';
 import {
   CACHE_TTL_SECONDS,
+  FEED_FIRST_PAGE_CACHE_SECONDS,
   FEEDER_INTERVAL_SECONDS,
   PORTS,
   PRICE_MAX_AGE_SECONDS,
@@ -56,6 +57,7 @@ function monitoringEnv(databaseUrl: string, embedded = false): Record<string, st
     REDIS_PREFIX: 'faults:monitoring:',
     // Short, so cached statistics go stale within the PostgreSQL outage of scenario 2.
     CACHE_TTL_SECONDS: String(CACHE_TTL_SECONDS),
+    FEED_FIRST_PAGE_CACHE_SECONDS: String(FEED_FIRST_PAGE_CACHE_SECONDS),
   };
 }
 

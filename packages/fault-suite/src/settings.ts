@@ -47,6 +47,11 @@ export const PRICE_MAX_AGE_SECONDS = 10;
 export const FEEDER_INTERVAL_SECONDS = 1;
 /** Lifetime of the monitoring API's cached statistics, seconds. */
 export const CACHE_TTL_SECONDS = 2;
+/**
+ * The monitoring API's first-page lifetime, seconds (FEED_FIRST_PAGE_CACHE_SECONDS): shorter than
+ * the PostgreSQL outage of scenario 2, so the suite sees stored first pages stop at their age.
+ */
+export const FEED_FIRST_PAGE_CACHE_SECONDS = 2;
 /** The lifecycle's default drain timeout (server-kit runService), ms. */
 export const DRAIN_TIMEOUT_MS = 10_000;
 
