@@ -5,9 +5,9 @@
  * src/bin/indexer.ts through server-kit `runProcess`; closing stops the loops between steps,
  * releases the locks and closes the pool.
  */
-import { createServer } from 'node:http';
 import {
   DependencyUnavailableError,
+  createEdgeServer,
   createMetrics,
   listen,
   metricsHandler,
@@ -69,7 +69,7 @@ export async function startIndexerService(
   app.get('/metrics', metricsHandler(metrics.registry));
   app.use(notFoundHandler());
   app.use(problemHandler(logger));
-  const server = createServer(app);
+  const server = createEdgeServer(app, { logger, readyPath: null });
   const port = await listen(server, config.PORT);
   logger.info(
     { port, chains: config.INDEXER_CHAINS.map((c) => c.name), iris: config.IRIS_URL },
