@@ -64,7 +64,15 @@ interface EdgeState {
   readonly onDrain: (() => void)[];
 }
 
-const states = new WeakMap<Server, EdgeState>();
+/** Where {@link createEdgeServer} keeps a server's edge state: on the server object itself. */
+const EDGE_STATE = Symbol('edgeState');
+
+/** A server made by {@link createEdgeServer}, carrying its connection and drain state. */
+type EdgeStateCarrier = Server & { [EDGE_STATE]?: EdgeState };
+
+function edgeState(server: Server): EdgeState | undefined {
+  return (server as EdgeStateCarrier)[EDGE_STATE];
+}
 
 /**
  * The path of a request target, or undefined when it cannot be parsed. Origin-form (`/a/b?q`) is
@@ -194,7 +202,7 @@ export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptio
     sockets: new Map(),
     onDrain: [],
   };
-  states.set(server, state);
+  (server as EdgeStateCarrier)[EDGE_STATE] = state;
 
   server.on('connection', (socket: Socket) => {
     state.sockets.set(socket, { responses: new Set(), idleSince: Date.now() });
@@ -315,7 +323,7 @@ export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptio
 
 /** True once a drain of `server` started (the server was made by {@link createEdgeServer}). */
 export function isDraining(server: Server): boolean {
-  return states.get(server)?.draining ?? false;
+  return edgeState(server)?.draining ?? false;
 }
 
 /**
@@ -323,7 +331,7 @@ export function isDraining(server: Server): boolean {
  * would otherwise hold their sockets open for the whole drain). Ignored for other servers.
  */
 export function onDrainStart(server: Server, fn: () => void): void {
-  states.get(server)?.onDrain.push(fn);
+  edgeState(server)?.onDrain.push(fn);
 }
 
 /**
@@ -336,7 +344,7 @@ export function onDrainStart(server: Server, fn: () => void): void {
  */
 export async function drainHttpServer(server: Server, opts: DrainOptions): Promise<DrainResult> {
   const started = Date.now();
-  const state = states.get(server);
+  const state = edgeState(server);
   let forced = 0;
   if (!state) {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));

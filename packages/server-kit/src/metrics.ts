@@ -1,5 +1,5 @@
 /** Prometheus metrics (prom-client): default process metrics plus HTTP counts and latency. */
-import type { IRouter, Request, RequestHandler } from 'express';
+import type { IRouter, Request, RequestHandler, Response } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** A service's metrics registry and the HTTP instruments every service has. */
@@ -37,10 +37,19 @@ export function createMetrics(opts: { prefix: string }): Metrics {
   };
 }
 
-/** Mount patterns of the routers a request is inside (set by {@link mountRouter}). */
-const mountPatterns = new WeakMap<Request, string>();
-/** Requests that reached the 404 handler (set by {@link markUnmatched}). */
-const unmatched = new WeakSet<Request>();
+/**
+ * The route-label state of one request, kept in Express's request-scoped `res.locals`: the mount
+ * patterns of the routers the request is inside (set by {@link mountRouter}) and whether it
+ * reached the 404 handler (set by {@link markUnmatched}).
+ */
+interface RouteLabelLocals {
+  routeMount?: string;
+  routeUnmatched?: boolean;
+}
+
+function labelLocals(res: Response): RouteLabelLocals {
+  return res.locals as RouteLabelLocals;
+}
 
 /**
  * Mounts `router` at the literal `path` on `parent` and records `path` as the route label prefix of
@@ -51,14 +60,16 @@ const unmatched = new WeakSet<Request>();
 export function mountRouter(parent: IRouter, path: string, router: RequestHandler): void {
   parent.use(
     path,
-    (req, _res, next) => {
-      mountPatterns.set(req, `${mountPatterns.get(req) ?? ''}${path}`);
+    (_req, res, next) => {
+      const locals = labelLocals(res);
+      locals.routeMount = `${locals.routeMount ?? ''}${path}`;
       next();
     },
     router,
-    (req, _res, next) => {
-      const pattern = mountPatterns.get(req) ?? '';
-      mountPatterns.set(req, pattern.slice(0, pattern.length - path.length));
+    (_req, res, next) => {
+      const locals = labelLocals(res);
+      const pattern = locals.routeMount ?? '';
+      locals.routeMount = pattern.slice(0, pattern.length - path.length);
       next();
     },
   );
@@ -66,8 +77,8 @@ export function mountRouter(parent: IRouter, path: string, router: RequestHandle
 
 /** Middleware placed before the 404 handler: the request matched no route (label `unmatched`). */
 export function markUnmatched(): RequestHandler {
-  return (req, _res, next) => {
-    unmatched.add(req);
+  return (_req, res, next) => {
+    labelLocals(res).routeUnmatched = true;
     next();
   };
 }
@@ -78,8 +89,9 @@ export function markUnmatched(): RequestHandler {
  */
 export function routeLabel(req: Request): string {
   const route = req.route as { path?: unknown } | undefined;
-  if (unmatched.has(req) || typeof route?.path !== 'string') return 'unmatched';
-  return `${mountPatterns.get(req) ?? ''}${route.path}`;
+  const locals = req.res ? labelLocals(req.res) : {};
+  if (locals.routeUnmatched || typeof route?.path !== 'string') return 'unmatched';
+  return `${locals.routeMount ?? ''}${route.path}`;
 }
 
 /** Records count and latency of every response. */
