@@ -23,7 +23,7 @@ import type { Clock } from '../clock.js';
 import type { AppConfig } from '../config.js';
 import type { Databases } from '../db/connect.js';
 import { CHAIN_LABELS, parseWalletAddress, type WalletAddress } from './address.js';
-import { BindingService } from './service.js';
+import { BindingService } from './binding-service.js';
 import { LeaderboardQuery, MAX_WALLET_ENTRIES, MessagesQuery, UsersQuery } from './schemas.js';
 import {
   countUsers,
