@@ -19,8 +19,10 @@ import { buildOpenApiDocument } from './openapi.js';
 import { createStatsRouter } from './stats/router.js';
 import { createStatsService } from './stats/service.js';
 import { addTransactionRoutes } from './transactions/router.js';
+import { BindingService } from './users/binding-service.js';
 import { registerUsersOpenApi } from './users/openapi.js';
 import { createUsersRouter } from './users/router.js';
+import { createUsersService } from './users/service.js';
 
 /** Builds the express app; it holds no resources of its own (closing is the caller's job). */
 export function createApp(deps: AppDeps): Express {
@@ -42,7 +44,21 @@ export function createApp(deps: AppDeps): Express {
   // mountRouter: the metrics label is the mount pattern, not the request's spelling of it.
   const stats = createStatsService({ db, clock });
   mountRouter(app, '/stats', createStatsRouter({ stats, kv, logger, config }));
-  mountRouter(app, '/users', createUsersRouter({ db, kv, clock, logger, config }));
+  const users = createUsersService({
+    db,
+    kv,
+    logger,
+    usernameSuffix: config.USERNAME_SUFFIX,
+    countTtlSeconds: config.LEADERBOARD_COUNT_TTL_SECONDS,
+  });
+  const binding = new BindingService({
+    primary: db.primary,
+    kv,
+    clock,
+    nonceTtlSeconds: config.NONCE_TTL_SECONDS,
+    usernameSuffix: config.USERNAME_SUFFIX,
+  });
+  mountRouter(app, '/users', createUsersRouter({ users, binding }));
   mountRouter(app, '/defillama', createDefiLlamaRouter({ db, clock }));
   app.use(createHealthRouter({ db, kv }));
   serveOpenApi(app, buildOpenApiDocument([registerUsersOpenApi]));

@@ -21,7 +21,10 @@ export interface BindingDeps {
   kv: KvStore;
   /** The app clock (epoch milliseconds). */
   clock: Clock;
+  /** Lifetime of a nonce, seconds (NONCE_TTL_SECONDS). */
   nonceTtlSeconds: number;
+  /** The suffix every username ends with (USERNAME_SUFFIX, e.g. `.ctss`). */
+  usernameSuffix: string;
 }
 
 function walletOrThrow(
@@ -52,7 +55,8 @@ export class BindingService {
    * Issues a one-time nonce and the exact message to sign. The message carries the username as
    * stored (canonical case).
    *
-   * @throws HttpProblem 400 INVALID_QUERY (bad address), 404 NOT_FOUND (unknown username),
+   * @throws HttpProblem 400 INVALID_QUERY (username without the suffix, bad address), 404
+   *   NOT_FOUND (unknown username),
    *   503 DEPENDENCY_UNAVAILABLE (DependencyUnavailableError: the nonce store does not answer).
    */
   async issueNonce(query: {
@@ -60,6 +64,10 @@ export class BindingService {
     address: string;
     chain_type: VerifyRequest['chain_type'];
   }): Promise<BindingNonce> {
+    const suffix = this.deps.usernameSuffix;
+    if (!query.username.toLowerCase().endsWith(suffix)) {
+      throw new HttpProblem(400, 'INVALID_QUERY', `username: must end with ${suffix}`);
+    }
     const wallet = walletOrThrow(query.chain_type, query.address, 'INVALID_QUERY');
     const user = await userOrThrow(this.deps.primary, query.username);
     const issued = await this.nonces.issue(
