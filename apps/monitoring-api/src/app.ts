@@ -20,7 +20,6 @@ import { createStatsRouter } from './stats/router.js';
 import { createStatsService } from './stats/service.js';
 import { addTransactionRoutes } from './transactions/router.js';
 import { BindingService } from './users/binding-service.js';
-import { registerUsersOpenApi } from './users/openapi.js';
 import { createUsersRouter } from './users/router.js';
 import { createUsersService } from './users/service.js';
 
@@ -61,6 +60,6 @@ export function createApp(deps: AppDeps): Express {
   mountRouter(app, '/users', createUsersRouter({ users, binding }));
   mountRouter(app, '/defillama', createDefiLlamaRouter({ db, clock }));
   app.use(createHealthRouter({ db, kv }));
-  serveOpenApi(app, buildOpenApiDocument([registerUsersOpenApi]));
+  serveOpenApi(app, buildOpenApiDocument());
   return finishHttpApp(app, logger, { classifyError: classifyDatabaseError });
 }
