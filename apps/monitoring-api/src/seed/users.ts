@@ -8,7 +8,7 @@
 import type { ChainType } from '@ctss/domain-types';
 import { base58 } from '@scure/base';
 import type { Knex } from 'knex';
-import { ConfigSchema } from '../config.js';
+import { DEFAULT_USERNAME_SUFFIX } from '../users/config.js';
 import { recomputeRanks } from '../users/ranks.js';
 import type { Rng } from './rng.js';
 
@@ -16,7 +16,7 @@ import type { Rng } from './rng.js';
 export interface SeedUsersOptions {
   /** Number of users to create. */
   users: number;
-  /** Username suffix; defaults to the USERNAME_SUFFIX default of the config schema. */
+  /** Username suffix (the caller's USERNAME_SUFFIX); absent = its default, `.ctss`. */
   usernameSuffix?: string;
   /** Creation time of the users (default: now). */
   now?: Date;
@@ -183,7 +183,7 @@ async function insertWalletBatch(
  * @returns the number of users written.
  */
 export async function seedUsers(knex: Knex, rng: Rng, options: SeedUsersOptions): Promise<number> {
-  const suffix = options.usernameSuffix ?? ConfigSchema.shape.USERNAME_SUFFIX.parse(undefined);
+  const suffix = options.usernameSuffix ?? DEFAULT_USERNAME_SUFFIX;
   const users = generateUsers(rng, options.users, suffix);
   const createdAt = options.now ?? new Date();
   const ids: number[] = [];
