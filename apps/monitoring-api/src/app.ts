@@ -39,10 +39,19 @@ export function createApp(deps: AppDeps): Express {
   // requests should not walk past probes and docs. The feeds are plain routes (a router mounted at
   // the root is entered by every request); /stats and /users are prefix mounts, so their routes
   // are tried only for paths under them.
-  addTransactionRoutes(app, { db, clock, names, config });
+  addTransactionRoutes(app, {
+    db,
+    clock,
+    names,
+    firstPageCacheSeconds: config.FEED_FIRST_PAGE_CACHE_SECONDS,
+  });
   // mountRouter: the metrics label is the mount pattern, not the request's spelling of it.
   const stats = createStatsService({ db, clock });
-  mountRouter(app, '/stats', createStatsRouter({ stats, kv, logger, config }));
+  mountRouter(
+    app,
+    '/stats',
+    createStatsRouter({ stats, kv, logger, cacheTtlSeconds: config.CACHE_TTL_SECONDS }),
+  );
   const users = createUsersService({
     db,
     kv,
