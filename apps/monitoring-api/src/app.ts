@@ -19,8 +19,9 @@ import { buildOpenApiDocument } from './openapi.js';
 import { createStatsRouter } from './stats/router.js';
 import { createStatsService } from './stats/service.js';
 import { addTransactionRoutes } from './transactions/router.js';
-import { registerUsersOpenApi } from './users/openapi.js';
+import { BindingService } from './users/binding-service.js';
 import { createUsersRouter } from './users/router.js';
+import { createUsersService } from './users/service.js';
 
 /** Builds the express app; it holds no resources of its own (closing is the caller's job). */
 export function createApp(deps: AppDeps): Express {
@@ -38,13 +39,36 @@ export function createApp(deps: AppDeps): Express {
   // requests should not walk past probes and docs. The feeds are plain routes (a router mounted at
   // the root is entered by every request); /stats and /users are prefix mounts, so their routes
   // are tried only for paths under them.
-  addTransactionRoutes(app, { db, clock, names, config });
+  addTransactionRoutes(app, {
+    db,
+    clock,
+    names,
+    firstPageCacheSeconds: config.FEED_FIRST_PAGE_CACHE_SECONDS,
+  });
   // mountRouter: the metrics label is the mount pattern, not the request's spelling of it.
   const stats = createStatsService({ db, clock });
-  mountRouter(app, '/stats', createStatsRouter({ stats, kv, logger, config }));
-  mountRouter(app, '/users', createUsersRouter({ db, kv, clock, logger, config }));
+  mountRouter(
+    app,
+    '/stats',
+    createStatsRouter({ stats, kv, logger, cacheTtlSeconds: config.CACHE_TTL_SECONDS }),
+  );
+  const users = createUsersService({
+    db,
+    kv,
+    logger,
+    usernameSuffix: config.USERNAME_SUFFIX,
+    countTtlSeconds: config.LEADERBOARD_COUNT_TTL_SECONDS,
+  });
+  const binding = new BindingService({
+    primary: db.primary,
+    kv,
+    clock,
+    nonceTtlSeconds: config.NONCE_TTL_SECONDS,
+    usernameSuffix: config.USERNAME_SUFFIX,
+  });
+  mountRouter(app, '/users', createUsersRouter({ users, binding }));
   mountRouter(app, '/defillama', createDefiLlamaRouter({ db, clock }));
   app.use(createHealthRouter({ db, kv }));
-  serveOpenApi(app, buildOpenApiDocument([registerUsersOpenApi]));
+  serveOpenApi(app, buildOpenApiDocument());
   return finishHttpApp(app, logger, { classifyError: classifyDatabaseError });
 }

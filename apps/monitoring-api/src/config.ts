@@ -14,7 +14,7 @@ import {
 import { z } from 'zod';
 import { OPEN_WINDOW_MAX_AGE } from './cache-control.js';
 import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './db/connect.js';
-import { usersConfigSchema } from './users/config.js';
+import { DEFAULT_USERNAME_SUFFIX, usersConfigSchema } from './users/config.js';
 
 const postgresUrl = z
   .string()
@@ -72,7 +72,7 @@ const CoreConfigSchema = z.object({
     .trim()
     .regex(/^\.[a-z0-9-]{1,32}$/, 'must be a dot and 1-32 lower-case letters, digits or hyphens')
     .optional()
-    .transform((value) => value ?? '.ctss'),
+    .transform((value) => value ?? DEFAULT_USERNAME_SUFFIX),
   /**
    * Compress answers of 1 KiB and more with gzip or brotli as `Accept-Encoding` asks (docs/api.md
    * "Compression and HTTP caching"); `false` where the ingress compresses.

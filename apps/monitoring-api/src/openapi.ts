@@ -10,26 +10,28 @@ import { registerDefiLlamaPaths } from './defillama/openapi.js';
 import { registerHealthPaths } from './health.js';
 import { registerStatsPaths } from './stats/openapi.js';
 import { registerTransactionPaths } from './transactions/openapi.js';
+import { registerUsersPaths } from './users/openapi.js';
 
-/** Adds more paths to the registry. */
-export type OpenApiRegistrar = (registry: OpenAPIRegistry) => void;
+/** Adds a feature's paths to the registry. */
+type OpenApiRegistrar = (registry: OpenAPIRegistry) => void;
 
-/** The features whose paths every document holds, in the document's order. */
-const CORE: readonly OpenApiRegistrar[] = [
+/** Every feature's paths, in the document's order. */
+const FEATURE_PATHS: readonly OpenApiRegistrar[] = [
   registerTransactionPaths,
   registerStatsPaths,
   registerDefiLlamaPaths,
   registerHealthPaths,
+  registerUsersPaths,
 ];
 
 /**
- * Generates the whole document: the paths of the transactions, statistics, DefiLlama and probe
- * features, then those of `registrars` (the app passes the users feature's).
+ * Generates the whole document (served at `/openapi.json`): the paths of the transactions,
+ * statistics, DefiLlama, probe and users features.
  */
-export function buildOpenApiDocument(registrars: readonly OpenApiRegistrar[] = []): object {
+export function buildOpenApiDocument(): object {
   const registry = new OpenAPIRegistry();
   registry.register('ProblemDetails', ProblemDetails);
-  for (const register of [...CORE, ...registrars]) register(registry);
+  for (const register of FEATURE_PATHS) register(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {

@@ -3,7 +3,7 @@
  * transaction) on DATABASE_URL and exits; run it on a schedule (e.g. a Kubernetes CronJob).
  * Exit code 0 on success, 1 with the reason on stderr otherwise.
  */
-import { runRankJob } from '../users/rank-job-run.js';
+import { runRankJob } from '../rank-job.js';
 
 runRankJob().then(
   (changed) => {

@@ -6,10 +6,11 @@
  */
 import type { Logger } from '@ctss/server-kit';
 import type { Knex } from 'knex';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { pollAttestations, type AttestationOptions } from './attestation.js';
 import type { ChainIndexer, TickResult } from './chain-indexer.js';
 import type { IrisClient } from './iris.js';
+import { createIndexerMetrics } from './metrics.js';
 
 /** The last known state of one chain, for `/health`. */
 export interface ChainStatus {
@@ -54,30 +55,7 @@ export function startIndexerRunner(deps: RunnerDeps): IndexerRunner {
       const timer = setTimeout(done, ms);
       wakers.add(done);
     });
-  const ticks = new Counter({
-    name: 'indexer_ticks_total',
-    help: 'Indexer steps by chain and result (scanned, idle, standby, rewound, failed)',
-    labelNames: ['chain', 'result'],
-    registers: [deps.registry],
-  });
-  const inserted = new Counter({
-    name: 'indexer_transfers_inserted_total',
-    help: 'Transfer records inserted, by chain',
-    labelNames: ['chain'],
-    registers: [deps.registry],
-  });
-  const lag = new Gauge({
-    name: 'indexer_head_lag_blocks',
-    help: 'Blocks between the chain head and the last scanned block, by chain',
-    labelNames: ['chain'],
-    registers: [deps.registry],
-  });
-  const attested = new Counter({
-    name: 'indexer_attestations_total',
-    help: 'Iris answers by result (attested, error)',
-    labelNames: ['result'],
-    registers: [deps.registry],
-  });
+  const { ticks, inserted, lag, attested } = createIndexerMetrics(deps.registry);
 
   const chains: ChainStatus[] = deps.indexers.map((i) => ({
     name: i.config.name,

@@ -8,7 +8,7 @@
 import type { ChainType } from '@ctss/domain-types';
 import { base58 } from '@scure/base';
 import type { Knex } from 'knex';
-import { ConfigSchema } from '../config.js';
+import { DEFAULT_USERNAME_SUFFIX } from '../users/config.js';
 import { recomputeRanks } from '../users/ranks.js';
 import type { Rng } from './rng.js';
 
@@ -16,7 +16,7 @@ import type { Rng } from './rng.js';
 export interface SeedUsersOptions {
   /** Number of users to create. */
   users: number;
-  /** Username suffix; defaults to the USERNAME_SUFFIX default of the config schema. */
+  /** Username suffix (the caller's USERNAME_SUFFIX); absent = its default, `.ctss`. */
   usernameSuffix?: string;
   /** Creation time of the users (default: now). */
   now?: Date;
@@ -122,6 +122,20 @@ export function generateUsers(rng: Rng, count: number, suffix: string): SeedUser
   return users;
 }
 
+/** One array per field of {@link columns}' `keys`: `T[K[0]][]`, `T[K[1]][]`, ... */
+type Columns<T, K extends readonly (keyof T)[]> = { [I in keyof K]: T[K[I]][] };
+
+/**
+ * The bound arrays of an `insert ... select from unnest(...)`: for each of `keys`, in order, the
+ * array of that field over `rows` (one array a column).
+ */
+function columns<T, const K extends readonly (keyof T)[]>(
+  rows: readonly T[],
+  keys: K,
+): Columns<T, K> {
+  return keys.map((key) => rows.map((row) => row[key])) as Columns<T, K>;
+}
+
 async function insertUserBatch(
   knex: Knex,
   users: SeedUser[],
@@ -134,12 +148,14 @@ async function insertUserBatch(
      returning id, username`,
     [
       createdAt.toISOString(),
-      users.map((u) => u.username),
-      users.map((u) => u.ref_code),
-      users.map((u) => u.domain_multiplier),
-      users.map((u) => u.staked_op_nfts),
-      users.map((u) => u.staked_eth_nfts),
-      users.map((u) => u.nft_points),
+      ...columns(users, [
+        'username',
+        'ref_code',
+        'domain_multiplier',
+        'staked_op_nfts',
+        'staked_eth_nfts',
+        'nft_points',
+      ]),
     ],
   );
   return new Map(result.rows.map((r) => [r.username, Number(r.id)]));
@@ -153,26 +169,21 @@ async function insertWalletBatch(
   await knex.raw(
     `insert into user_wallets (user_id, chain_type, address, address_key)
      select * from unnest(?::bigint[], ?::text[], ?::text[], ?::text[])`,
-    [
-      rows.map((r) => r.userId),
-      w.map((x) => x.chain_type),
-      w.map((x) => x.address),
-      w.map((x) => x.address_key),
-    ],
+    [rows.map((r) => r.userId), ...columns(w, ['chain_type', 'address', 'address_key'])],
   );
   await knex.raw(
     `insert into wallet_points (chain_type, address_key, swap_points, swap_points_mainnet, testnet_points,
                                 points_multiplier, total_points_multiplied, total_points_multiplied_mainnet)
      select c, k, s, m, t, x, s * x, m * x
        from unnest(?::text[], ?::text[], ?::float8[], ?::float8[], ?::float8[], ?::float8[]) as p(c, k, s, m, t, x)`,
-    [
-      w.map((x) => x.chain_type),
-      w.map((x) => x.address_key),
-      w.map((x) => x.swap_points),
-      w.map((x) => x.swap_points_mainnet),
-      w.map((x) => x.testnet_points),
-      w.map((x) => x.points_multiplier),
-    ],
+    columns(w, [
+      'chain_type',
+      'address_key',
+      'swap_points',
+      'swap_points_mainnet',
+      'testnet_points',
+      'points_multiplier',
+    ]),
   );
 }
 
@@ -183,7 +194,7 @@ async function insertWalletBatch(
  * @returns the number of users written.
  */
 export async function seedUsers(knex: Knex, rng: Rng, options: SeedUsersOptions): Promise<number> {
-  const suffix = options.usernameSuffix ?? ConfigSchema.shape.USERNAME_SUFFIX.parse(undefined);
+  const suffix = options.usernameSuffix ?? DEFAULT_USERNAME_SUFFIX;
   const users = generateUsers(rng, options.users, suffix);
   const createdAt = options.now ?? new Date();
   const ids: number[] = [];

@@ -21,7 +21,6 @@ import {
   type Logger,
 } from '@ctss/server-kit';
 import { Router, type Request, type Response } from 'express';
-import type { AppConfig } from '../config.js';
 import { classifyDatabaseError } from '../db/unavailable.js';
 import type { Network } from '../network.js';
 import type { Period } from './repository.js';
@@ -39,7 +38,8 @@ export interface StatsRouteDeps {
   readonly stats: StatsService;
   readonly kv: KvStore;
   readonly logger: Logger;
-  readonly config: Pick<AppConfig, 'CACHE_TTL_SECONDS'>;
+  /** Lifetime of a cached answer, seconds; 0 turns caching off (CACHE_TTL_SECONDS). */
+  readonly cacheTtlSeconds: number;
 }
 
 /** The statistics router, mounted at `/stats` (its paths below are relative to it). */
@@ -47,14 +47,14 @@ export function createStatsRouter(deps: StatsRouteDeps): Router {
   const { stats } = deps;
   const router = Router();
   const cached = createCachedLoader(deps.kv, {
-    ttlSeconds: deps.config.CACHE_TTL_SECONDS,
+    ttlSeconds: deps.cacheTtlSeconds,
     logger: deps.logger,
     staleEntries: STALE_ENTRIES,
     classifyError: classifyDatabaseError,
   });
   // Clients and CDNs may keep an answer as long as this process does (docs/api.md "Compression
   // and HTTP caching"); with the cache off they revalidate every time.
-  const ttl = deps.config.CACHE_TTL_SECONDS;
+  const ttl = deps.cacheTtlSeconds;
   const cacheControl = ttl > 0 ? `public, max-age=${ttl}` : 'no-cache';
   const respond = async (
     req: Request,

@@ -13,7 +13,6 @@ import {
   windowCacheControl,
 } from '../cache-control.js';
 import type { Clock } from '../clock.js';
-import type { AppConfig } from '../config.js';
 import type { Databases } from '../db/connect.js';
 import type { NameResolver } from '../names/resolver.js';
 import type { Network } from '../network.js';
@@ -29,7 +28,8 @@ import { toFilter } from './service.js';
  */
 export interface TransactionRouteDeps {
   readonly db: Pick<Databases, 'read'>;
-  readonly config: Pick<AppConfig, 'FEED_FIRST_PAGE_CACHE_SECONDS'>;
+  /** Seconds a rendered first page is reused; 0 = off (FEED_FIRST_PAGE_CACHE_SECONDS). */
+  readonly firstPageCacheSeconds: number;
   readonly clock: Clock;
   readonly names: NameResolver;
 }
@@ -48,7 +48,7 @@ export function addTransactionRoutes(app: Express, deps: TransactionRouteDeps): 
   const { listTransactions } = createFeedRepository();
   const fieldsOf = (network: Network) => (network === 'mainnet' ? MAINNET_FIELDS : TESTNET_FIELDS);
   const firstPages = createFirstPageCache({
-    ttlSeconds: deps.config.FEED_FIRST_PAGE_CACHE_SECONDS,
+    ttlSeconds: deps.firstPageCacheSeconds,
     clock: deps.clock,
   });
   const feed = (network: Network) => {

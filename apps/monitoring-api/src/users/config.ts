@@ -8,6 +8,12 @@
 import { envInteger } from '@ctss/server-kit';
 import { z } from 'zod';
 
+/**
+ * The default USERNAME_SUFFIX (docs/api.md "Users by wallet or username"): the suffix of every
+ * username when the variable is absent; src/config.ts validates the variable.
+ */
+export const DEFAULT_USERNAME_SUFFIX = '.ctss';
+
 /** Environment variables of the users / names module, with their defaults. */
 export const usersConfigSchema = z.object({
   /**

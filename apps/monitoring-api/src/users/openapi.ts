@@ -16,7 +16,7 @@ import { jsonResponse, problemResponse } from '../openapi-responses.js';
 import { LeaderboardQuery, MessagesQuery } from './schemas.js';
 
 /** Registers the users endpoints (paths, parameters, bodies, responses and error codes). */
-export function registerUsersOpenApi(registry: OpenAPIRegistry): void {
+export function registerUsersPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/users/leaderboard',

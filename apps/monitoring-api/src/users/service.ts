@@ -1,177 +1,176 @@
 /**
- * Wallet binding (docs/api.md "Wallet binding"; docs/decisions.md "D11. Binding message and
- * nonce rules", "D12. Wallet signature schemes"). Failures: 400 bad input, 401 bad signature (or a message issued for
- * another username / address / chain), 404 unknown username, 409 ALREADY_BOUND / NOT_BOUND,
- * 410 NONCE_EXPIRED (expired, already used, or never issued), 503 DEPENDENCY_UNAVAILABLE with
- * `Retry-After` while the nonce store (Redis) is away.
+ * The users reads (docs/api.md "Leaderboard", "Users by wallet or username"): leaderboard pages,
+ * the users owning some wallets, the domain aggregate of one username. Every read goes to the read
+ * pool; every failure is an HttpProblem (RFC 9457 body with `code`). Wallet binding is
+ * binding-service.ts.
  */
-import type { BindingNonce, VerifyRequest, VerifyResponse } from '@ctss/domain-types';
-import { HttpProblem, type KvStore } from '@ctss/server-kit';
-import { WalletSignatureError, parseAptosFullMessage, verifyWalletSignature } from '@ctss/signing';
-import type { Knex } from 'knex';
-import type { Clock } from '../clock.js';
-import { parseWalletAddress, type WalletAddress } from './address.js';
-import { NonceStore, nonceOfMessage } from './nonces.js';
-import { bindWallet, findUserByUsername, unbindWallet, type UserIdentity } from './repository.js';
+import { ChainType, type DomainAggregate, type WalletsQueryResponse } from '@ctss/domain-types';
+import { createHash } from 'node:crypto';
+import {
+  HttpProblem,
+  createCachedLoader,
+  stringifyJson,
+  textCodec,
+  type Codec,
+  type KvStore,
+  type Logger,
+} from '@ctss/server-kit';
+import type { Databases } from '../db/connect.js';
+import { CHAIN_LABELS, parseWalletAddress, type WalletAddress } from './address.js';
+import {
+  countUsers,
+  fetchDomainAggregate,
+  fetchLeaderboard,
+  findUsersByWallets,
+} from './repository.js';
+import { MAX_WALLET_ENTRIES, type LeaderboardQuery } from './schemas.js';
 
-/** Dependencies of the binding flow. */
-export interface BindingDeps {
-  /** Primary database (bindings are writes; the username lookup must see the latest rows too). */
-  primary: Knex;
-  kv: KvStore;
-  /** The app clock (epoch milliseconds). */
-  clock: Clock;
-  nonceTtlSeconds: number;
-}
+/** Cache codec of a user count. */
+const countCodec: Codec<number> = { encode: (n) => String(n), decode: (text) => Number(text) };
 
-function walletOrThrow(
-  chainType: VerifyRequest['chain_type'],
-  address: string,
-  code: 'INVALID_QUERY' | 'INVALID_BODY',
-): WalletAddress {
-  const wallet = parseWalletAddress(chainType, address);
-  if (!wallet) throw new HttpProblem(400, code, `address: not a valid ${chainType} address`);
-  return wallet;
-}
+/** KvStore key of the cached unfiltered leaderboard total (a search's total: `<key>:<sha256 of the lower-cased search>`). */
+export const LEADERBOARD_TOTAL_KEY = 'users:leaderboard:total';
 
-async function userOrThrow(db: Knex, username: string): Promise<UserIdentity> {
-  const user = await findUserByUsername(db, username);
-  if (!user) throw new HttpProblem(404, 'NOT_FOUND', `no user named ${username}`);
-  return user;
-}
-
-/** The binding flow over a nonce store and the primary database. */
-export class BindingService {
-  private readonly nonces: NonceStore;
-
-  constructor(private readonly deps: BindingDeps) {
-    this.nonces = new NonceStore(deps.kv, deps.nonceTtlSeconds);
+/**
+ * Parses `<address>_<chain>,<address>_<chain>,...` (split at the last underscore; addresses never
+ * contain one).
+ *
+ * @throws HttpProblem 400 INVALID_QUERY: empty list, more than 20 entries, unknown chain label,
+ *         malformed address.
+ */
+export function parseWalletsParam(value: string): WalletAddress[] {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e.length > 0);
+  if (entries.length === 0)
+    throw new HttpProblem(400, 'INVALID_QUERY', 'wallets: at least one <address>_<chain> entry');
+  if (entries.length > MAX_WALLET_ENTRIES) {
+    throw new HttpProblem(400, 'INVALID_QUERY', `wallets: at most ${MAX_WALLET_ENTRIES} entries`);
   }
-
-  /**
-   * Issues a one-time nonce and the exact message to sign. The message carries the username as
-   * stored (canonical case).
-   *
-   * @throws HttpProblem 400 INVALID_QUERY (bad address), 404 NOT_FOUND (unknown username),
-   *   503 DEPENDENCY_UNAVAILABLE (DependencyUnavailableError: the nonce store does not answer).
-   */
-  async issueNonce(query: {
-    username: string;
-    address: string;
-    chain_type: VerifyRequest['chain_type'];
-  }): Promise<BindingNonce> {
-    const wallet = walletOrThrow(query.chain_type, query.address, 'INVALID_QUERY');
-    const user = await userOrThrow(this.deps.primary, query.username);
-    const issued = await this.nonces.issue(
-      { username: user.username, chain_type: wallet.chainType, address_key: wallet.key },
-      new Date(this.deps.clock()),
-    );
-    return {
-      nonce: issued.nonce,
-      expires_at: issued.expiresAt.toISOString(),
-      message: issued.message,
-    };
-  }
-
-  /**
-   * Checks the signed message and binds or unbinds the wallet.
-   *
-   * Order: shape checks (400) -> the nonce must be live (410) and issued for this username,
-   * address, chain and exact text (401) -> signature (401, or 400 for malformed encodings) ->
-   * the nonce is consumed atomically (410 when a concurrent request took it) -> database write
-   * (409). A failed signature does not burn the nonce; a success can never be replayed. The nonce
-   * store away: 503 DEPENDENCY_UNAVAILABLE (DependencyUnavailableError) after the shape checks.
-   */
-  async verify(body: VerifyRequest): Promise<VerifyResponse> {
-    if (body.chain_type === 'aptos' && !body.public_key) {
-      throw new HttpProblem(400, 'INVALID_BODY', 'public_key: required for aptos');
-    }
-    const wallet = walletOrThrow(body.chain_type, body.address, 'INVALID_BODY');
-    // Aptos wallets sign a full-message envelope; the binding text is its embedded message.
-    const aptosEnvelope =
-      body.chain_type === 'aptos' ? parseAptosFullMessage(body.message) : undefined;
-    const bindingText = aptosEnvelope ? aptosEnvelope.message : body.message;
-    const nonce = nonceOfMessage(bindingText);
-    if (!nonce) {
+  return entries.map((entry) => {
+    const cut = entry.lastIndexOf('_');
+    const label = cut > 0 ? entry.slice(cut + 1).toLowerCase() : '';
+    const chainType = Object.hasOwn(CHAIN_LABELS, label) ? CHAIN_LABELS[label] : undefined;
+    if (!chainType) {
       throw new HttpProblem(
         400,
-        'INVALID_BODY',
-        'message: must be the text returned by GET /users/messages',
+        'INVALID_QUERY',
+        `wallets: entry must be <address>_<chain> with chain one of ${ChainType.options.join(', ')}`,
       );
     }
-    const now = new Date(this.deps.clock());
-    const grant = await this.nonces.peek(nonce, now);
-    if (!grant)
-      throw new HttpProblem(410, 'NONCE_EXPIRED', 'nonce expired, already used or never issued');
-    if (
-      grant.message !== bindingText ||
-      grant.username.toLowerCase() !== body.username.toLowerCase() ||
-      grant.chain_type !== wallet.chainType ||
-      grant.address_key !== wallet.key
-    ) {
-      throw new HttpProblem(
-        401,
-        'INVALID_SIGNATURE',
-        'message was not issued for this username, address and chain type',
-      );
-    }
+    const wallet = parseWalletAddress(chainType, entry.slice(0, cut));
+    if (!wallet)
+      throw new HttpProblem(400, 'INVALID_QUERY', `wallets: not a valid ${chainType} address`);
+    return wallet;
+  });
+}
 
-    let signed: { address: string; message: string };
-    try {
-      signed = await verifyWalletSignature({
-        chainType: body.chain_type,
-        address: body.address,
-        message: body.message,
-        signature: body.signature,
-        ...(body.public_key ? { publicKey: body.public_key } : {}),
-      });
-    } catch (err) {
-      if (err instanceof WalletSignatureError) {
-        if (err.code === 'INVALID_INPUT') throw new HttpProblem(400, 'INVALID_BODY', err.message);
-        throw new HttpProblem(
-          401,
-          'INVALID_SIGNATURE',
-          'signature does not verify for this address and message',
-        );
-      }
-      throw err;
-    }
-    const signer = parseWalletAddress(body.chain_type, signed.address);
-    if (!signer || signer.key !== wallet.key || signed.message !== bindingText) {
-      throw new HttpProblem(
-        401,
-        'INVALID_SIGNATURE',
-        'signature does not verify for this address and message',
-      );
-    }
+/** What the users reads use: the read pool, the KV store (cached totals), the logger. */
+export interface UsersServiceDeps {
+  readonly db: Pick<Databases, 'read'>;
+  readonly kv: KvStore;
+  readonly logger: Logger;
+  /** The suffix every username ends with (USERNAME_SUFFIX, e.g. `.ctss`). */
+  readonly usernameSuffix: string;
+  /**
+   * Lifetime of a cached leaderboard total, seconds; 0 counts on every request
+   * (LEADERBOARD_COUNT_TTL_SECONDS).
+   */
+  readonly countTtlSeconds: number;
+}
 
-    if (!(await this.nonces.consume(nonce, new Date(this.deps.clock())))) {
-      throw new HttpProblem(410, 'NONCE_EXPIRED', 'nonce expired, already used or never issued');
-    }
-    const user = await userOrThrow(this.deps.primary, grant.username);
-    if (body.type === 'bind') {
-      const outcome = await bindWallet(this.deps.primary, user.id, wallet);
-      if (outcome === 'wallet_taken') {
-        throw new HttpProblem(
-          409,
-          'ALREADY_BOUND',
-          `this ${wallet.chainType} wallet is already bound to a username`,
-        );
-      }
-      if (outcome === 'chain_taken') {
-        throw new HttpProblem(
-          409,
-          'ALREADY_BOUND',
-          `${user.username} already has a ${wallet.chainType} wallet; unbind it first`,
-        );
-      }
-    } else if (!(await unbindWallet(this.deps.primary, user.id, wallet))) {
-      throw new HttpProblem(
-        409,
-        'NOT_BOUND',
-        `this ${wallet.chainType} wallet is not bound to ${user.username}`,
+/** The reads behind `GET /users/leaderboard` and `GET /users`. */
+export interface UsersService {
+  /**
+   * One leaderboard page (docs/api.md "Leaderboard") as JSON text: `leaderboard`, `total_count`,
+   * `limit`, `offset`, `has_more`.
+   *
+   * @throws the database error of the query (a 503 or 500 through the problem handler).
+   */
+  leaderboardPage(query: LeaderboardQuery): Promise<string>;
+  /**
+   * The users owning any of the wallets of a `wallets` parameter (`<address>_<chain>,...`); the
+   * first one names the response.
+   *
+   * @throws HttpProblem 400 INVALID_QUERY (see {@link parseWalletsParam}), 404 NOT_FOUND when
+   *         none of the wallets is bound.
+   */
+  usersByWallets(wallets: string): Promise<WalletsQueryResponse>;
+  /**
+   * The domain aggregate of the one username of a `domains` parameter.
+   *
+   * @throws HttpProblem 400 INVALID_QUERY (several names, or not a name ending with the suffix),
+   *         404 NOT_FOUND (unknown username).
+   */
+  domainAggregate(domains: string): Promise<DomainAggregate>;
+}
+
+/**
+ * The users reads over `deps.db.read`. A leaderboard total (of every user, or of a search's
+ * matches) is cached for `countTtlSeconds` with single-flight on misses instead of counted on each
+ * page; pages are not cached but single-flight: identical requests arriving while one is being
+ * read share its query and its serialized body (docs/decisions.md "D31. Cache lifetimes and
+ * single-flight").
+ */
+export function createUsersService(deps: UsersServiceDeps): UsersService {
+  const suffix = deps.usernameSuffix;
+  const cachedCount = createCachedLoader(deps.kv, {
+    ttlSeconds: deps.countTtlSeconds,
+    logger: deps.logger,
+  });
+  const totalUsers = (search: string) =>
+    cachedCount(
+      search
+        ? `${LEADERBOARD_TOTAL_KEY}:${createHash('sha256').update(search.toLowerCase()).digest('hex')}`
+        : LEADERBOARD_TOTAL_KEY,
+      () => countUsers(deps.db.read, search),
+      countCodec,
+    );
+  const pages = createCachedLoader(deps.kv, { ttlSeconds: 0, logger: deps.logger });
+
+  return {
+    async leaderboardPage(query) {
+      const search = createHash('sha256').update(query.search).digest('hex');
+      const key = `users:leaderboard:${query.network}:${query.limit}:${query.offset}:${search}`;
+      return pages(
+        key,
+        async () => {
+          const { entries, totalCount } = await fetchLeaderboard(deps.db.read, query, {
+            totalUsers,
+          });
+          return stringifyJson({
+            leaderboard: entries,
+            total_count: totalCount,
+            limit: query.limit,
+            offset: query.offset,
+            has_more: query.offset + entries.length < totalCount,
+          });
+        },
+        textCodec,
       );
-    }
-    return { success: true, username: user.username };
-  }
+    },
+    async usersByWallets(wallets) {
+      const users = await findUsersByWallets(deps.db.read, parseWalletsParam(wallets));
+      const first = users[0];
+      if (!first)
+        throw new HttpProblem(404, 'NOT_FOUND', 'no username has any of these wallets bound');
+      return { username: first.username, ref_code: first.ref_code, users };
+    },
+    async domainAggregate(domains) {
+      const domain = domains.trim();
+      if (domain.includes(','))
+        throw new HttpProblem(400, 'INVALID_QUERY', 'domains: one username per request');
+      if (!domain.toLowerCase().endsWith(suffix) || domain.length === suffix.length) {
+        throw new HttpProblem(
+          400,
+          'INVALID_QUERY',
+          `domains: must be a username ending with ${suffix}`,
+        );
+      }
+      const aggregate = await fetchDomainAggregate(deps.db.read, domain);
+      if (!aggregate) throw new HttpProblem(404, 'NOT_FOUND', `no user named ${domain}`);
+      return aggregate;
+    },
+  };
 }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { recomputeRanks } from '../../src/users/ranks.js';
-import { LEADERBOARD_TOTAL_KEY } from '../../src/users/router.js';
+import { LEADERBOARD_TOTAL_KEY } from '../../src/users/service.js';
 import { bindTestWallet, evmAddress, insertUser, refer } from './builders.js';
 import { startTestApp, useTestApp, type TestApp } from '../support/app.js';
 import { watchQueries } from '../support/queries.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createKnex } from '../../src/db/connect.js';
 import * as usersMigration from '../../src/migrations/20261121000200_users.js';
 import { recomputeRanks } from '../../src/users/ranks.js';
-import { runRankJob } from '../../src/users/rank-job-run.js';
+import { runRankJob } from '../../src/rank-job.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { bindTestWallet, evmAddress, insertUser, refer, setWalletPoints } from './builders.js';
 

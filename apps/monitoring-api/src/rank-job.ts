@@ -1,12 +1,13 @@
 /**
- * One run of the rank job (src/bin/rank-job.ts, `node dist/bin/rank-job.js`): validate the configuration,
- * connect to DATABASE_URL (the primary: the job writes), recompute the stored ranks of both
- * networks in one transaction, disconnect.
+ * One run of the rank job (src/bin/rank-job.ts, `node dist/bin/rank-job.js`; docs/architecture.md
+ * "Services and processes"): validate the configuration, connect to DATABASE_URL (the primary:
+ * the job writes), recompute the stored ranks of both networks in one transaction
+ * (users/ranks.ts), disconnect.
  */
 import { createLogger, parseConfig } from '@ctss/server-kit';
-import { ConfigSchema } from '../config.js';
-import { createKnex } from '../db/connect.js';
-import { recomputeRanks, type RankUpdateCounts } from './ranks.js';
+import { ConfigSchema } from './config.js';
+import { createKnex } from './db/connect.js';
+import { recomputeRanks, type RankUpdateCounts } from './users/ranks.js';
 
 /**
  * Runs the rank job once.
