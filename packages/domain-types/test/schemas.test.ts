@@ -35,6 +35,16 @@ const record = {
   created_at: '2026-11-21T10:00:00.000Z',
 };
 
+/** The route and amount keys, which both transaction records list in this order, one after another. */
+const ROUTE_AND_AMOUNT_KEYS = [
+  'source_domain',
+  'destination_domain',
+  'sender',
+  'recipient',
+  'deposit_amount',
+  'receive_amount',
+];
+
 describe('resource schemas', () => {
   it('accept a full record with a non-CCTP uint32 route id, and reject a non-uint32 domain', () => {
     expect(TransactionRecord.parse(record).destination_domain).toBe(600001);
@@ -48,12 +58,7 @@ describe('resource schemas', () => {
       'source_tx_hash',
       'destination_tx_hash',
       'gas_drop_tx_hash',
-      'source_domain',
-      'destination_domain',
-      'sender',
-      'recipient',
-      'deposit_amount',
-      'receive_amount',
+      ...ROUTE_AND_AMOUNT_KEYS,
       'relayer_fee',
       'gas_drop_amount',
       'is_gas_drop_in_native',
@@ -72,12 +77,7 @@ describe('resource schemas', () => {
     expect(Object.keys(TestnetTransactionRecord.shape)).toEqual([
       'id',
       'source_tx_hash',
-      'source_domain',
-      'destination_domain',
-      'sender',
-      'recipient',
-      'deposit_amount',
-      'receive_amount',
+      ...ROUTE_AND_AMOUNT_KEYS,
       'max_fee',
       'relayer_fee',
       'gas_drop_amount',
