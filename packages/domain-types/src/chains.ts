@@ -37,8 +37,9 @@ export interface ChainInfo {
 export const DEFAULT_MIN_RELAYER_FEE = 80_000n;
 
 /**
- * What a chain's VM family decides: the native token's decimals, whether CCTP v2 is offered (v2
- * routes are EVM<->EVM and EVM<->Solana, so Sui and Aptos are v1 only) and the redeem gas default.
+ * What a chain's VM family decides (docs/architecture.md "Chains"): the native token's decimals,
+ * whether CCTP v2 is offered (v2 routes are EVM<->EVM and EVM<->Solana, so Sui and Aptos are v1
+ * only) and the redeem gas default, gas units.
  */
 const FAMILY_FACTS: Readonly<
   Record<VmFamily, Pick<ChainInfo, 'nativeDecimals' | 'cctpV2' | 'redeemGas'>>
