@@ -36,80 +36,62 @@ export interface ChainInfo {
 /** Default minimum relayer fee, base units (0.08 of the bridge asset). Source: docs/api.md "Limits". */
 export const DEFAULT_MIN_RELAYER_FEE = 80_000n;
 
-const evm = (
+/**
+ * What a chain's VM family decides (docs/architecture.md "Chains"): the native token's decimals,
+ * whether CCTP v2 is offered (v2 routes are EVM<->EVM and EVM<->Solana, so Sui and Aptos are v1
+ * only) and the redeem gas default, gas units.
+ */
+const FAMILY_FACTS: Readonly<
+  Record<VmFamily, Pick<ChainInfo, 'nativeDecimals' | 'cctpV2' | 'redeemGas'>>
+> = {
+  evm: { nativeDecimals: 18, cctpV2: true, redeemGas: 200_000n },
+  solana: { nativeDecimals: 9, cctpV2: true, redeemGas: 400_000n },
+  sui: { nativeDecimals: 9, cctpV2: false, redeemGas: 10_000_000n },
+  aptos: { nativeDecimals: 8, cctpV2: false, redeemGas: 2_000n },
+};
+
+/** A served chain of family `vm`: CCTP v1 and the default minimum fee unless `opts` says otherwise. */
+const chain = (
+  vm: VmFamily,
   domain: number,
   key: string,
   name: string,
   nativeSymbol: string,
-  opts: { cctpV1?: boolean; minRelayerFee?: bigint; redeemGas?: bigint } = {},
+  opts: { cctpV1?: boolean; minRelayerFee?: bigint } = {},
 ): ChainInfo => ({
   domain,
   key,
   name,
-  vm: 'evm',
+  vm,
   nativeSymbol,
-  nativeDecimals: 18,
+  nativeDecimals: FAMILY_FACTS[vm].nativeDecimals,
   cctpV1: opts.cctpV1 ?? true,
-  cctpV2: true,
+  cctpV2: FAMILY_FACTS[vm].cctpV2,
   minRelayerFee: opts.minRelayerFee ?? DEFAULT_MIN_RELAYER_FEE,
-  redeemGas: opts.redeemGas ?? 200_000n,
+  redeemGas: FAMILY_FACTS[vm].redeemGas,
 });
 
 /**
- * The default registry, by docs/architecture.md "Chains". CCTP v2 routes are EVM<->EVM and EVM<->Solana, so
- * Sui and Aptos are v1 only; CCTP v1 is not offered from or to Linea, World Chain, Sei, Sonic,
- * HyperEVM or Monad.
+ * The default registry, by docs/architecture.md "Chains". CCTP v1 is not offered from or to Linea,
+ * World Chain, Sei, Sonic, HyperEVM or Monad.
  */
 export const DEFAULT_CHAINS: readonly ChainInfo[] = [
-  evm(0, 'ethereum', 'Ethereum', 'ETH', { minRelayerFee: 200_000n }),
-  evm(1, 'avalanche', 'Avalanche', 'AVAX'),
-  evm(2, 'optimism', 'OP Mainnet', 'ETH'),
-  evm(3, 'arbitrum', 'Arbitrum', 'ETH'),
-  {
-    domain: 5,
-    key: 'solana',
-    name: 'Solana',
-    vm: 'solana',
-    nativeSymbol: 'SOL',
-    nativeDecimals: 9,
-    cctpV1: true,
-    cctpV2: true,
-    minRelayerFee: 590_000n,
-    redeemGas: 400_000n,
-  },
-  evm(6, 'base', 'Base', 'ETH'),
-  evm(7, 'polygon', 'Polygon PoS', 'POL'),
-  {
-    domain: 8,
-    key: 'sui',
-    name: 'Sui',
-    vm: 'sui',
-    nativeSymbol: 'SUI',
-    nativeDecimals: 9,
-    cctpV1: true,
-    cctpV2: false,
-    minRelayerFee: DEFAULT_MIN_RELAYER_FEE,
-    redeemGas: 10_000_000n,
-  },
-  {
-    domain: 9,
-    key: 'aptos',
-    name: 'Aptos',
-    vm: 'aptos',
-    nativeSymbol: 'APT',
-    nativeDecimals: 8,
-    cctpV1: true,
-    cctpV2: false,
-    minRelayerFee: DEFAULT_MIN_RELAYER_FEE,
-    redeemGas: 2_000n,
-  },
-  evm(10, 'unichain', 'Unichain', 'ETH'),
-  evm(11, 'linea', 'Linea', 'ETH', { cctpV1: false, minRelayerFee: 100_000n }),
-  evm(13, 'sonic', 'Sonic', 'S', { cctpV1: false }),
-  evm(14, 'worldchain', 'World Chain', 'ETH', { cctpV1: false }),
-  evm(15, 'monad', 'Monad', 'MON', { cctpV1: false }),
-  evm(16, 'sei', 'Sei', 'SEI', { cctpV1: false }),
-  evm(19, 'hyperevm', 'HyperEVM', 'HYPE', { cctpV1: false, minRelayerFee: 100_000n }),
+  chain('evm', 0, 'ethereum', 'Ethereum', 'ETH', { minRelayerFee: 200_000n }),
+  chain('evm', 1, 'avalanche', 'Avalanche', 'AVAX'),
+  chain('evm', 2, 'optimism', 'OP Mainnet', 'ETH'),
+  chain('evm', 3, 'arbitrum', 'Arbitrum', 'ETH'),
+  chain('solana', 5, 'solana', 'Solana', 'SOL', { minRelayerFee: 590_000n }),
+  chain('evm', 6, 'base', 'Base', 'ETH'),
+  chain('evm', 7, 'polygon', 'Polygon PoS', 'POL'),
+  chain('sui', 8, 'sui', 'Sui', 'SUI'),
+  chain('aptos', 9, 'aptos', 'Aptos', 'APT'),
+  chain('evm', 10, 'unichain', 'Unichain', 'ETH'),
+  chain('evm', 11, 'linea', 'Linea', 'ETH', { cctpV1: false, minRelayerFee: 100_000n }),
+  chain('evm', 13, 'sonic', 'Sonic', 'S', { cctpV1: false }),
+  chain('evm', 14, 'worldchain', 'World Chain', 'ETH', { cctpV1: false }),
+  chain('evm', 15, 'monad', 'Monad', 'MON', { cctpV1: false }),
+  chain('evm', 16, 'sei', 'Sei', 'SEI', { cctpV1: false }),
+  chain('evm', 19, 'hyperevm', 'HyperEVM', 'HYPE', { cctpV1: false, minRelayerFee: 100_000n }),
 ];
 
 /** Per-domain overrides of registry fields, e.g. from configuration. */

@@ -11,6 +11,7 @@ import {
   ProblemDetails,
 } from '../src/index.js';
 
+/** A full mainnet record, its keys in the order of the docs/api.md "Transaction record" table. */
 const record = {
   id: 1,
   source_tx_hash: '0xabc',
@@ -43,29 +44,7 @@ describe('resource schemas', () => {
   });
 
   it('list the mainnet record in the order of the spec table (the feed writes it so)', () => {
-    expect(Object.keys(TransactionRecord.shape)).toEqual([
-      'id',
-      'source_tx_hash',
-      'destination_tx_hash',
-      'gas_drop_tx_hash',
-      'source_domain',
-      'destination_domain',
-      'sender',
-      'recipient',
-      'deposit_amount',
-      'receive_amount',
-      'relayer_fee',
-      'gas_drop_amount',
-      'is_gas_drop_in_native',
-      'max_fee',
-      'version',
-      'confirmed',
-      'has_source_tx_error',
-      'has_attestation_error',
-      'has_destination_tx_error',
-      'destination_tx_status',
-      'created_at',
-    ]);
+    expect(Object.keys(TransactionRecord.shape)).toEqual(Object.keys(record));
   });
 
   it('keep exactly the spec subset for the testnet record, in its order (the feed writes it so)', () => {

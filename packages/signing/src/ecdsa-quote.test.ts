@@ -9,21 +9,20 @@ import {
 } from './ecdsa-quote.js';
 import { QuoteFieldError } from './errors.js';
 import { loadSecp256k1Signer } from './keys.js';
+import { quoteBuilder } from '../test/support/quote-builder.js';
 
 const KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318' as const;
 const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
-function aQuote(overrides: Partial<EcdsaQuoteFields> = {}): EcdsaQuoteFields {
-  return {
-    localDomain: 0,
-    destinationDomain: 3,
-    fee: 200_000n,
-    deadline: 1_700_000_100n,
-    isNative: false,
-    cctpVersion: 2,
-    ...overrides,
-  };
-}
+/** Ethereum -> Arbitrum over CCTP v2, a 0.2 fee in the bridge asset; the vectors below are of it. */
+const aQuote = quoteBuilder<EcdsaQuoteFields>({
+  localDomain: 0,
+  destinationDomain: 3,
+  fee: 200_000n,
+  deadline: 1_700_000_100n,
+  isNative: false,
+  cctpVersion: 2,
+});
 
 /** Independent big-endian packing with Buffer, to check viem's encodePacked use. */
 function packByHand(f: EcdsaQuoteFields, feeBytes: number, deadlineBytes: number): Uint8Array {

@@ -10,22 +10,21 @@ import {
 } from './ed25519-quote.js';
 import { QuoteFieldError } from './errors.js';
 import { loadEd25519Signer } from './keys.js';
+import { quoteBuilder } from '../test/support/quote-builder.js';
 
 const SEED = Uint8Array.from({ length: 32 }, (_, i) => 255 - i);
 const signer = loadEd25519Signer(Buffer.from(SEED).toString('hex'));
 const naclPair = nacl.sign.keyPair.fromSeed(SEED);
 const ED25519_L = 2n ** 252n + 27742317777372353535851937790883648493n;
 
-function aQuote(overrides: Partial<Ed25519QuoteFields> = {}): Ed25519QuoteFields {
-  return {
-    localDomain: 5,
-    destinationDomain: 0,
-    fee: 590_000n,
-    deadline: 1_700_000_100n,
-    isNative: false,
-    ...overrides,
-  };
-}
+/** Solana -> Ethereum at Solana's minimum fee, no version byte; the known-answer bytes are of it. */
+const aQuote = quoteBuilder<Ed25519QuoteFields>({
+  localDomain: 5,
+  destinationDomain: 0,
+  fee: 590_000n,
+  deadline: 1_700_000_100n,
+  isNative: false,
+});
 
 /** Independent little-endian layout with Buffer. */
 function layoutByHand(f: Ed25519QuoteFields): Buffer {

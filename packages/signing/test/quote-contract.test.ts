@@ -22,6 +22,7 @@ import {
   quoteDigest,
   signQuote,
 } from '../src/index.js';
+import { quoteBuilder } from './support/quote-builder.js';
 
 function compile(): CompiledContract {
   const source = readFileSync(new URL('./fixtures/QuoteVerifier.sol', import.meta.url), 'utf8');
@@ -35,17 +36,15 @@ const otherSigner = loadSecp256k1Signer(
   '0xc87509a1c067bbde78beb793e6fa76530b6382a4c0241e5e4a9ec0a0f44dc0d3',
 );
 
-function aQuote(overrides: Partial<EcdsaQuoteFields> = {}): EcdsaQuoteFields {
-  return {
-    localDomain: 6,
-    destinationDomain: 3,
-    fee: 80_000n,
-    deadline: 1_763_000_100n,
-    isNative: false,
-    cctpVersion: 2,
-    ...overrides,
-  };
-}
+/** Base -> Arbitrum over CCTP v2 at the default minimum fee. */
+const aQuote = quoteBuilder<EcdsaQuoteFields>({
+  localDomain: 6,
+  destinationDomain: 3,
+  fee: 80_000n,
+  deadline: 1_763_000_100n,
+  isNative: false,
+  cctpVersion: 2,
+});
 
 /** The quote fields in the order of QuoteVerifier.sol's parameters. */
 const quoteArgs = (f: EcdsaQuoteFields): unknown[] => [

@@ -517,6 +517,26 @@ function nested(depth: number, open: string, close: string): string {
   return open.repeat(depth) + close.repeat(depth);
 }
 
+/**
+ * Content types sent with the operation's valid JSON body, by case label: JSON-like types other than
+ * `application/json`, charsets other than UTF-8 or malformed ones, a type list, a wildcard, none.
+ */
+const OTHER_JSON_CONTENT_TYPES: readonly (readonly [label: string, contentType: string])[] = [
+  ['json-ish type', 'application/jsonx'],
+  ['+json type', 'application/vnd.api+json'],
+  ['latin1 charset', 'application/json; charset=latin1'],
+  ['unknown charset', 'application/json; charset=x-unknown'],
+  ['utf-16 charset', 'application/json; charset=utf-16'],
+  ['utf-32 charset', 'application/json; charset=utf-32'],
+  ['empty charset', 'application/json; charset='],
+  ['broken type', 'application/json;;;=='],
+  ['unterminated quoted charset', 'application/json; charset="utf-8'],
+  ['two charsets', 'application/json; charset=utf-8; charset=latin1'],
+  ['type list', 'application/json, text/plain'],
+  ['wildcard type', '*/*'],
+  ['no type', ''],
+];
+
 /** The fixed catalogue of bad bodies, given one valid-looking JSON object of the operation. */
 export function bodyCatalogue(good: Record<string, unknown>, limitBytes: number): BodyCase[] {
   const json = Buffer.from(JSON.stringify(good));
@@ -574,19 +594,7 @@ export function bodyCatalogue(good: Record<string, unknown>, limitBytes: number)
     raw('text/plain', json, 'text/plain'),
     raw('form', 'username=a&address=b', 'application/x-www-form-urlencoded'),
     raw('multipart', '--x\r\n\r\n--x--', 'multipart/form-data; boundary=x'),
-    raw('json-ish type', json, 'application/jsonx'),
-    raw('+json type', json, 'application/vnd.api+json'),
-    raw('latin1 charset', json, 'application/json; charset=latin1'),
-    raw('unknown charset', json, 'application/json; charset=x-unknown'),
-    raw('utf-16 charset', json, 'application/json; charset=utf-16'),
-    raw('utf-32 charset', json, 'application/json; charset=utf-32'),
-    raw('empty charset', json, 'application/json; charset='),
-    raw('broken type', json, 'application/json;;;=='),
-    raw('unterminated quoted charset', json, 'application/json; charset="utf-8'),
-    raw('two charsets', json, 'application/json; charset=utf-8; charset=latin1'),
-    raw('type list', json, 'application/json, text/plain'),
-    raw('wildcard type', json, '*/*'),
-    raw('no type', json, ''),
+    ...OTHER_JSON_CONTENT_TYPES.map(([label, type]) => raw(label, json, type)),
     encoded('gzip header, plain bytes', 'gzip', json),
     encoded('deflate header, plain bytes', 'deflate', json),
     encoded('br header, plain bytes', 'br', json),

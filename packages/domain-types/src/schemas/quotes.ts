@@ -17,11 +17,13 @@ export const QueryDomain = z
   .pipe(DomainId)
   .openapi({ type: 'string', pattern: '^(0|[1-9][0-9]{0,9})$' });
 
+/** The route a quote is asked for: origin and destination domains, the first query fields. */
+const quoteRoute = { localDomain: QueryDomain, destinationDomain: QueryDomain };
+
 /** Query of `GET /getEcdsaSig_native`. */
 export const EcdsaQuoteQuery = z
   .object({
-    localDomain: QueryDomain,
-    destinationDomain: QueryDomain,
+    ...quoteRoute,
     isV2: QueryBoolean,
     isNative: QueryBoolean,
   })
@@ -31,8 +33,7 @@ export type EcdsaQuoteQuery = z.infer<typeof EcdsaQuoteQuery>;
 /** Query of `GET /getEd25519Sig_native`; `version` is 1 or 2 when given. */
 export const Ed25519QuoteQuery = z
   .object({
-    localDomain: QueryDomain,
-    destinationDomain: QueryDomain,
+    ...quoteRoute,
     isNative: QueryBoolean,
     version: z
       .enum(['1', '2'])

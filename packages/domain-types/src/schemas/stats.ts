@@ -3,27 +3,17 @@
 import { z } from '../zod.js';
 import { BaseUnits, DomainId, IsoTimestamp } from './primitives.js';
 
-/** Volume in one UTC-aligned bucket; `_usd` is a float (amount / 10^6). */
-export const VolumeBucket = z
-  .object({ bucket_start: IsoTimestamp, total_volume_usd: z.number() })
-  .openapi('VolumeBucket');
-export type VolumeBucket = z.infer<typeof VolumeBucket>;
+/** A response of one whole-number count under `key`, e.g. `{ "total_transactions": 7994 }`. */
+function countResponse<K extends string>(key: K) {
+  return z.object({ [key]: z.number().int() } as Record<K, z.ZodNumber>);
+}
 
-/** Fees in one bucket: total_fee_usd = sum(deposit - receive), total_relayer_fee_usd = sum(relayer_fee). */
-export const FeeBucket = z
-  .object({
-    bucket_start: IsoTimestamp,
-    total_fee_usd: z.number(),
-    total_relayer_fee_usd: z.number(),
-  })
-  .openapi('FeeBucket');
-export type FeeBucket = z.infer<typeof FeeBucket>;
+/** A response of one list of `item`s under `key`, e.g. `{ "volumes": [...] }`. */
+function listResponse<K extends string, T extends z.ZodType>(key: K, item: T) {
+  return z.object({ [key]: z.array(item) } as Record<K, z.ZodArray<T>>);
+}
 
-/** Share of one source domain: amount / total_amount, both base units. */
-export const ChainShare = z
-  .object({ domain: DomainId, amount: BaseUnits, total_amount: BaseUnits })
-  .openapi('ChainShare');
-export type ChainShare = z.infer<typeof ChainShare>;
+// docs/api.md "Volume statistics"
 
 /** `GET /stats/mainnet/volumes` without senders: lifetime total, base units. */
 export const TotalVolumeResponse = z
@@ -37,11 +27,29 @@ export const UserVolumeResponse = z
   .openapi('UserVolumeResponse');
 export type UserVolumeResponse = z.infer<typeof UserVolumeResponse>;
 
+/** Volume in one UTC-aligned bucket; `_usd` is a float (amount / 10^6). */
+export const VolumeBucket = z
+  .object({ bucket_start: IsoTimestamp, total_volume_usd: z.number() })
+  .openapi('VolumeBucket');
+export type VolumeBucket = z.infer<typeof VolumeBucket>;
+
 /** `GET /stats/mainnet/volumes/hourly|daily`. */
-export const VolumeSeriesResponse = z
-  .object({ volumes: z.array(VolumeBucket) })
-  .openapi('VolumeSeriesResponse');
+export const VolumeSeriesResponse = listResponse('volumes', VolumeBucket).openapi(
+  'VolumeSeriesResponse',
+);
 export type VolumeSeriesResponse = z.infer<typeof VolumeSeriesResponse>;
+
+// docs/api.md "Fee statistics"
+
+/** Fees in one bucket: total_fee_usd = sum(deposit - receive), total_relayer_fee_usd = sum(relayer_fee). */
+export const FeeBucket = z
+  .object({
+    bucket_start: IsoTimestamp,
+    total_fee_usd: z.number(),
+    total_relayer_fee_usd: z.number(),
+  })
+  .openapi('FeeBucket');
+export type FeeBucket = z.infer<typeof FeeBucket>;
 
 /** Bucket period of the fee statistics. */
 export const FeePeriod = z.enum(['hourly', 'daily']);
@@ -58,20 +66,27 @@ export const FeeSeriesResponse = z
   .openapi('FeeSeriesResponse');
 export type FeeSeriesResponse = z.infer<typeof FeeSeriesResponse>;
 
+// docs/api.md "Counts and chain shares"
+
 /** `GET /stats/mainnet/transactions`. */
-export const TransactionCountResponse = z
-  .object({ total_transactions: z.number().int() })
-  .openapi('TransactionCountResponse');
+export const TransactionCountResponse = countResponse('total_transactions').openapi(
+  'TransactionCountResponse',
+);
 export type TransactionCountResponse = z.infer<typeof TransactionCountResponse>;
 
+/** Share of one source domain: amount / total_amount, both base units. */
+export const ChainShare = z
+  .object({ domain: DomainId, amount: BaseUnits, total_amount: BaseUnits })
+  .openapi('ChainShare');
+export type ChainShare = z.infer<typeof ChainShare>;
+
 /** `GET /stats/mainnet/chain-shares`. */
-export const ChainSharesResponse = z
-  .object({ chain_shares: z.array(ChainShare) })
-  .openapi('ChainSharesResponse');
+export const ChainSharesResponse = listResponse('chain_shares', ChainShare).openapi(
+  'ChainSharesResponse',
+);
 export type ChainSharesResponse = z.infer<typeof ChainSharesResponse>;
 
 /** `GET /stats/mainnet/wallets` and `GET /stats/wallets`: distinct senders. */
-export const UniqueSendersResponse = z
-  .object({ unique_senders_count: z.number().int() })
-  .openapi('UniqueSendersResponse');
+export const UniqueSendersResponse =
+  countResponse('unique_senders_count').openapi('UniqueSendersResponse');
 export type UniqueSendersResponse = z.infer<typeof UniqueSendersResponse>;

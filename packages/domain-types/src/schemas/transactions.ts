@@ -61,22 +61,23 @@ export type TestnetTransactionRecord = z.infer<typeof TestnetTransactionRecord>;
  */
 export const TransactionCursor = z.string().regex(/^(0|[1-9][0-9]{0,11})_(0|[1-9][0-9]{0,18})$/);
 
-/** A page of mainnet records. `next_cursor` is `""` when `has_more` is false. */
-export const TransactionPage = z
-  .object({
-    transactions: z.array(TransactionRecord),
+/**
+ * A keyset page of `record`s: the records, the cursor of the next page and whether there is one.
+ * `next_cursor` is `""` when `has_more` is false.
+ */
+function cursorPage<R extends z.ZodType>(record: R) {
+  return z.object({
+    transactions: z.array(record),
     next_cursor: z.string(),
     has_more: z.boolean(),
-  })
-  .openapi('TransactionPage');
+  });
+}
+
+/** A page of mainnet records. */
+export const TransactionPage = cursorPage(TransactionRecord).openapi('TransactionPage');
 export type TransactionPage = z.infer<typeof TransactionPage>;
 
 /** A page of testnet subset records. */
-export const TestnetTransactionPage = z
-  .object({
-    transactions: z.array(TestnetTransactionRecord),
-    next_cursor: z.string(),
-    has_more: z.boolean(),
-  })
-  .openapi('TestnetTransactionPage');
+export const TestnetTransactionPage =
+  cursorPage(TestnetTransactionRecord).openapi('TestnetTransactionPage');
 export type TestnetTransactionPage = z.infer<typeof TestnetTransactionPage>;

@@ -11,23 +11,35 @@ export type ChainType = z.infer<typeof ChainType>;
 export const Network = z.enum(['mainnet', 'devnet']);
 export type Network = z.infer<typeof Network>;
 
+/** A user's public names: the unique username and the referral code. */
+const userNames = { username: z.string(), ref_code: z.string() };
+
+/** A user's id and public names, the first fields of a leaderboard row and of a user record. */
+const UserIdentity = z.object({ user_id: z.number().int(), ...userNames });
+
+/** A wallet (address as given, chain type) and its swap points: the first fields of every
+ * per-wallet points object. */
+const WalletSwapPoints = z.object({
+  address: z.string(),
+  chain_type: z.string(),
+  swap_points: z.number(),
+});
+
+/** A wallet's points multiplier and its points multiplied by it (floats). */
+const multipliedPoints = { points_multiplier: z.number(), total_points_multiplied: z.number() };
+
 /** One leaderboard row; point fields are floats (database aggregates). */
-export const LeaderboardEntry = z
-  .object({
-    user_id: z.number().int(),
-    username: z.string(),
-    ref_code: z.string(),
-    total_base_points: z.number(),
-    domain_multiplier: z.number(),
-    domain_total_multiplied_points: z.number(),
-    referral_points: z.number(),
-    total_points_with_referrals: z.number(),
-    staked_op_nfts: z.number().int(),
-    staked_eth_nfts: z.number().int(),
-    wallet_count: z.number().int(),
-    domain_rank: z.number().int().nullable(),
-  })
-  .openapi('LeaderboardEntry');
+export const LeaderboardEntry = UserIdentity.extend({
+  total_base_points: z.number(),
+  domain_multiplier: z.number(),
+  domain_total_multiplied_points: z.number(),
+  referral_points: z.number(),
+  total_points_with_referrals: z.number(),
+  staked_op_nfts: z.number().int(),
+  staked_eth_nfts: z.number().int(),
+  wallet_count: z.number().int(),
+  domain_rank: z.number().int().nullable(),
+}).openapi('LeaderboardEntry');
 export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
 
 /** A leaderboard page; `limit` echoes the effective (clamped) limit. */
@@ -43,51 +55,34 @@ export const LeaderboardPage = z
 export type LeaderboardPage = z.infer<typeof LeaderboardPage>;
 
 /** Points of one wallet, in the `?wallets=` query. */
-export const WalletPointsRecord = z
-  .object({
-    address: z.string(),
-    chain_type: z.string(),
-    swap_points: z.number(),
-    swap_points_mainnet: z.number(),
-    points_multiplier: z.number(),
-    total_points_multiplied: z.number(),
-    total_points_multiplied_mainnet: z.number(),
-  })
-  .openapi('WalletPointsRecord');
+export const WalletPointsRecord = WalletSwapPoints.extend({
+  swap_points_mainnet: z.number(),
+  ...multipliedPoints,
+  total_points_multiplied_mainnet: z.number(),
+}).openapi('WalletPointsRecord');
 export type WalletPointsRecord = z.infer<typeof WalletPointsRecord>;
 
 /** A user with their wallets, in the `?wallets=` query. */
-export const UserRecord = z
-  .object({
-    user_id: z.number().int(),
-    username: z.string(),
-    ref_code: z.string(),
-    wallets: z.array(WalletPointsRecord),
-    max_multiplier: z.number(),
-    testnet_points: z.number(),
-    nft_points: z.number(),
-    swap_points: z.number(),
-  })
-  .openapi('UserRecord');
+export const UserRecord = UserIdentity.extend({
+  wallets: z.array(WalletPointsRecord),
+  max_multiplier: z.number(),
+  testnet_points: z.number(),
+  nft_points: z.number(),
+  swap_points: z.number(),
+}).openapi('UserRecord');
 export type UserRecord = z.infer<typeof UserRecord>;
 
 /** Response of `GET /users?wallets=`. */
 export const WalletsQueryResponse = z
-  .object({ username: z.string(), ref_code: z.string(), users: z.array(UserRecord) })
+  .object({ ...userNames, users: z.array(UserRecord) })
   .openapi('WalletsQueryResponse');
 export type WalletsQueryResponse = z.infer<typeof WalletsQueryResponse>;
 
 /** Per-chain object of the domain aggregate (sol, and the base of evm). */
-export const DomainChainPoints = z
-  .object({
-    address: z.string(),
-    chain_type: z.string(),
-    swap_points: z.number(),
-    testnet_points: z.number(),
-    points_multiplier: z.number(),
-    total_points_multiplied: z.number(),
-  })
-  .openapi('DomainChainPoints');
+export const DomainChainPoints = WalletSwapPoints.extend({
+  testnet_points: z.number(),
+  ...multipliedPoints,
+}).openapi('DomainChainPoints');
 export type DomainChainPoints = z.infer<typeof DomainChainPoints>;
 
 /** The evm per-chain object carries mainnet points and NFT stakes too. */
@@ -112,8 +107,7 @@ export type BindedWallets = z.infer<typeof BindedWallets>;
 /** Response of `GET /users?domains=`. `evm`/`sol` are present only for a bound chain. */
 export const DomainAggregate = z
   .object({
-    username: z.string(),
-    ref_code: z.string(),
+    ...userNames,
     binded_wallets: BindedWallets,
     leaderboard_rank_mainnet: z.number().int(),
     leaderboard_rank_devnet: z.number().int(),
