@@ -9,6 +9,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { PROBLEM_CONTENT_TYPE, problem, z, type ChainRegistry } from '@ctss/domain-types';
 import { sendJson, type KvStore } from '@ctss/server-kit';
 import { Router, type Response } from 'express';
+import { jsonResponse } from './openapi-responses.js';
 import { MissingPriceDataError } from './prices/entries.js';
 import { PriceSnapshot } from './prices/snapshot.js';
 import type { PriceStore } from './prices/store.js';
@@ -110,20 +111,16 @@ export function registerHealthPaths(registry: OpenAPIRegistry): void {
     path: '/health',
     summary: 'Liveness; reports whether the bundled snapshot price source is in use',
     responses: {
-      200: {
-        description: 'Alive',
-        content: {
-          'application/json': {
-            schema: z
-              .object({
-                status: z.literal('ok'),
-                snapshot: z.boolean(),
-                priceSource: z.enum(['live', 'snapshot']),
-              })
-              .loose(),
-          },
-        },
-      },
+      200: jsonResponse(
+        'Alive',
+        z
+          .object({
+            status: z.literal('ok'),
+            snapshot: z.boolean(),
+            priceSource: z.enum(['live', 'snapshot']),
+          })
+          .loose(),
+      ),
     },
   });
   registry.registerPath({

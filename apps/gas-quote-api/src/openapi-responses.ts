@@ -1,8 +1,17 @@
 /**
- * OpenAPI responses shared by the endpoints' documents: RFC 9457 problem bodies (docs/api.md
- * "Errors") for the errors every quote and price endpoint can answer.
+ * OpenAPI responses shared by the endpoints' documents: a JSON body of a zod schema, and the
+ * RFC 9457 problem bodies (docs/api.md "Errors") for the errors every quote and price endpoint
+ * can answer.
  */
-import { ProblemDetails } from '@ctss/domain-types';
+import { ProblemDetails, type z } from '@ctss/domain-types';
+
+/** A response with a JSON body (`application/json`) described by `schema`. */
+export function jsonResponse<S extends z.ZodType>(
+  description: string,
+  schema: S,
+): { description: string; content: { 'application/json': { schema: S } } } {
+  return { description, content: { 'application/json': { schema } } };
+}
 
 /** The content of a problem response (`application/problem+json`). */
 export const problemContent = { 'application/problem+json': { schema: ProblemDetails } };

@@ -1,8 +1,10 @@
 /**
- * Wires the running service from configuration: store, signers, app, in-process feeder (when
- * configured; always with the bundled snapshot), one HTTP server for HTTP and WebSocket. Used by
+ * Wires the running service from configuration: store, signers, the services (deps.ts), the route
+ * table (app.ts), in-process feeder (when configured; always with the bundled snapshot), one HTTP
+ * server for HTTP and WebSocket upgrades, kept current from the feeder's updates. Used by
  * src/bin/main.ts through server-kit `runService`, and by the shutdown test the same way.
  */
+import type { Server } from 'node:http';
 import {
   createEdgeServer,
   listen,
@@ -11,15 +13,45 @@ import {
   type Logger,
   type RunningService,
 } from '@ctss/server-kit';
-import { createApp } from './app.js';
+import { createApp, type GasQuoteApp } from './app.js';
+import { UPDATES_CHANNEL } from './channels.js';
 import type { Clock } from './clock.js';
 import type { GasQuoteConfig } from './config.js';
+import { buildAppDeps, type AppDeps } from './deps.js';
 import { SUBSCRIBE_PATH } from './feed/router.js';
 import { buildFeeder } from './feeder/build.js';
 import type { Feeder } from './feeder/feeder.js';
 import { createGasQuoteMetrics } from './metrics.js';
 import { loadSigners } from './quotes/signers.js';
 import { openStores } from './stores.js';
+
+/**
+ * Connects the app to `server` and to the feeder's updates (docs/architecture.md "Price path"):
+ * keeps the in-process prices current from the update messages (PriceStore.watch), starts the
+ * WebSocket hub's fan-out and pings, and hands the server's `upgrade` events to `gas.onUpgrade`.
+ *
+ * @returns the detach: takes no more upgrades, closes WebSockets (code 1001) and stops the price
+ *   refresh; safe to call more than once. The caller owns and closes the kv store and the server.
+ * @throws when the store refuses the subscriptions.
+ */
+export async function attachApp(
+  server: Server,
+  gas: Pick<GasQuoteApp, 'onUpgrade'>,
+  deps: Pick<AppDeps, 'priceStore' | 'subscribeHub' | 'logger'>,
+): Promise<() => Promise<void>> {
+  let stopWatching: (() => Promise<void>) | undefined = await deps.priceStore.watch(
+    UPDATES_CHANNEL,
+    (err) => deps.logger.warn({ err }, 'refreshing the in-process prices failed'),
+  );
+  await deps.subscribeHub.start();
+  server.on('upgrade', gas.onUpgrade);
+  return async () => {
+    server.off('upgrade', gas.onUpgrade);
+    await deps.subscribeHub.close();
+    await stopWatching?.();
+    stopWatching = undefined;
+  };
+}
 
 /** The started service: what runService needs, plus the bound port. */
 export interface StartedGasQuoteService extends RunningService {
@@ -38,7 +70,7 @@ export async function startGasQuoteService(
   const { registry, kv, priceStore } = openStores(config, logger, clock);
   const signers = loadSigners(config, logger);
   const metrics = createGasQuoteMetrics();
-  const gas = createApp({
+  const deps = buildAppDeps({
     config,
     kv,
     priceStore,
@@ -48,6 +80,7 @@ export async function startGasQuoteService(
     metrics,
     registry,
   });
+  const gas = createApp(deps);
 
   let feeder: Feeder | undefined;
   if (config.feederInProcess) {
@@ -56,7 +89,7 @@ export async function startGasQuoteService(
       registry,
       store: priceStore,
       kv,
-      params: gas.params,
+      params: deps.params,
       logger,
       clock,
     });
@@ -65,12 +98,12 @@ export async function startGasQuoteService(
   }
 
   const server = createEdgeServer(gas.app, { logger, upgradePaths: [SUBSCRIBE_PATH] });
+  const detach = await attachApp(server, gas, deps);
   // WebSockets hold their sockets open, so HTTP could never drain: close them (1001) as soon as
   // the drain starts.
   onDrainStart(server, () => {
-    gas.close().catch((err: unknown) => logger.error({ err }, 'closing WebSockets failed'));
+    detach().catch((err: unknown) => logger.error({ err }, 'closing WebSockets failed'));
   });
-  await gas.attach(server);
   const port = await listen(server, config.PORT);
   const metricsServer =
     config.METRICS_PORT === undefined
@@ -94,7 +127,7 @@ export async function startGasQuoteService(
     metricsServer,
     port,
     async close() {
-      await gas.close();
+      await detach();
       await feeder?.stop();
       await kv.close();
     },

@@ -132,7 +132,7 @@ function feederFor(app: TestApp, onCycle?: (outcome: RefreshReport | Error) => v
     registry: app.registry,
     store: app.store,
     kv: app.kv,
-    params: app.gas.params,
+    params: app.deps.params,
     logger: createLogger({ name: 'feeder-test', level: 'silent' }),
     clock: app.clock,
   });

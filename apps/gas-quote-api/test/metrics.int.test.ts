@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import { createChainRegistry } from '@ctss/domain-types';
 import { createEdgeServer, createLogger, listen, type KvStore } from '@ctss/server-kit';
 import { createApp } from '../src/app.js';
+import { buildAppDeps } from '../src/deps.js';
 import { createGasQuoteMetrics } from '../src/metrics.js';
 import { createPriceStore } from '../src/prices/store.js';
 import {
@@ -64,16 +65,18 @@ describe('a scrape', () => {
       clock,
       registry,
     });
-    const gas = createApp({
-      config,
-      kv: counted.kv,
-      priceStore: store,
-      clock,
-      signers: { ecdsa: testEcdsaSigner, ed25519: testEd25519Signer },
-      logger,
-      metrics: createGasQuoteMetrics(),
-      registry,
-    });
+    const gas = createApp(
+      buildAppDeps({
+        config,
+        kv: counted.kv,
+        priceStore: store,
+        clock,
+        signers: { ecdsa: testEcdsaSigner, ed25519: testEd25519Signer },
+        logger,
+        metrics: createGasQuoteMetrics(),
+        registry,
+      }),
+    );
     await store.putGas(0, { price: 20_000_000_000n, decimals: 18 }, clock() - 3_000, 'test');
     await store.putUsd('ETH', 300_000_000_000n, clock() - 5_000, 'test');
     server = createEdgeServer(gas.app, { logger });

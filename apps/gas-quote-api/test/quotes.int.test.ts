@@ -41,6 +41,30 @@ function expectedFee(local: number, dest: number, isNative: boolean): bigint {
   return isNative ? fee.feeNative : fee.feeBase;
 }
 
+/**
+ * The routes whose quotes are checked against the signing key: ECDSA from EVM origins, Ed25519
+ * from Solana (5), Sui (8) and Aptos (9). CCTP v2 is asked with `isV2=true` (ECDSA) or `version=2`
+ * (Ed25519); v1 with `isV2=false` or no `version`.
+ */
+const SIGNED_ROUTES: readonly {
+  readonly scheme: 'ecdsa' | 'ed25519';
+  readonly local: number;
+  readonly dest: number;
+  readonly isNative: boolean;
+  readonly cctpVersion: 1 | 2;
+}[] = [
+  { scheme: 'ecdsa', local: 0, dest: 3, isNative: false, cctpVersion: 2 },
+  { scheme: 'ecdsa', local: 0, dest: 3, isNative: true, cctpVersion: 1 },
+  { scheme: 'ecdsa', local: 6, dest: 5, isNative: true, cctpVersion: 2 },
+  { scheme: 'ecdsa', local: 3, dest: 0, isNative: false, cctpVersion: 1 },
+  { scheme: 'ecdsa', local: 6, dest: 11, isNative: false, cctpVersion: 2 },
+  { scheme: 'ed25519', local: 5, dest: 0, isNative: true, cctpVersion: 2 },
+  { scheme: 'ed25519', local: 5, dest: 6, isNative: false, cctpVersion: 2 },
+  { scheme: 'ed25519', local: 5, dest: 3, isNative: false, cctpVersion: 1 },
+  { scheme: 'ed25519', local: 8, dest: 0, isNative: true, cctpVersion: 1 },
+  { scheme: 'ed25519', local: 9, dest: 3, isNative: false, cctpVersion: 1 },
+];
+
 beforeEach(async () => {
   t = buildTestApp();
   await t.snapshotFeeder.refresh();
@@ -50,15 +74,10 @@ afterEach(async () => {
 });
 
 describe('GET /getEcdsaSig_native', () => {
-  it.each([
-    [0, 3, true, false],
-    [0, 3, false, true],
-    [6, 5, true, true],
-    [3, 0, false, false],
-    [6, 11, true, false],
-  ])(
-    'from %i to %i (isV2=%s, isNative=%s) returns a quote signed by the configured key',
-    async (local, dest, isV2, isNative) => {
+  it.each(SIGNED_ROUTES.filter((route) => route.scheme === 'ecdsa'))(
+    'from $local to $dest (CCTP v$cctpVersion, isNative=$isNative) returns a quote signed by the configured key',
+    async ({ local, dest, isNative, cctpVersion }) => {
+      const isV2 = cctpVersion === 2;
       const res = await request(t.gas.app)
         .get('/getEcdsaSig_native')
         .query({ localDomain: local, destinationDomain: dest, isV2, isNative });
@@ -226,15 +245,10 @@ describe('GET /getEcdsaSig_native', () => {
 });
 
 describe('GET /getEd25519Sig_native', () => {
-  it.each([
-    [5, 0, true, 2],
-    [5, 6, false, 2],
-    [5, 3, false, undefined],
-    [8, 0, true, undefined],
-    [9, 3, false, undefined],
-  ])(
-    'from %i to %i (isNative=%s, version=%s) returns a verifiable BCS quote',
-    async (local, dest, isNative, version) => {
+  it.each(SIGNED_ROUTES.filter((route) => route.scheme === 'ed25519'))(
+    'from $local to $dest (CCTP v$cctpVersion, isNative=$isNative) returns a verifiable BCS quote',
+    async ({ local, dest, isNative, cctpVersion }) => {
+      const version = cctpVersion === 2 ? 2 : undefined;
       const res = await request(t.gas.app)
         .get('/getEd25519Sig_native')
         .query({

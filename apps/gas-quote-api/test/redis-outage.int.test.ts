@@ -121,7 +121,7 @@ describe('the Gas Quote API while Redis is away', () => {
     // A new subscriber still connects (its latest-message read fails and is logged, not thrown).
     const late = await connectWs(`${base.replace('http:', 'ws:')}/subscribe`);
     clients.push(late);
-    expect(t.gas.ws.clientCount()).toBe(2);
+    expect(t.deps.subscribeHub.clientCount()).toBe(2);
     await redis.start();
     await waitFor(() => t.kv.redis!.ready);
     t.clock.set(T0 + 300_000);
@@ -147,7 +147,7 @@ describe('WebSocket upgrade admission', () => {
       expect(refused.headers['content-type']).toBe('application/problem+json');
       expect(refused.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
       expect(JSON.parse(refused.body)).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
-      expect(t.gas.ws.clientCount()).toBe(2);
+      expect(t.deps.subscribeHub.clientCount()).toBe(2);
       first.ws.close();
       await first.closed;
       await waitFor(async () => {

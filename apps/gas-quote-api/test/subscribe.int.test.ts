@@ -56,7 +56,7 @@ describe('a client of /subscribe', () => {
     await t.snapshotFeeder.refresh();
     expect(FeesMessage.parse(await client.next()).type).toBe('fees');
     expect(TokenPricesMessage.parse(await client.next()).type).toBe('tokenPrices');
-    expect(t.gas.ws.clientCount()).toBe(1);
+    expect(t.deps.subscribeHub.clientCount()).toBe(1);
     const metrics = await t.metrics.registry.getSingleMetricAsString('gas_quote_websocket_clients');
     expect(metrics).toContain('gas_quote_websocket_clients 1');
     client.ws.close();
@@ -90,7 +90,7 @@ describe('a client of /subscribe', () => {
     expect(JSON.parse(refused.body)).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     const allowed = await connectWs(wsUrl(base), { Origin: 'https://bridge.example' });
     const noOrigin = await connectWs(wsUrl(base)); // non-browser clients send no Origin
-    expect(t.gas.ws.clientCount()).toBe(2);
+    expect(t.deps.subscribeHub.clientCount()).toBe(2);
     allowed.ws.close();
     noOrigin.ws.close();
   });
@@ -105,11 +105,11 @@ describe('a client of /subscribe', () => {
     const payload = JSON.stringify({ type: 'tokenPrices', data: { '0': '1'.repeat(100_000) } });
     const count = 300; // 30 MB, far beyond any socket buffer
     // Published one at a time as the healthy client keeps up, as the feeder does every interval.
-    for (let i = 1; i <= count && t.gas.ws.clientCount() === 2; i++) {
+    for (let i = 1; i <= count && t.deps.subscribeHub.clientCount() === 2; i++) {
       await t.kv.publish(UPDATES_CHANNEL, payload);
       await waitFor(() => healthy.received.length === i, `the healthy client to get message ${i}`);
     }
-    expect(t.gas.ws.clientCount()).toBe(1);
+    expect(t.deps.subscribeHub.clientCount()).toBe(1);
     await t.kv.publish(
       UPDATES_CHANNEL,
       JSON.stringify({ type: 'tokenPrices', data: { '0': '2' } }),
@@ -129,7 +129,11 @@ describe('a client of /subscribe', () => {
     const dead = await connectWs(wsUrl(base));
     const alive = await connectWs(wsUrl(base));
     (dead.ws as unknown as { _socket: { pause(): void } })._socket.pause();
-    await waitFor(() => t.gas.ws.clientCount() === 1, 'the dead client to be dropped', 10_000);
+    await waitFor(
+      () => t.deps.subscribeHub.clientCount() === 1,
+      'the dead client to be dropped',
+      10_000,
+    );
     expect(alive.ws.readyState).toBe(WebSocket.OPEN);
     await expectDropped(t, 'dead');
     alive.ws.close();
@@ -138,7 +142,7 @@ describe('a client of /subscribe', () => {
   it('is closed with 1001 when the app shuts down', async () => {
     const t = app();
     const client = await subscribe(t);
-    await t.gas.close();
+    await t.deps.subscribeHub.close();
     await expect(client.closed).resolves.toBe(CLOSE_GOING_AWAY);
   });
 });

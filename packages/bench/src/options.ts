@@ -2,8 +2,8 @@
  * Command-line flags of `pnpm bench`, parsed once with node:util parseArgs and validated with zod
  * (absent = default, present but invalid = exit with a message naming the flag).
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { DatabaseUrlSchema, parseFlags } from './flags.js';
 
 const positiveInt = (name: string) =>
   z
@@ -45,10 +45,7 @@ const OptionsSchema = z.object({
         pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
       ),
     ),
-  databaseUrl: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
-    .default('postgres://postgres@127.0.0.1:5432/postgres'),
+  databaseUrl: DatabaseUrlSchema,
   benchDatabase: z
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'BENCH_DATABASE must be a plain lower-case identifier')
@@ -92,27 +89,22 @@ export function parseOptions(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
 ): BenchOptions | 'help' {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      transactions: { type: 'string' },
-      users: { type: 'string' },
-      duration: { type: 'string' },
-      rounds: { type: 'string' },
-      only: { type: 'string' },
-      'ws-clients': { type: 'string' },
-      'skip-seed': { type: 'boolean' },
-      reseed: { type: 'boolean' },
-      'skip-build': { type: 'boolean' },
-      'no-write': { type: 'boolean' },
-      'cpu-prof': { type: 'boolean' },
-      'render-only': { type: 'boolean' },
-      note: { type: 'string' },
-      env: { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: false,
+  const values = parseFlags(argv, {
+    transactions: { type: 'string' },
+    users: { type: 'string' },
+    duration: { type: 'string' },
+    rounds: { type: 'string' },
+    only: { type: 'string' },
+    'ws-clients': { type: 'string' },
+    'skip-seed': { type: 'boolean' },
+    reseed: { type: 'boolean' },
+    'skip-build': { type: 'boolean' },
+    'no-write': { type: 'boolean' },
+    'cpu-prof': { type: 'boolean' },
+    'render-only': { type: 'boolean' },
+    note: { type: 'string' },
+    env: { type: 'string', multiple: true },
+    help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return 'help';
   const parsed = OptionsSchema.safeParse({

@@ -1,6 +1,6 @@
 /** OpenAPI path of the token prices endpoint (docs/api.md "Token prices"). */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { problemResponses } from '../openapi-responses.js';
+import { jsonResponse, problemResponses } from '../openapi-responses.js';
 import { TOKEN_PRICES_PATH } from './router.js';
 import { TokenPrices } from './schemas.js';
 
@@ -11,10 +11,7 @@ export function registerPricesPaths(registry: OpenAPIRegistry): void {
     path: TOKEN_PRICES_PATH,
     summary: 'Native token USD price per domain (latest fresh cached prices)',
     responses: {
-      200: {
-        description: 'Domain id to USD price',
-        content: { 'application/json': { schema: TokenPrices } },
-      },
+      200: jsonResponse('Domain id to USD price', TokenPrices),
       ...problemResponses,
     },
   });

@@ -1,6 +1,6 @@
 /** OpenAPI paths of the quote endpoints (docs/api.md "ECDSA quote", "Ed25519 quote"). */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { problemResponses } from '../openapi-responses.js';
+import { jsonResponse, problemResponses } from '../openapi-responses.js';
 import { ECDSA_QUOTE_PATH, ED25519_QUOTE_PATH } from './router.js';
 import { EcdsaQuote, EcdsaQuoteQuery, Ed25519Quote, Ed25519QuoteQuery } from './schemas.js';
 
@@ -14,7 +14,7 @@ export function registerQuotePaths(registry: OpenAPIRegistry): void {
       'Signature over keccak256(abi.encodePacked(uint32 localDomain, uint32 destinationDomain, uint256 fee, uint256 deadline, bool isNative, uint8 cctpVersion)) ("spec" packing; "compact" uses uint128 fee, uint64 deadline, per origin chain). Deadline = now + 100 s.',
     request: { query: EcdsaQuoteQuery },
     responses: {
-      200: { description: 'Signed quote', content: { 'application/json': { schema: EcdsaQuote } } },
+      200: jsonResponse('Signed quote', EcdsaQuote),
       ...problemResponses,
     },
   });
@@ -26,10 +26,7 @@ export function registerQuotePaths(registry: OpenAPIRegistry): void {
       'Signature over the BCS message [u8 version when given] u32 localDomain, u32 destinationDomain, u64 fee, u64 deadline, bool isNative (little-endian).',
     request: { query: Ed25519QuoteQuery },
     responses: {
-      200: {
-        description: 'Signed quote',
-        content: { 'application/json': { schema: Ed25519Quote } },
-      },
+      200: jsonResponse('Signed quote', Ed25519Quote),
       ...problemResponses,
     },
   });

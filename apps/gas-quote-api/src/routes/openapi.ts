@@ -1,6 +1,6 @@
 /** OpenAPI path of route discovery (docs/api.md "Routes"). */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { problemContent, problemResponses } from '../openapi-responses.js';
+import { jsonResponse, problemContent, problemResponses } from '../openapi-responses.js';
 import { ROUTES_PATH } from './router.js';
 import { RoutesQuery, RoutesResponse } from './schemas.js';
 
@@ -14,10 +14,7 @@ export function registerRoutesPaths(registry: OpenAPIRegistry): void {
       'Every route the quote endpoints accept, optionally filtered by localDomain and/or destinationDomain. A route whose prices are missing or stale has fee null and the reason in feeUnavailable; for a single-route query (both filters) that is a 500 MISSING_PRICE_DATA instead. Also the signer identities (ECDSA address, Ed25519 public key).',
     request: { query: RoutesQuery },
     responses: {
-      200: {
-        description: 'Routes and signers',
-        content: { 'application/json': { schema: RoutesResponse } },
-      },
+      200: jsonResponse('Routes and signers', RoutesResponse),
       400: {
         description: 'Missing or invalid query parameter (INVALID_QUERY)',
         content: problemContent,

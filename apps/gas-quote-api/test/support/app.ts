@@ -16,6 +16,7 @@ import {
 import { loadEd25519Signer, loadSecp256k1Signer } from '@ctss/signing';
 import { createApp, type GasQuoteApp } from '../../src/app.js';
 import { loadConfig, type GasQuoteConfig } from '../../src/config.js';
+import { buildAppDeps, type AppDeps } from '../../src/deps.js';
 import { createFeeder, type Feeder } from '../../src/feeder/feeder.js';
 import { createFeederLock } from '../../src/feeder/lock.js';
 import {
@@ -25,6 +26,7 @@ import {
 } from '../../src/feeder/sources/snapshot.js';
 import { createGasQuoteMetrics, type GasQuoteMetrics } from '../../src/metrics.js';
 import { createPriceStore, type PriceStore } from '../../src/prices/store.js';
+import { attachApp } from '../../src/server.js';
 import { SUBSCRIBE_PATH } from '../../src/feed/router.js';
 
 /** Fixed test keys (never used anywhere else). */
@@ -104,7 +106,10 @@ export function testConfig(env: Record<string, string> = {}): GasQuoteConfig {
 
 /** Everything a test needs around one app instance. */
 export interface TestApp {
+  /** The route table under test. */
   readonly gas: GasQuoteApp;
+  /** Its services: quotes, routes, the WebSocket hub, pricing parameters. */
+  readonly deps: AppDeps;
   readonly config: GasQuoteConfig;
   readonly kv: KvStore;
   readonly store: PriceStore;
@@ -141,7 +146,7 @@ export function buildTestApp(
   });
   const metrics = createGasQuoteMetrics();
   const logger = createLogger({ name: 'gas-quote-api-test', level: 'silent' });
-  const gas = createApp({
+  const deps = buildAppDeps({
     config,
     kv,
     priceStore: store,
@@ -151,12 +156,13 @@ export function buildTestApp(
     metrics,
     registry,
   });
+  const gas = createApp(deps);
   const snapshot = loadSnapshot();
   const snapshotFeeder = createFeeder({
     registry,
     store,
     kv,
-    params: gas.params,
+    params: deps.params,
     gasSources: snapshotGasSources(snapshot),
     usdSources: [snapshotUsdSource(snapshot, clock)],
     lock: createFeederLock(kv, 'feeder:lock', 30),
@@ -164,8 +170,10 @@ export function buildTestApp(
     clock,
   });
   let server: Server | undefined;
+  let detach: (() => Promise<void>) | undefined;
   return {
     gas,
+    deps,
     config,
     kv,
     store,
@@ -176,12 +184,12 @@ export function buildTestApp(
     snapshotFeeder,
     async listen() {
       server = createEdgeServer(gas.app, { logger, upgradePaths: [SUBSCRIBE_PATH] });
-      await gas.attach(server);
+      detach = await attachApp(server, gas, deps);
       const port = await listen(server, 0, '127.0.0.1');
       return `http://127.0.0.1:${port}`;
     },
     async close() {
-      await gas.close();
+      await detach?.();
       if (server) {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server!.close(() => resolve()));

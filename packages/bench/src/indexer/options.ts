@@ -2,8 +2,8 @@
  * Flags of `pnpm bench:indexer` (packages/bench/README.md "Indexer"), validated once; a bad flag
  * stops the run with the usage text.
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { DatabaseUrlSchema, parseFlags } from '../flags.js';
 
 const count = (min: number, max: number, fallback: number) =>
   z
@@ -26,10 +26,7 @@ const Schema = z.object({
   /** Confirmation depth of the indexed chain, blocks. */
   confirmations: count(0, 1_000, 2),
   /** PostgreSQL server (the run creates and drops its own database there). */
-  databaseUrl: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
-    .default('postgres://postgres@127.0.0.1:5432/postgres'),
+  databaseUrl: DatabaseUrlSchema,
 });
 
 /** Validated options. */
@@ -53,16 +50,12 @@ export function parseIndexerOptions(
   argv: readonly string[],
   env: Record<string, string | undefined>,
 ): IndexerBenchOptions {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      transfers: { type: 'string' },
-      blocks: { type: 'string' },
-      samples: { type: 'string' },
-      'poll-ms': { type: 'string' },
-      confirmations: { type: 'string' },
-    },
-    strict: true,
+  const values = parseFlags(argv, {
+    transfers: { type: 'string' },
+    blocks: { type: 'string' },
+    samples: { type: 'string' },
+    'poll-ms': { type: 'string' },
+    confirmations: { type: 'string' },
   });
   const result = Schema.safeParse({
     transfers: values.transfers,

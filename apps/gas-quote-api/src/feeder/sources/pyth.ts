@@ -6,7 +6,8 @@
 import { z } from '@ctss/domain-types';
 import { BPS_SCALE, USD_DECIMALS, scaleExpo } from '../../pricing/fixed-point.js';
 import { getJson } from './http.js';
-import type { UsdQuote, UsdSource } from './types.js';
+import type { UsdSource } from './types.js';
+import { createUsdSourceById } from './usd-by-id.js';
 import type { Clock } from '../../clock.js';
 
 const PythPrice = z.object({
@@ -15,6 +16,7 @@ const PythPrice = z.object({
   expo: z.number().int(),
   publish_time: z.number().int(),
 });
+type PythPrice = z.infer<typeof PythPrice>;
 const HermesLatest = z.object({
   parsed: z.array(z.object({ id: z.string(), price: PythPrice })),
 });
@@ -38,32 +40,26 @@ const normId = (id: string) => id.toLowerCase().replace(/^0x/, '');
 
 /** Builds the Pyth Hermes {@link UsdSource}. */
 export function createPythSource(options: PythSourceOptions): UsdSource {
-  const base = options.baseUrl.replace(/\/+$/, '');
-  return {
+  return createUsdSourceById<PythPrice>(options, {
     name: 'pyth',
-    async fetch(symbols) {
-      const wanted = symbols.filter((s) => options.feedIds[s] !== undefined);
-      const out = new Map<string, UsdQuote>();
-      if (wanted.length === 0) return out;
-      const query = wanted.map((s) => `ids[]=${encodeURIComponent(options.feedIds[s]!)}`).join('&');
+    ids: options.feedIds,
+    async fetchEntries(base, feedIds) {
+      const query = feedIds.map((id) => `ids[]=${encodeURIComponent(id)}`).join('&');
       const body = await getJson(
         `${base}/v2/updates/price/latest?${query}&parsed=true`,
         HermesLatest,
         options.timeoutMs,
       );
       const byId = new Map(body.parsed.map((p) => [normId(p.id), p.price]));
-      const now = options.clock();
-      for (const symbol of wanted) {
-        const p = byId.get(normId(options.feedIds[symbol]!));
-        if (!p) continue;
-        const mantissa = BigInt(p.price);
-        if (mantissa <= 0n) continue;
-        const observedAt = p.publish_time * 1000;
-        if (now - observedAt > options.maxAgeSeconds * 1000) continue;
-        if (BigInt(p.conf) * BPS_SCALE > mantissa * options.maxConfidenceBps) continue;
-        out.set(symbol, { price: scaleExpo(mantissa, p.expo, USD_DECIMALS), observedAt });
-      }
-      return out;
+      return (id) => byId.get(normId(id));
     },
-  };
+    toQuote(p, now) {
+      const mantissa = BigInt(p.price);
+      if (mantissa <= 0n) return undefined;
+      const observedAt = p.publish_time * 1000;
+      if (now - observedAt > options.maxAgeSeconds * 1000) return undefined;
+      if (BigInt(p.conf) * BPS_SCALE > mantissa * options.maxConfidenceBps) return undefined;
+      return { price: scaleExpo(mantissa, p.expo, USD_DECIMALS), observedAt };
+    },
+  });
 }
