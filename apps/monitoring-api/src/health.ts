@@ -1,5 +1,7 @@
 /**
- * Probes (docs/api.md "Probes, metrics and docs"): `/health` is liveness (the process answers),
+ * Probes (docs/api.md "Probes, metrics and docs"): `/health` is liveness (the process answers)
+ * and reports whether each database target serves statements (db/target-health.ts; `degraded`
+ * when one does not, still 200: restarting the process does not mend a database),
  * `/ready` is readiness: the read database answers within two seconds. The KV store is reported
  * but does not decide it (docs/operations.md "Redis lost"): everything but wallet binding works
  * without Redis, and every replica shares a Redis outage, so failing readiness would only turn a
@@ -27,9 +29,9 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-/** What the probes use: the read pool and the KV store. */
+/** What the probes use: the read pool, the targets' statement health and the KV store. */
 export interface HealthDeps {
-  readonly db: Pick<Databases, 'read'>;
+  readonly db: Pick<Databases, 'read' | 'health'>;
   readonly kv: Pick<KvStore, 'ping' | 'kind'>;
 }
 
@@ -37,7 +39,13 @@ export interface HealthDeps {
 export function createHealthRouter(deps: HealthDeps): Router {
   const router = Router();
   router.get('/health', (_req, res) => {
-    sendJson(res, 200, { status: 'ok' });
+    const database = deps.db.health?.report();
+    if (database === undefined) {
+      sendJson(res, 200, { status: 'ok' });
+      return;
+    }
+    const degraded = database.some((target) => target.status !== 'ok');
+    sendJson(res, 200, { status: degraded ? 'degraded' : 'ok', database });
   });
   router.get('/ready', async (_req, res) => {
     const [database, cache] = await Promise.all([
@@ -67,8 +75,29 @@ export function registerHealthPaths(registry: OpenAPIRegistry): void {
   registerGet(
     registry,
     '/health',
-    'Liveness',
-    z.object({ status: z.literal('ok') }),
+    'Liveness (always 200 while the process answers); `degraded` when a database target is failing or unreachable',
+    z.object({
+      status: z.enum(['ok', 'degraded']),
+      database: z
+        .array(
+          z.object({
+            target: z
+              .string()
+              .describe('`primary`, or `replica-<n>` (n: index in DATABASE_READ_URLS)'),
+            status: z
+              .enum(['ok', 'failing', 'unreachable'])
+              .describe(
+                '`failing`: 3 or more of its last 20 statements of the last minute failed with server errors while it accepts connections; `unreachable`: connections are being lost',
+              ),
+            recent_failures: z
+              .number()
+              .int()
+              .describe('Of its last 20 statements of the last minute, how many failed'),
+            last_error_code: z.string().optional().describe('SQLSTATE of the last failure'),
+          }),
+        )
+        .optional(),
+    }),
     undefined,
     false,
   );

@@ -59,6 +59,8 @@ export async function startMonitoringService(
       // The embedded PGlite serves one statement at a time: nothing to pipeline.
       pipelineLanes: embedded ? 0 : pipelineLanes(config),
       timeouts: databaseTimeouts(config),
+      // pglite-socket serves every connection from PGlite's one session: no named statements.
+      sessionShared: embedded !== undefined,
     },
     logger,
   );
@@ -85,13 +87,15 @@ export async function startMonitoringService(
     logger.warn(
       'REDIS_URL is not set: cache, rate limits and nonces are in-process (single replica only)',
     );
+  const metrics = createMetrics({ prefix: 'monitoring_' });
+  dbs.health.registerMetrics(metrics.registry, 'monitoring_');
   const deps: AppDeps = {
     config,
-    db: { primary: dbs.primary, read: dbs.read },
+    db: { primary: dbs.primary, read: dbs.read, health: dbs.health },
     kv,
     clock,
     logger,
-    metrics: createMetrics({ prefix: 'monitoring_' }),
+    metrics,
     names: createNameResolver(config),
   };
   const server = createEdgeServer(createApp(deps), { logger });

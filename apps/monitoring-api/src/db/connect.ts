@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { PipelineLanes } from './prepared.js';
+import { DatabaseHealth } from './target-health.js';
 import { DATABASE, isConnectionLost } from './unavailable.js';
 
 /**
@@ -54,6 +55,22 @@ export interface KnexOptions {
   readonly pipelineLanes?: number;
   /** Fails requests at once while the database is known down (db/circuit-breaker.ts); absent = none. */
   readonly breaker?: CircuitBreaker;
+  /**
+   * The server serves every client connection from ONE session (the embedded PGlite behind
+   * pglite-socket, docs/architecture.md "Embedded defaults"; a pooler in transaction mode), so
+   * nothing kept per session may be assumed per connection: db/prepared.ts runs its statements
+   * unnamed. Absent = false; the pool also turns it on by itself the first time a named statement
+   * meets another connection's statement of the same name (SQLSTATE 42P05) or misses its own
+   * (26000).
+   */
+  readonly sessionShared?: boolean;
+  /**
+   * How long a connection may sit idle in the pool before it is closed (tarn
+   * `idleTimeoutMillis`), ms; default 30 s.
+   */
+  readonly idleTimeoutMs?: number;
+  /** Hears every statement's outcome, per target (db/target-health.ts); absent = none. */
+  readonly health?: DatabaseHealth;
   /** Receives knex's own warnings (per failed acquire: logged at debug level). */
   readonly logger?: Logger;
 }
@@ -100,6 +117,8 @@ interface ReadRouting {
   pick(): string;
   /** A replica failed a connection: skip it until its next probe succeeds. */
   lost(url: string): void;
+  /** The replica's name in health reports: `replica-<n>`, n its index in DATABASE_READ_URLS. */
+  targetOf(url: string): string;
   readonly session: SessionOptions;
 }
 
@@ -109,6 +128,10 @@ interface ResilienceConfig {
     breaker?: CircuitBreaker;
     routing?: ReadRouting;
     lanes?: PipelineLanes;
+    health?: DatabaseHealth;
+    /** Whether the server shares one session between connections (see KnexOptions.sessionShared). */
+    session: { shared: boolean };
+    logger?: Logger;
   };
 }
 
@@ -117,6 +140,13 @@ interface PoolConnection {
   __knex__disposed?: unknown;
   /** The replica URL the connection goes to; absent for the primary. */
   __ctssReplica?: string;
+  /** The replica's name in health reports (`replica-<n>`); absent for the primary. */
+  __ctssTarget?: string;
+}
+
+/** The health report name of the target `connection` goes to. */
+function targetOf(connection: unknown): string {
+  return (connection as PoolConnection | undefined)?.__ctssTarget ?? 'primary';
 }
 
 /**
@@ -128,7 +158,30 @@ interface PoolConnection {
  */
 class ResilientClient extends ClientPG {
   private get hooks(): NonNullable<ResilienceConfig['resilience']> {
-    return (this.config as ResilienceConfig).resilience ?? {};
+    return (this.config as ResilienceConfig).resilience ?? { session: { shared: false } };
+  }
+
+  /**
+   * Whether the server serves every connection from one session (db/prepared.ts then names no
+   * statement): set by the pool's options, or by {@link sessionSharedDetected}.
+   */
+  get sessionShared(): boolean {
+    return this.hooks.session.shared;
+  }
+
+  /**
+   * A named statement met another connection's statement of the same name (42P05) or missed
+   * its own (26000): the server shares one session between connections; from now on the pool's
+   * statements are unnamed. Logged once per pool.
+   */
+  sessionSharedDetected(err: unknown): void {
+    const { session, logger } = this.hooks;
+    if (session.shared) return;
+    session.shared = true;
+    logger?.warn(
+      { code: (err as { code?: unknown } | null)?.code },
+      'the database serves every connection from one session: prepared statements now run unnamed',
+    );
   }
 
   /** The pool's pipelined lanes (db/prepared.ts runs its statements on them); absent = none. */
@@ -156,7 +209,10 @@ class ResilientClient extends ClientPG {
       this.connectionSettings = { connectionString: url, ...sessionSettings(routing.session) };
       try {
         const connection = (await super._acquireOnlyConnection()) as PoolConnection;
-        if (url !== routing.primaryUrl) connection.__ctssReplica = url;
+        if (url !== routing.primaryUrl) {
+          connection.__ctssReplica = url;
+          connection.__ctssTarget = routing.targetOf(url);
+        }
         return connection;
       } catch (err) {
         if (url === routing.primaryUrl || attempt >= routing.replicas || !isConnectionLost(err))
@@ -169,7 +225,7 @@ class ResilientClient extends ClientPG {
   override async _query(connection: unknown, obj: unknown): Promise<unknown> {
     try {
       const result = await super._query(connection, obj);
-      this.queryAnswered();
+      this.queryAnswered(connection);
       return result;
     } catch (err) {
       this.queryFailed(connection, err);
@@ -177,21 +233,26 @@ class ResilientClient extends ClientPG {
     }
   }
 
-  /** A statement got its answer from the server. */
-  queryAnswered(): void {
+  /** A statement on `connection` got its answer from the server. */
+  queryAnswered(connection: unknown): void {
     this.hooks.breaker?.succeeded();
+    this.hooks.health?.answered(targetOf(connection));
   }
 
   /**
    * A statement on `connection` failed with `err`: an error of the server (a SQLSTATE of its
-   * own) still proves it answers; a lost link discards the connection and counts as a failure of
-   * the database (or, on a replica connection, takes that replica out of the rotation).
+   * own) still proves it answers, and counts against its target's health (db/target-health.ts);
+   * a lost link discards the connection and counts as a failure of the database (or, on a
+   * replica connection, takes that replica out of the rotation).
    */
   queryFailed(connection: unknown, err: unknown): void {
-    const { breaker, routing } = this.hooks;
+    const { breaker, routing, health } = this.hooks;
     if (!isConnectionLost(err)) {
       const code = (err as { code?: unknown } | null)?.code;
-      if (typeof code === 'string' && SQLSTATE.test(code)) breaker?.succeeded();
+      if (typeof code === 'string' && SQLSTATE.test(code)) {
+        breaker?.succeeded();
+        health?.failed(targetOf(connection), code);
+      }
       return;
     }
     const link = connection as PoolConnection;
@@ -230,7 +291,11 @@ function buildKnex(url: string, options: KnexOptions, routing?: ReadRouting): Kn
   const config: Knex.Config & ResilienceConfig = {
     client: ResilientClient,
     connection: { connectionString: url, ...sessionSettings(session) },
-    pool: { min: 0, max: options.poolMax },
+    pool: {
+      min: 0,
+      max: options.poolMax,
+      ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMillis: options.idleTimeoutMs }),
+    },
     acquireConnectionTimeout: options.acquireTimeoutMs ?? 10_000,
     // Without a logger knex keeps its own console output.
     ...(options.logger ? { log: knexLog(options.logger) } : {}),
@@ -238,6 +303,9 @@ function buildKnex(url: string, options: KnexOptions, routing?: ReadRouting): Kn
       breaker: options.breaker,
       routing,
       lanes: lanes > 0 ? new PipelineLanes(lanes) : undefined,
+      health: options.health,
+      session: { shared: options.sessionShared ?? false },
+      logger: options.logger,
     },
   };
   return knexFactory(config);
@@ -271,10 +339,13 @@ async function probe(url: string, timeouts: DatabaseTimeouts): Promise<boolean> 
 export interface Databases {
   readonly primary: Knex;
   readonly read: Knex;
+  /** Whether each target serves statements (`GET /health`); absent = not tracked. */
+  readonly health?: DatabaseHealth;
 }
 
 /** The databases plus replica probing and a `close()` that destroys every pool and stops probing. */
 export interface DatabaseHandles extends Databases {
+  readonly health: DatabaseHealth;
   /** Probes every replica now (also done every 5 s); resolves when all probes have answered. */
   refreshReplicaHealth(): Promise<void>;
   close(): Promise<void>;
@@ -297,12 +368,18 @@ export function createDatabases(
     /** Pipelined connections per pool (see {@link KnexOptions.pipelineLanes}). */
     pipelineLanes?: number;
     timeouts?: DatabaseTimeouts;
+    /** The server shares one session between connections (see {@link KnexOptions.sessionShared}). */
+    sessionShared?: boolean;
+    /** Pool idle timeout, ms (see {@link KnexOptions.idleTimeoutMs}). */
+    idleTimeoutMs?: number;
   },
   logger: Logger,
 ): DatabaseHandles {
   const timeouts = config.timeouts ?? DEFAULT_TIMEOUTS;
   const lanes = config.pipelineLanes ?? 0;
   const breakers: CircuitBreaker[] = [];
+  const replicaName = (url: string) => `replica-${config.readUrls.indexOf(url)}`;
+  const health = new DatabaseHealth(['primary', ...config.readUrls.map(replicaName)]);
   /** A breaker whose background probe connects to `target()` (the URL a new connection would use). */
   const breaker = (target: () => string): CircuitBreaker => {
     const created = new CircuitBreaker({
@@ -325,18 +402,22 @@ export function createDatabases(
     pipelineLanes: lanesOfPool,
     breaker: breaker(target),
     logger,
+    health,
+    sessionShared: config.sessionShared,
+    idleTimeoutMs: config.idleTimeoutMs,
   });
   const stopBreakers = () => {
     for (const each of breakers) each.stop();
   };
-  const primary = createKnex(
-    config.primaryUrl,
-    poolOptions(config.poolMax, lanes, () => config.primaryUrl),
-  );
+  const primaryOptions = poolOptions(config.poolMax, lanes, () => config.primaryUrl);
+  const primary = createKnex(config.primaryUrl, primaryOptions);
+  const primaryBreaker = primaryOptions.breaker!;
+  health.watchReachable('primary', () => primaryBreaker.state === 'closed');
   if (config.readUrls.length === 0) {
     return {
       primary,
       read: primary,
+      health,
       refreshReplicaHealth: () => Promise.resolve(),
       close: () => {
         stopBreakers();
@@ -368,6 +449,7 @@ export function createDatabases(
       return config.primaryUrl;
     },
     lost: (url) => setHealth(url, false),
+    targetOf: replicaName,
     session: {
       statementTimeoutMs: timeouts.statementTimeoutMs,
       connectTimeoutMs: timeouts.connectTimeoutMs,
@@ -381,6 +463,8 @@ export function createDatabases(
     ),
     routing,
   );
+  for (const url of config.readUrls)
+    health.watchReachable(replicaName(url), () => healthy.get(url)!);
   const refreshReplicaHealth = async (): Promise<void> => {
     await Promise.all(
       config.readUrls.map(async (url) => setHealth(url, await probe(url, timeouts))),
@@ -393,6 +477,7 @@ export function createDatabases(
   return {
     primary,
     read,
+    health,
     refreshReplicaHealth,
     async close() {
       clearInterval(timer);

@@ -8,6 +8,14 @@
  * runner add Node CPU per request (packages/bench/FINDINGS.md). A named statement is parsed once
  * per connection (PostgreSQL protocol "Extended Query", `Parse` with a statement name; node-postgres
  * `{ name, text, values }`), and its plan is cached by the server.
+ *
+ * A named statement lives in the server's session, not in the client connection: where the server
+ * serves every connection from one session (the embedded PGlite behind pglite-socket,
+ * docs/architecture.md "Embedded defaults"), a connection the pool closed leaves its statements
+ * behind, and the next connection's `Parse` of the same name fails with 42P05
+ * duplicate_prepared_statement. On such a pool (db/connect.ts `sessionShared`) the statements run
+ * unnamed; a pool not told so learns it from the first 42P05 (or 26000, a name missing from
+ * the session it was prepared on) and runs that statement again unnamed.
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -32,7 +40,7 @@ export function prepare(prefix: string, text: string): PreparedStatement {
 /** The part of a node-postgres client this module uses (a pool connection). */
 export interface PgConnection {
   query(config: {
-    name: string;
+    name?: string;
     text: string;
     values: readonly unknown[];
     rowMode?: 'array';
@@ -46,10 +54,14 @@ interface KnexPool {
   emit(event: 'query', data: { sql: string; bindings: readonly unknown[]; method: 'raw' }): boolean;
   /** The pool's pipelined lanes (db/connect.ts creates them with the pool); absent = none. */
   readonly pipelineLanes?: PipelineLanes;
-  /** The server answered a statement (db/connect.ts: the circuit breaker hears it). */
-  queryAnswered?(): void;
+  /** The server answered a statement on `connection` (db/connect.ts: the breaker and health hear it). */
+  queryAnswered?(connection: PgConnection): void;
   /** A statement on `connection` failed (db/connect.ts: a lost link discards the connection). */
   queryFailed?(connection: PgConnection, err: unknown): void;
+  /** The server shares one session between connections (db/connect.ts); absent = false. */
+  readonly sessionShared?: boolean;
+  /** A name clash showed the server shares one session (db/connect.ts); later statements are unnamed. */
+  sessionSharedDetected?(err: unknown): void;
 }
 
 /**
@@ -127,11 +139,52 @@ function dropLane(pool: KnexPool, lane: Lane): void {
  */
 const LINK_SQLSTATE = /^(08|57P)/;
 
-/** Whether `err` leaves the connection usable (a PostgreSQL error about this statement). */
-function isStatementError(err: unknown): boolean {
+/**
+ * SQLSTATEs of a named statement in a session shared between connections: 42P05
+ * duplicate_prepared_statement (another connection prepared the name) and 26000
+ * invalid_sql_statement_name (the name was prepared in another session).
+ */
+const SHARED_SESSION_SQLSTATE = new Set(['42P05', '26000']);
+
+/** The SQLSTATE of `err`, if it has one. */
+function codeOf(err: unknown): string | undefined {
   const code =
     typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && !LINK_SQLSTATE.test(code);
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Whether `err` leaves the connection usable (a PostgreSQL error about this statement). */
+function isStatementError(err: unknown): boolean {
+  const code = codeOf(err);
+  return code !== undefined && !LINK_SQLSTATE.test(code);
+}
+
+/**
+ * Sends `statement` on `connection`: named, unless the pool's server shares one session between
+ * connections; a named statement that meets a shared session (42P05, 26000) tells the pool and
+ * runs again unnamed (nothing ran: the error came at `Parse` or `Bind`).
+ */
+async function send(
+  pool: KnexPool,
+  connection: PgConnection,
+  statement: PreparedStatement,
+  values: readonly unknown[],
+  arrays: boolean,
+): Promise<{ rows: unknown[] }> {
+  const config = {
+    text: statement.text,
+    values,
+    ...(arrays ? { rowMode: 'array' as const } : {}),
+  };
+  if (pool.sessionShared === true) return connection.query(config);
+  try {
+    return await connection.query({ name: statement.name, ...config });
+  } catch (err) {
+    const code = codeOf(err);
+    if (code === undefined || !SHARED_SESSION_SQLSTATE.has(code)) throw err;
+    pool.sessionSharedDetected?.(err);
+    return connection.query(config);
+  }
 }
 
 /**
@@ -159,13 +212,8 @@ async function run(
     throw err;
   }
   try {
-    const result = await connection.query({
-      name: statement.name,
-      text: statement.text,
-      values,
-      ...(arrays ? { rowMode: 'array' as const } : {}),
-    });
-    pool.queryAnswered?.();
+    const result = await send(pool, connection, statement, values, arrays);
+    pool.queryAnswered?.(connection);
     return result.rows;
   } catch (err) {
     pool.queryFailed?.(connection, err);

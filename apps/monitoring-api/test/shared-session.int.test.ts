@@ -1,0 +1,187 @@
+/**
+ * The database layer over a server that serves every client connection from one session
+ * (docs/architecture.md "Embedded defaults": PGlite behind pglite-socket) and over a real
+ * PostgreSQL: after the pool closes its idle connections, the feed, statistics, leaderboard and
+ * DefiLlama routes still answer 200 (a closed connection's named statements stay in a shared
+ * session, and the next connection's `Parse` of the same name would fail with 42P05). The pools
+ * here close a connection idle for 50 ms; `pnpm start` closes them after 30 s (tarn's default).
+ * And a target whose statements keep failing while it accepts connections is `failing` in
+ * `GET /health` and `monitoring_database_target_up` (db/target-health.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createLogger } from '@ctss/server-kit';
+import type { Knex } from 'knex';
+import { createApp } from '../src/app.js';
+import { createDatabases, type DatabaseHandles } from '../src/db/connect.js';
+import { aTransaction, insertAll } from './support/builders.js';
+import { useTestDatabase } from './support/database.js';
+import { buildTestDeps, TEST_NOW, type TestDeps } from './support/deps.js';
+import { closeInOrder, listenOnLoopback, type Listening } from './support/listen.js';
+
+const logger = createLogger({ name: 'shared-session-test', level: 'silent' });
+const IDLE_TIMEOUT_MS = 50;
+
+/** An hour-aligned DefiLlama window ending before TEST_NOW, epoch seconds. */
+const HOUR = 3_600;
+const TO = Math.floor(TEST_NOW.getTime() / 1000 / HOUR) * HOUR;
+const FROM = TO - 2 * HOUR;
+
+/** One request of each kind whose statements are prepared (db/prepared.ts). */
+const PATHS = [
+  '/transactionsmainnet?limit=5',
+  '/stats/mainnet/transactions',
+  '/stats/mainnet/volumes',
+  '/users/leaderboard',
+  `/defillama/fees?from_timestamp=${FROM}&to_timestamp=${TO}`,
+  `/defillama/bridge/volumes?from_timestamp=${FROM}&to_timestamp=${TO}`,
+];
+
+/** The knex pool's own counts (tarn, knex's public `client.pool`). */
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingCreates(): number;
+}
+
+/** Resolves once every connection of `knex`'s pool has been closed for being idle. */
+async function poolDrained(knex: Knex): Promise<void> {
+  const pool = (knex.client as { pool: TarnPool }).pool;
+  const deadline = Date.now() + 10_000;
+  while (pool.numFree() + pool.numUsed() + pool.numPendingCreates() > 0) {
+    if (Date.now() > deadline) throw new Error('the pool kept its idle connections');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The status of each of {@link PATHS}, in order. */
+async function statuses(base: string): Promise<number[]> {
+  const out: number[] = [];
+  for (const path of PATHS) out.push((await fetch(`${base}${path}`)).status);
+  return out;
+}
+
+describe('a pool whose idle connections close', () => {
+  const db = useTestDatabase();
+
+  beforeAll(async () => {
+    await insertAll(
+      db.knex,
+      Array.from({ length: 12 }, (_, i) =>
+        aTransaction({ created_at: new Date(TEST_NOW.getTime() - (i + 1) * 600_000) }),
+      ),
+    );
+  });
+
+  /** The app on pools of its own with a 50 ms idle timeout, served over HTTP. */
+  async function serve(sessionShared: boolean) {
+    const dbs: DatabaseHandles = createDatabases(
+      {
+        primaryUrl: db.url,
+        readUrls: [],
+        poolMax: 2,
+        idleTimeoutMs: IDLE_TIMEOUT_MS,
+        sessionShared,
+      },
+      logger,
+    );
+    const deps: TestDeps = { ...buildTestDeps({ knex: dbs.primary }), db: dbs };
+    const http: Listening = await listenOnLoopback(createApp(deps));
+    return {
+      dbs,
+      base: http.base,
+      close: () => closeInOrder(http, deps, dbs),
+    };
+  }
+
+  for (const told of [true, false]) {
+    it(`when every connection closed while idle and the pool was ${told ? '' : 'not '}told the session is shared, then every route still answers 200`, async () => {
+      const served = await serve(told && db.embedded);
+      try {
+        for (let round = 0; round < 3; round += 1) {
+          expect(await statuses(served.base)).toEqual(PATHS.map(() => 200));
+          await poolDrained(served.dbs.primary);
+        }
+        const health = await (await fetch(`${served.base}/health`)).json();
+        expect(health).toEqual({
+          status: 'ok',
+          database: [{ target: 'primary', status: 'ok', recent_failures: 0 }],
+        });
+        // Named statements stay where they pay: on a real server the pool never gives them up.
+        const shared = (served.dbs.primary.client as { sessionShared: boolean }).sessionShared;
+        expect(shared).toBe(db.embedded);
+      } finally {
+        await served.close();
+      }
+    }, 60_000);
+  }
+});
+
+describe('a target whose statements keep failing while it accepts connections', () => {
+  const db = useTestDatabase();
+  let served: { dbs: DatabaseHandles; base: string; deps: TestDeps; http: Listening };
+
+  beforeAll(async () => {
+    await insertAll(db.knex, [aTransaction({ created_at: new Date(TEST_NOW.getTime() - 60_000) })]);
+    const dbs = createDatabases(
+      { primaryUrl: db.url, readUrls: [], poolMax: 1, sessionShared: db.embedded },
+      logger,
+    );
+    // Every feed request reads the database (no in-process first page).
+    const env = { FEED_FIRST_PAGE_CACHE_SECONDS: '0' };
+    const deps: TestDeps = { ...buildTestDeps({ knex: dbs.primary, env }), db: dbs };
+    dbs.health.registerMetrics(deps.metrics.registry, 'monitoring_test_');
+    served = { dbs, deps, base: '', http: await listenOnLoopback(createApp(deps)) };
+    served.base = served.http.base;
+  });
+
+  afterAll(async () => {
+    await closeInOrder(served?.http, served?.deps, served?.dbs);
+  });
+
+  /** `monitoring_test_database_target_up{target="primary"}` as `/metrics` shows it. */
+  async function up(): Promise<string | undefined> {
+    const text = await served.deps.metrics.registry.metrics();
+    return /monitoring_test_database_target_up\{target="primary"\} (\d)/.exec(text)?.[1];
+  }
+
+  it('when the feed table is gone, then /health says the primary is failing with its SQLSTATE, and ok again once it is back', async () => {
+    expect(await up()).toBe('1');
+    await db.knex.raw('alter table transactions rename to transactions_away');
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        expect((await fetch(`${served.base}/transactionsmainnet?limit=5`)).status).toBe(500);
+      }
+      // The database itself still answers: readiness cannot see this, /health must.
+      expect((await fetch(`${served.base}/ready`)).status).toBe(200);
+      const health = await (await fetch(`${served.base}/health`)).json();
+      expect(health).toEqual({
+        status: 'degraded',
+        database: [
+          {
+            target: 'primary',
+            status: 'failing',
+            recent_failures: 3,
+            last_error_code: '42P01',
+          },
+        ],
+      });
+      expect(await up()).toBe('0');
+      const text = await served.deps.metrics.registry.metrics();
+      expect(text).toMatch(
+        /monitoring_test_database_statement_errors_total\{target="primary",code="42P01"\} 3/,
+      );
+    } finally {
+      await db.knex.raw('alter table transactions_away rename to transactions');
+    }
+    // Recovered once the failures leave its last 20 statements (or its last minute).
+    for (let i = 0; i < 20; i += 1) {
+      expect((await fetch(`${served.base}/transactionsmainnet?limit=5`)).status).toBe(200);
+    }
+    const health = await (await fetch(`${served.base}/health`)).json();
+    expect(health).toMatchObject({
+      status: 'ok',
+      database: [{ target: 'primary', status: 'ok', recent_failures: 0 }],
+    });
+    expect(await up()).toBe('1');
+  });
+});
