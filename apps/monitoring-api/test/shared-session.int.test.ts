@@ -5,12 +5,15 @@
  * DefiLlama routes still answer 200 (a closed connection's named statements stay in a shared
  * session, and the next connection's `Parse` of the same name would fail with 42P05). The pools
  * here close a connection idle for 50 ms; `pnpm start` closes them after 30 s (tarn's default).
+ * Connections that send extended-protocol batches at the same time each get their own rows (a
+ * shared session must not run one connection's `Bind` against another's unnamed statement).
  * And a target whose statements keep failing while it accepts connections is `failing` in
  * `GET /health` and `monitoring_database_target_up` (db/target-health.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '@ctss/server-kit';
 import type { Knex } from 'knex';
+import pg from 'pg';
 import { createApp } from '../src/app.js';
 import { createDatabases, type DatabaseHandles } from '../src/db/connect.js';
 import { aTransaction, insertAll } from './support/builders.js';
@@ -184,4 +187,47 @@ describe('a target whose statements keep failing while it accepts connections', 
     });
     expect(await up()).toBe('1');
   });
+});
+
+describe('connections sending batches at the same time', () => {
+  const db = useTestDatabase({ migrate: false });
+
+  it('when four connections each run 100 differently shaped statements at once, then each gets its own rows', async () => {
+    const clients = Array.from({ length: 4 }, () => new pg.Client({ connectionString: db.url }));
+    await Promise.all(clients.map((client) => client.connect()));
+    try {
+      const shapes = [
+        (i: number) => ({ text: 'select $1::int8 as n', values: [i], want: { n: String(i) } }),
+        (i: number) => ({
+          text: "select $1::text as t, 'x' as u",
+          values: [`s${i}`],
+          want: { t: `s${i}`, u: 'x' },
+        }),
+        (i: number) => ({
+          text: 'select $1::bool as b',
+          values: [i % 2 === 0],
+          want: { b: i % 2 === 0 },
+        }),
+        (i: number) => ({
+          text: 'select $1::int4 + $2::int4 as sum',
+          values: [i, 1],
+          want: { sum: i + 1 },
+        }),
+      ];
+      const got = await Promise.all(
+        clients.map(async (client, c) => {
+          const wrong: unknown[] = [];
+          for (let i = 0; i < 100; i += 1) {
+            const { text, values, want } = shapes[c]!(i);
+            const { rows } = await client.query(text, values as unknown[]);
+            if (JSON.stringify(rows) !== JSON.stringify([want])) wrong.push({ i, rows, want });
+          }
+          return wrong;
+        }),
+      );
+      expect(got).toEqual([[], [], [], []]);
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+    }
+  }, 60_000);
 });

@@ -1,12 +1,14 @@
 /**
  * The embedded default database (docs/architecture.md "Embedded
  * defaults"): PGlite (PostgreSQL compiled to WASM) served
- * over the PostgreSQL wire protocol on a local port by pglite-socket, so the same `pg` driver, knex
- * and SQL run as against a real server. In memory unless a data directory is given.
+ * over the PostgreSQL wire protocol on a local port (db/session-server.ts), so the same `pg`
+ * driver, knex and SQL run as against a real server. Every client connection shares PGlite's ONE
+ * session: pools over it must be told so (db/connect.ts `sessionShared`). In memory unless a data
+ * directory is given.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { serveSession } from './session-server.js';
 
 /** A running embedded PostgreSQL. */
 export interface EmbeddedPostgres {
@@ -27,8 +29,8 @@ export interface EmbeddedPostgresOptions {
   /** Port to listen on; 0 (default) picks a free one. */
   readonly port?: number;
   /**
-   * Client connections accepted. PGlite runs one query at a time and the socket server
-   * multiplexes connections onto it; keep each knex pool at one connection.
+   * Client connections accepted (default 8). PGlite runs one batch at a time and the server
+   * hands its one session from connection to connection; keep each knex pool at one connection.
    */
   readonly maxConnections?: number;
 }
@@ -47,14 +49,8 @@ export async function startEmbeddedPostgres(
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
   });
-  const server = new PGLiteSocketServer({
-    db,
-    host: '127.0.0.1',
-    port: options.port ?? 0,
-    maxConnections: options.maxConnections ?? 8,
-  });
-  await server.start();
-  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
+  const server = await serveSession(db, options.port ?? 0, options.maxConnections ?? 8);
+  const url = `postgres://postgres@${server.address}/postgres`;
   return {
     url,
     dumpDataDir: () => db.dumpDataDir('gzip'),
