@@ -10,6 +10,7 @@
  * And a target whose statements keep failing while it accepts connections is `failing` in
  * `GET /health` and `monitoring_database_target_up` (db/target-health.ts).
  */
+import { connect as connectTcp, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '@ctss/server-kit';
 import type { Knex } from 'knex';
@@ -230,4 +231,100 @@ describe('connections sending batches at the same time', () => {
       await Promise.all(clients.map((client) => client.end()));
     }
   }, 60_000);
+});
+
+/** A frontend message: type byte, int32 length (itself included), body (PostgreSQL manual, "Message Formats"). */
+function message(type: string, ...parts: Buffer[]): Buffer {
+  const body = Buffer.concat(parts);
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(body.length + 4);
+  return Buffer.concat([Buffer.from(type), length, body]);
+}
+const cstring = (text: string) => Buffer.from(`${text}\0`);
+const int16 = (n: number) => Buffer.from([n >> 8, n & 0xff]);
+const int32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeInt32BE(n);
+  return b;
+};
+
+/** A raw protocol connection: sends bytes, collects backend messages until a ReadyForQuery. */
+class RawConnection {
+  #buffer = Buffer.alloc(0);
+  #waiting: (() => void) | undefined;
+  constructor(readonly socket: Socket) {
+    socket.on('data', (chunk: Buffer) => {
+      this.#buffer = Buffer.concat([this.#buffer, chunk]);
+      this.#waiting?.();
+    });
+  }
+
+  static async open(url: string): Promise<RawConnection> {
+    const { hostname, port } = new URL(url);
+    const socket = connectTcp(Number(port), hostname);
+    await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const raw = new RawConnection(socket);
+    const params = Buffer.concat([
+      cstring('user'),
+      cstring('postgres'),
+      cstring('database'),
+      cstring(new URL(url).pathname.slice(1)),
+      Buffer.from([0]),
+    ]);
+    socket.write(Buffer.concat([int32(params.length + 8), int32(196_608), params]));
+    await raw.untilReady();
+    return raw;
+  }
+
+  /** Backend messages (type, body) up to and including the next ReadyForQuery. */
+  async untilReady(): Promise<{ type: string; body: Buffer }[]> {
+    const out: { type: string; body: Buffer }[] = [];
+    for (;;) {
+      while (this.#buffer.length >= 5 && this.#buffer.length >= 1 + this.#buffer.readInt32BE(1)) {
+        const length = 1 + this.#buffer.readInt32BE(1);
+        const type = String.fromCharCode(this.#buffer[0]!);
+        out.push({ type, body: this.#buffer.subarray(5, length) });
+        this.#buffer = this.#buffer.subarray(length);
+        if (type === 'Z') return out;
+      }
+      await new Promise<void>((resolve) => {
+        this.#waiting = resolve;
+      });
+    }
+  }
+}
+
+describe('a batch split over two writes while another connection runs a statement', () => {
+  const db = useTestDatabase({ migrate: false });
+
+  it('when another connection queries between its Parse and its Bind, then it still binds its own unnamed statement', async () => {
+    const a = await RawConnection.open(db.url);
+    const b = new pg.Client({ connectionString: db.url });
+    await b.connect();
+    try {
+      // Parse of the unnamed statement, and nothing else yet.
+      a.socket.write(message('P', cstring(''), cstring("select 'mine' as a"), int16(0)));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const other = b.query("select 'theirs' as b");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      a.socket.write(
+        Buffer.concat([
+          message('B', cstring(''), cstring(''), int16(0), int16(0), int16(0)),
+          message('D', Buffer.from('P'), cstring('')),
+          message('E', cstring(''), int32(0)),
+          message('S'),
+        ]),
+      );
+      const answer = await a.untilReady();
+      const description = answer.find((m) => m.type === 'T')!.body;
+      const column = description.subarray(2, description.indexOf(0, 2)).toString();
+      const row = answer.find((m) => m.type === 'D')!.body;
+      const value = row.subarray(6, 6 + row.readInt32BE(2)).toString();
+      expect({ column, value }).toEqual({ column: 'a', value: 'mine' });
+      expect((await other).rows).toEqual([{ b: 'theirs' }]);
+    } finally {
+      a.socket.destroy();
+      await b.end();
+    }
+  });
 });
