@@ -59,7 +59,7 @@ export async function startMonitoringService(
       // The embedded PGlite serves one statement at a time: nothing to pipeline.
       pipelineLanes: embedded ? 0 : pipelineLanes(config),
       timeouts: databaseTimeouts(config),
-      // pglite-socket serves every connection from PGlite's one session: no named statements.
+      // The embedded server serves every connection from PGlite's one session: no named statements.
       sessionShared: embedded !== undefined,
     },
     logger,

@@ -1,6 +1,6 @@
 /**
  * The database layer over a server that serves every client connection from one session
- * (docs/architecture.md "Embedded defaults": PGlite behind pglite-socket) and over a real
+ * (docs/architecture.md "Embedded defaults": PGlite, db/session-server.ts) and over a real
  * PostgreSQL: after the pool closes its idle connections, the feed, statistics, leaderboard and
  * DefiLlama routes still answer 200 (a closed connection's named statements stay in a shared
  * session, and the next connection's `Parse` of the same name would fail with 42P05). The pools

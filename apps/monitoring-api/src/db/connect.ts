@@ -57,7 +57,7 @@ export interface KnexOptions {
   readonly breaker?: CircuitBreaker;
   /**
    * The server serves every client connection from ONE session (the embedded PGlite behind
-   * pglite-socket, docs/architecture.md "Embedded defaults"; a pooler in transaction mode), so
+   * db/session-server.ts, docs/architecture.md "Embedded defaults"; a pooler in transaction mode), so
    * nothing kept per session may be assumed per connection: db/prepared.ts runs its statements
    * unnamed. Absent = false; the pool also turns it on by itself the first time a named statement
    * meets another connection's statement of the same name (SQLSTATE 42P05) or misses its own

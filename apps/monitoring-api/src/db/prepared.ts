@@ -10,7 +10,7 @@
  * `{ name, text, values }`), and its plan is cached by the server.
  *
  * A named statement lives in the server's session, not in the client connection: where the server
- * serves every connection from one session (the embedded PGlite behind pglite-socket,
+ * serves every connection from one session (the embedded PGlite, db/session-server.ts;
  * docs/architecture.md "Embedded defaults"), a connection the pool closed leaves its statements
  * behind, and the next connection's `Parse` of the same name fails with 42P05
  * duplicate_prepared_statement. On such a pool (db/connect.ts `sessionShared`) the statements run
