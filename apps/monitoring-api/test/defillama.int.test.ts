@@ -145,7 +145,9 @@ const boundArb = fc.oneof(
 /** A window `[from, to)` of any alignment: from a second to the whole span. */
 const windowArb = fc
   .tuple(boundArb, fc.oneof(boundArb, fc.integer({ min: 1, max: 3 * HOUR })))
-  .map(([a, b]): [number, number] => (b < START - DAY ? [a, a + b] : [Math.min(a, b), Math.max(a, b)]))
+  .map(([a, b]): [number, number] =>
+    b < START - DAY ? [a, a + b] : [Math.min(a, b), Math.max(a, b)],
+  )
   .filter(([from, to]) => from < to);
 
 /** The figures of `[from, to)` as the fee endpoint answers them, from raw sums in base units. */
@@ -322,7 +324,13 @@ describe('splitWindow', () => {
     fc.assert(
       fc.property(windowArb, ([from, to]) => {
         const r = splitWindow(from, to);
-        const parts = [r.leadingRecords, r.leadingHours, r.days, r.trailingHours, r.trailingRecords];
+        const parts = [
+          r.leadingRecords,
+          r.leadingHours,
+          r.days,
+          r.trailingHours,
+          r.trailingRecords,
+        ];
         expect(parts.reduce((n, [a, b]) => n + (b - a), 0)).toBe(to - from);
         const nonEmpty = parts.filter(([a, b]) => b > a);
         expect(nonEmpty[0]![0]).toBe(from);
