@@ -21,9 +21,25 @@ const postgresUrl = z
   .trim()
   .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL');
 
+/**
+ * Default requests per minute per client IP of the Monitoring API (docs/decisions.md "D69.
+ * Monitoring API rate-limit defaults").
+ */
+export const MONITORING_RATE_LIMIT_PER_MINUTE = 600;
+
 /** The core environment schema; every variable optional with a default unless stated. */
 const CoreConfigSchema = z.object({
   ...serviceConfigShape,
+  /**
+   * Requests per minute per client IP (docs/api.md "Rate limits"; docs/decisions.md "D69.
+   * Monitoring API rate-limit defaults"): 600, so DefiLlama's bridges-server job (48 hourly
+   * windows, 12 at a time) finishes a run of up to 600 pages without a 429.
+   */
+  RATE_LIMIT_PER_MINUTE: envInteger(1, 1_000_000).default(MONITORING_RATE_LIMIT_PER_MINUTE),
+  /** Requests per minute of the API-key tier: ten times the per-IP default. */
+  API_KEY_RATE_LIMIT_PER_MINUTE: envInteger(1, 10_000_000).default(
+    10 * MONITORING_RATE_LIMIT_PER_MINUTE,
+  ),
   /** HTTP port (docs/architecture.md "Services and processes": 3000). */
   PORT: envInteger(0, 65535).default(3000),
   /** Primary PostgreSQL; absent = embedded PGlite with demo data. */

@@ -1,18 +1,24 @@
 /**
  * The DefiLlama endpoints over real HTTP and a real database (docs/api.md "DefiLlama adapters";
- * docs/decisions.md "D57. DefiLlama figures"): figures over random hour-aligned windows equal the
- * same sums computed by raw SQL over `transactions` and over the feed's records of the window,
- * also after updates and deletes; every bad input is a 400 problem; answers are conditional.
+ * docs/decisions.md "D57. DefiLlama figures", "D68. DefiLlama windows of any alignment"): figures
+ * over random windows of any length and alignment (fast-check) equal the same sums computed by
+ * raw SQL over `transactions` and over the feed's records of the window, to the base unit, also
+ * after updates and deletes; the fee runner's real windows (`[T - 86401, T)`, see
+ * @ctss/test-support/defillama-clients for the source read) are answered; every bad input is a
+ * 400 problem; answers are conditional.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import type { Express } from 'express';
+import fc from 'fast-check';
+import { feeRunnerWindow, replayFeeRunner } from '@ctss/test-support/defillama-clients';
 import { createRng } from '../src/seed/rng.js';
 import type { SeedTransaction } from '../src/seed/transactions.js';
 import { splitWindow } from '../src/defillama/service.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { rows } from './support/rollups.js';
+import { listenOnLoopback } from './support/listen.js';
 
 const HOUR = 3_600;
 const DAY = 86_400;
@@ -44,6 +50,22 @@ beforeAll(async () => {
       }),
     );
   }
+  // Records on and next to hour and day boundaries, where a window's partial hours begin and end.
+  for (let i = 0; i < 200; i++) {
+    const deposit = BigInt(rng.int(1, 900_000_000));
+    const fee = BigInt(rng.int(0, 2_000_000));
+    records.push(
+      aTransaction({
+        network: rng.chance(0.1) ? 'testnet' : 'mainnet',
+        created_at: new Date(
+          (START + rng.int(0, DAYS * 24) * HOUR + rng.pick([-2, -1, -1, 0, 0, 0, 1, 1, 2])) * 1000,
+        ),
+        deposit_amount: deposit,
+        receive_amount: deposit > fee ? deposit - fee : 0n,
+        relayer_fee: fee / 3n,
+      }),
+    );
+  }
   await insertAll(t.db.knex, records);
 }, 60_000);
 
@@ -67,6 +89,28 @@ async function rawSums(from: number, to: number) {
 
 const usd = (baseUnits: string): number => Number(BigInt(baseUnits)) / 1e6;
 
+/** The figures of `[from, to)` summed over the feed's records of the window, base units. */
+async function feedSums(from: number, to: number) {
+  let deposit = 0n;
+  let fee = 0n;
+  let relayer = 0n;
+  let cursor = '';
+  for (;;) {
+    const page = await request(app)
+      .get('/transactionsmainnet')
+      .query({ start_time: String(from), end_time: String(to), limit: '100', cursor })
+      .expect(200);
+    // Amounts as exact integers (they are below 2^53 here).
+    for (const r of page.body.transactions as Record<string, number>[]) {
+      deposit += BigInt(r.deposit_amount!);
+      fee += BigInt(r.deposit_amount!) - BigInt(r.receive_amount!);
+      relayer += BigInt(r.relayer_fee!);
+    }
+    if (!page.body.has_more) return { deposit, fee, relayer };
+    cursor = page.body.next_cursor as string;
+  }
+}
+
 /** Random hour-aligned windows over the data, from one hour to the whole span and beyond. */
 function randomWindows(count: number): [number, number][] {
   const rng = createRng(7);
@@ -84,44 +128,114 @@ function randomWindows(count: number): [number, number][] {
   return windows;
 }
 
+/**
+ * A window bound: mostly near an hour of the data (on it, a second either side, or anywhere in
+ * the hour), sometimes any second of the span or beyond it.
+ */
+const boundArb = fc.oneof(
+  fc
+    .tuple(
+      fc.integer({ min: -24, max: DAYS * 24 + 24 }),
+      fc.oneof(fc.constantFrom(0, 1, -1, 2, 3599), fc.integer({ min: 0, max: HOUR - 1 })),
+    )
+    .map(([hour, offset]) => START + hour * HOUR + offset),
+  fc.integer({ min: START - DAY, max: START + (DAYS + 1) * DAY }),
+);
+
+/** A window `[from, to)` of any alignment: from a second to the whole span. */
+const windowArb = fc
+  .tuple(boundArb, fc.oneof(boundArb, fc.integer({ min: 1, max: 3 * HOUR })))
+  .map(([a, b]): [number, number] =>
+    b < START - DAY ? [a, a + b] : [Math.min(a, b), Math.max(a, b)],
+  )
+  .filter(([from, to]) => from < to);
+
+/** The figures of `[from, to)` as the fee endpoint answers them, from raw sums in base units. */
+const expectedFees = (raw: Record<string, string>) => ({
+  volumeUsd: usd(raw.volume!),
+  feesUsd: usd(raw.fee!),
+  revenuesUsd: usd(raw.relayer_fee!),
+  protocolRevenueUsd: usd(raw.relayer_fee!),
+});
+
 describe('GET /defillama/fees and /defillama/bridge/volumes', () => {
   it('equal raw SQL sums over transactions for random hour-aligned windows', async () => {
-    for (const [from, to] of randomWindows(40)) {
+    for (const [from, to] of randomWindows(20)) {
       const raw = await rawSums(from, to);
       const query = { from_timestamp: String(from), to_timestamp: String(to) };
       const fees = await request(app).get('/defillama/fees').query(query).expect(200);
-      expect(fees.body).toEqual({
-        volumeUsd: usd(raw.volume!),
-        feesUsd: usd(raw.fee!),
-        revenuesUsd: usd(raw.relayer_fee!),
-        protocolRevenueUsd: usd(raw.relayer_fee!),
-      });
+      expect(fees.body).toEqual(expectedFees(raw));
       const volume = await request(app).get('/defillama/bridge/volumes').query(query).expect(200);
       expect(volume.body).toEqual({ volumeUsd: usd(raw.volume!) });
+    }
+  });
+
+  it('equal raw SQL sums over transactions for random windows of any length and alignment', async () => {
+    await fc.assert(
+      fc.asyncProperty(windowArb, async ([from, to]) => {
+        const raw = await rawSums(from, to);
+        const query = { from_timestamp: String(from), to_timestamp: String(to) };
+        const fees = await request(app).get('/defillama/fees').query(query).expect(200);
+        expect(fees.body).toEqual(expectedFees(raw));
+        const volume = await request(app).get('/defillama/bridge/volumes').query(query).expect(200);
+        expect(volume.body).toEqual({ volumeUsd: usd(raw.volume!) });
+      }),
+      { numRuns: 80, seed: 68 },
+    );
+  });
+
+  it('equal the sums of the feed records of random non-aligned windows, to the base unit', async () => {
+    await fc.assert(
+      fc.asyncProperty(windowArb, async ([from, to]) => {
+        const sums = await feedSums(from, to);
+        const res = await request(app)
+          .get('/defillama/fees')
+          .query({ from_timestamp: String(from), to_timestamp: String(to) })
+          .expect(200);
+        expect(res.body).toEqual({
+          volumeUsd: Number(sums.deposit) / 1e6,
+          feesUsd: Number(sums.fee) / 1e6,
+          revenuesUsd: Number(sums.relayer) / 1e6,
+          protocolRevenueUsd: Number(sums.relayer) / 1e6,
+        });
+      }),
+      { numRuns: 20, seed: 69 },
+    );
+  });
+
+  it("answer the fee runner's real windows [T - 86401, T) at midnight and at now - 2.5 h", async () => {
+    // runAdapter.ts: toTimestamp = timestamp - 1; fromTimestamp = toTimestamp - 86400;
+    // startTimestamp = fromTimestamp; endTimestamp = toTimestamp + 1.
+    expect(feeRunnerWindow(START + DAY)).toEqual({
+      from_timestamp: START + DAY - 1 - 86_400,
+      to_timestamp: START + DAY,
+    });
+    // The daily job's UTC midnights over the data, and testAdapter.ts's `now - 2.5 h` for the
+    // test clock (2026-11-21T12:34:56Z - 9000 s = 10:04:56, not on an hour).
+    const runTimes = [
+      ...Array.from({ length: DAYS + 1 }, (_, d) => START + d * DAY),
+      Math.trunc(Date.parse('2026-11-21T12:34:56Z') / 1000) - 60 * 60 * 2.5,
+    ];
+    const server = await listenOnLoopback(app);
+    try {
+      const report = await replayFeeRunner(server.base, runTimes);
+      expect(report.calls.map((c) => c.status)).toEqual(runTimes.flatMap(() => [200, 200]));
+      expect(report.lostWindows).toBe(0);
+      for (const [i, T] of runTimes.entries()) {
+        const { from_timestamp, to_timestamp } = feeRunnerWindow(T);
+        const raw = await rawSums(from_timestamp, to_timestamp);
+        expect(report.figures[2 * i]).toEqual(expectedFees(raw));
+        expect(report.figures[2 * i + 1]).toEqual({ volumeUsd: usd(raw.volume!) });
+      }
+    } finally {
+      await server.close();
     }
   });
 
   it('equal the sums of the feed records of the same window', async () => {
     const from = START + 2 * DAY + 7 * HOUR;
     const to = START + 4 * DAY + 3 * HOUR;
-    let deposit = 0n;
-    let fee = 0n;
-    let relayer = 0n;
-    let cursor = '';
-    for (;;) {
-      const page = await request(app)
-        .get('/transactionsmainnet')
-        .query({ start_time: String(from), end_time: String(to), limit: '100', cursor })
-        .expect(200);
-      // Amounts as exact integers (they are below 2^53 here).
-      for (const r of page.body.transactions as Record<string, number>[]) {
-        deposit += BigInt(r.deposit_amount!);
-        fee += BigInt(r.deposit_amount!) - BigInt(r.receive_amount!);
-        relayer += BigInt(r.relayer_fee!);
-      }
-      if (!page.body.has_more) break;
-      cursor = page.body.next_cursor as string;
-    }
+    const { deposit, fee, relayer } = await feedSums(from, to);
     expect(deposit).toBeGreaterThan(0n);
     const res = await request(app)
       .get('/defillama/fees')
@@ -187,14 +301,6 @@ describe('GET /defillama/fees and /defillama/bridge/volumes', () => {
     ['no parameters', {}],
     ['no to_timestamp', { from_timestamp: String(START) }],
     ['no from_timestamp', { to_timestamp: String(START) }],
-    [
-      'from not on an hour',
-      { from_timestamp: String(START + 1), to_timestamp: String(START + DAY) },
-    ],
-    [
-      'to not on an hour',
-      { from_timestamp: String(START), to_timestamp: String(START + DAY - 60) },
-    ],
     ['from equal to to', { from_timestamp: String(START), to_timestamp: String(START) }],
     ['from after to', { from_timestamp: String(START + DAY), to_timestamp: String(START) }],
     ['negative', { from_timestamp: '-3600', to_timestamp: String(START) }],
@@ -214,21 +320,34 @@ describe('GET /defillama/fees and /defillama/bridge/volumes', () => {
 });
 
 describe('splitWindow', () => {
-  it('covers the window exactly with disjoint hour and day ranges', () => {
-    for (const [from, to] of randomWindows(200)) {
-      const { leadingHours, days, trailingHours } = splitWindow(from, to);
-      const parts = [leadingHours, days, trailingHours];
-      expect(parts.reduce((n, [a, b]) => n + (b - a), 0)).toBe(to - from);
-      expect(leadingHours[0]).toBe(from);
-      if (days[1] > days[0]) {
-        expect(days[0] % DAY).toBe(0);
-        expect(days[1] % DAY).toBe(0);
-        expect([leadingHours[1], trailingHours[0], trailingHours[1]]).toEqual([
-          days[0],
-          days[1],
-          to,
-        ]);
-      }
-    }
+  it('covers any window exactly with disjoint record, hour and day ranges in order', () => {
+    fc.assert(
+      fc.property(windowArb, ([from, to]) => {
+        const r = splitWindow(from, to);
+        const parts = [
+          r.leadingRecords,
+          r.leadingHours,
+          r.days,
+          r.trailingHours,
+          r.trailingRecords,
+        ];
+        expect(parts.reduce((n, [a, b]) => n + (b - a), 0)).toBe(to - from);
+        const nonEmpty = parts.filter(([a, b]) => b > a);
+        expect(nonEmpty[0]![0]).toBe(from);
+        expect(nonEmpty.at(-1)![1]).toBe(to);
+        for (let i = 1; i < nonEmpty.length; i++) expect(nonEmpty[i]![0]).toBe(nonEmpty[i - 1]![1]);
+        for (const [a, b] of [r.leadingHours, r.trailingHours]) {
+          if (b > a) expect([a % HOUR, b % HOUR]).toEqual([0, 0]);
+        }
+        if (r.days[1] > r.days[0]) expect([r.days[0] % DAY, r.days[1] % DAY]).toEqual([0, 0]);
+        // The records read are those of at most two partial hours.
+        expect(r.leadingRecords[1] - r.leadingRecords[0]).toBeLessThan(2 * HOUR);
+        if (r.leadingHours[1] > r.leadingHours[0]) {
+          expect(r.leadingRecords[1] - r.leadingRecords[0]).toBeLessThan(HOUR);
+          expect(r.trailingRecords[1] - r.trailingRecords[0]).toBeLessThan(HOUR);
+        }
+      }),
+      { numRuns: 2_000, seed: 70 },
+    );
   });
 });

@@ -9,7 +9,7 @@ import { BridgeVolumeResponse, FeesResponse, WindowQuery } from './schemas.js';
 const errors = {
   ...notModified,
   400: problemResponse(
-    'INVALID_QUERY: a bound missing, not UNIX seconds, not on a UTC hour boundary, or from_timestamp not before to_timestamp',
+    'INVALID_QUERY: a bound missing or not whole UNIX seconds, from_timestamp not before to_timestamp, or an unknown parameter',
   ),
   ...rateLimited,
 };

@@ -6,26 +6,24 @@
 import { z } from '@ctss/domain-types';
 import { unixTimeParam } from '../params.js';
 
-/** Width of the finest rollup bucket, seconds: window bounds must be multiples of it. */
-export const BUCKET_SECONDS = 3_600;
+/** A window bound: UNIX seconds, any alignment (docs/decisions.md "D68. DefiLlama windows of any alignment"). */
+const windowBound = (description: string, example: string) =>
+  unixTimeParam.openapi({ type: 'string', pattern: '^[0-9]{1,12}$', description, example });
 
-/** A window bound: UNIX seconds on a UTC hour boundary. */
-const hourBound = (description: string) =>
-  unixTimeParam
-    .refine(
-      (value) => value % BUCKET_SECONDS === 0,
-      `must be on a UTC hour boundary (a multiple of ${BUCKET_SECONDS})`,
-    )
-    .openapi({ type: 'string', pattern: '^[0-9]{1,12}$', description, example: '1795478400' });
-
-/** `?from_timestamp&to_timestamp`: the window [from, to), hour-aligned, from before to. */
+/**
+ * `?from_timestamp&to_timestamp`: the window [from, to) in UNIX seconds, any alignment, from
+ * before to. DefiLlama's fee runner asks for `[T - 86401, T)` (dimension-adapters
+ * `adapters/utils/runAdapter.ts`), which is not on an hour.
+ */
 export const WindowQuery = z
   .strictObject({
-    from_timestamp: hourBound(
-      `Inclusive start of the window, UNIX seconds, a multiple of ${BUCKET_SECONDS} (UTC hour).`,
+    from_timestamp: windowBound(
+      'Inclusive start of the window, UNIX seconds (UTC), any second.',
+      '1795391999',
     ),
-    to_timestamp: hourBound(
-      `Exclusive end of the window, UNIX seconds, a multiple of ${BUCKET_SECONDS} (UTC hour); after from_timestamp.`,
+    to_timestamp: windowBound(
+      'Exclusive end of the window, UNIX seconds (UTC), any second; after from_timestamp.',
+      '1795478400',
     ),
   })
   .refine((q) => q.from_timestamp < q.to_timestamp, {

@@ -1,28 +1,56 @@
 /**
  * The DefiLlama figures from the rollup sums (docs/api.md "DefiLlama adapters"; docs/decisions.md
- * "D57. DefiLlama figures"): which buckets a window reads, and base units to USD.
+ * "D57. DefiLlama figures", "D68. DefiLlama windows of any alignment"): which buckets and records
+ * a window reads, and base units to USD.
  */
 import type { Knex } from 'knex';
 import { windowSums, type WindowRanges } from './repository.js';
 import type { BridgeVolumeResponse, FeesResponse } from './schemas.js';
 
+const HOUR_SECONDS = 3_600;
 const DAY_SECONDS = 86_400;
 
 /**
- * Splits the hour-aligned window `[from, to)` (UNIX seconds) into the hours before its first
- * whole UTC day, its whole days and the hours after them; a window inside one day is all
- * leading hours. The three ranges are disjoint and cover the window exactly.
+ * Splits the window `[from, to)` (UNIX seconds, any alignment, from < to) into five disjoint
+ * ranges that cover it exactly (docs/decisions.md "D68. DefiLlama windows of any alignment"):
+ * the seconds before its first whole UTC hour and after its last (read from the records), and
+ * between them the whole hours before its first whole UTC day, its whole days and the whole hours
+ * after them (read from the rollups). A window without a whole hour is all leading records; a
+ * window without a whole day has its whole hours as leading hours.
  */
 export function splitWindow(from: number, to: number): WindowRanges {
-  const firstDay = Math.ceil(from / DAY_SECONDS) * DAY_SECONDS;
-  const lastDay = Math.floor(to / DAY_SECONDS) * DAY_SECONDS;
+  const firstHour = Math.ceil(from / HOUR_SECONDS) * HOUR_SECONDS;
+  const lastHour = Math.floor(to / HOUR_SECONDS) * HOUR_SECONDS;
+  if (firstHour >= lastHour) {
+    const empty = [to, to] as const;
+    return {
+      leadingRecords: [from, to],
+      leadingHours: empty,
+      days: empty,
+      trailingHours: empty,
+      trailingRecords: empty,
+    };
+  }
+  const leadingRecords = [from, firstHour] as const;
+  const trailingRecords = [lastHour, to] as const;
+  const firstDay = Math.ceil(firstHour / DAY_SECONDS) * DAY_SECONDS;
+  const lastDay = Math.floor(lastHour / DAY_SECONDS) * DAY_SECONDS;
   if (firstDay >= lastDay) {
-    return { leadingHours: [from, to], days: [to, to], trailingHours: [to, to] };
+    const empty = [lastHour, lastHour] as const;
+    return {
+      leadingRecords,
+      leadingHours: [firstHour, lastHour],
+      days: empty,
+      trailingHours: empty,
+      trailingRecords,
+    };
   }
   return {
-    leadingHours: [from, firstDay],
+    leadingRecords,
+    leadingHours: [firstHour, firstDay],
     days: [firstDay, lastDay],
-    trailingHours: [lastDay, to],
+    trailingHours: [lastDay, lastHour],
+    trailingRecords,
   };
 }
 
