@@ -7,6 +7,7 @@ export * from './config.js';
 export * from './logger.js';
 export * from './problem.js';
 export * from './validate.js';
+export * from './validation-messages.js';
 export * from './json.js';
 export * from './kv.js';
 export * from './cached-loader.js';
