@@ -7,12 +7,15 @@
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from '@ctss/domain-types';
-import { HttpProblem, sendJson, type KvStore } from '@ctss/server-kit';
+import { HttpProblem, parseQuery, sendJson, type KvStore } from '@ctss/server-kit';
 import { Router } from 'express';
 import type { Databases } from './db/connect.js';
-import { registerGet } from './openapi-responses.js';
+import { jsonResponse, problemResponse } from './openapi-responses.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
+
+/** The probes take no query parameters: any is a 400 INVALID_QUERY, as everywhere in this API. */
+const ProbeQuery = z.strictObject({});
 
 /** Resolves `promise`, or rejects after `ms` milliseconds. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -36,10 +39,12 @@ export interface HealthDeps {
 /** `GET /health` and `GET /ready`. */
 export function createHealthRouter(deps: HealthDeps): Router {
   const router = Router();
-  router.get('/health', (_req, res) => {
+  router.get('/health', (req, res) => {
+    parseQuery(ProbeQuery, req.query);
     sendJson(res, 200, { status: 'ok' });
   });
-  router.get('/ready', async (_req, res) => {
+  router.get('/ready', async (req, res) => {
+    parseQuery(ProbeQuery, req.query);
     const [database, cache] = await Promise.all([
       within(deps.db.read.raw('select 1'), PROBE_TIMEOUT_MS).then(
         () => 'ok',
@@ -62,22 +67,39 @@ export function createHealthRouter(deps: HealthDeps): Router {
   return router;
 }
 
-/** Registers `GET /health` and `GET /ready` (not conditional: no ETag, no 304). */
+/** The 400 of a probe given a query parameter. */
+const probeQueryProblem = problemResponse('INVALID_QUERY: the probes take no query parameters');
+
+/** Registers `GET /health` and `GET /ready` (no ETag, no 304, not rate limited). */
 export function registerHealthPaths(registry: OpenAPIRegistry): void {
-  registerGet(
-    registry,
-    '/health',
-    'Liveness',
-    z.object({ status: z.literal('ok') }),
-    undefined,
-    false,
-  );
-  registerGet(
-    registry,
-    '/ready',
-    'Readiness: database and cache reachable (503 SERVICE_UNAVAILABLE otherwise)',
-    z.object({ status: z.literal('ready'), database: z.string(), cache: z.string() }),
-    undefined,
-    false,
-  );
+  registry.registerPath({
+    method: 'get',
+    path: '/health',
+    operationId: 'getHealth',
+    summary: 'Liveness: the process answers (no backend is touched)',
+    responses: {
+      200: jsonResponse('Alive', z.object({ status: z.literal('ok') })),
+      400: probeQueryProblem,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/ready',
+    operationId: 'getReady',
+    summary: 'Readiness: the read database answers within 2 s; the cache is reported',
+    responses: {
+      200: jsonResponse(
+        'Ready',
+        z.object({
+          status: z.literal('ready'),
+          database: z.literal('ok'),
+          cache: z.enum(['redis', 'memory', 'unreachable']),
+        }),
+      ),
+      400: probeQueryProblem,
+      503: problemResponse(
+        'SERVICE_UNAVAILABLE: the read database does not answer within 2 s (detail e.g. `database: unreachable; cache: ok`), or the process is shutting down',
+      ),
+    },
+  });
 }

@@ -19,6 +19,7 @@ export * from './http-app.js';
 export * from './compression.js';
 export * from './http-cache.js';
 export * from './openapi.js';
+export * from './openapi-security.js';
 export * from './service.js';
 export * from './run-process.js';
 export * from './http-server.js';

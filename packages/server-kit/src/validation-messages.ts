@@ -96,7 +96,10 @@ export function validationErrorMap(source: ValidationSource, schema: z.ZodType) 
       case 'not_multiple_of':
         return `must be a multiple of ${String(issue.divisor)}`;
       case 'invalid_format':
-        return withAccepts(`is not a valid ${issue.format === 'regex' ? 'value' : issue.format}`, accepts);
+        return withAccepts(
+          `is not a valid ${issue.format === 'regex' ? 'value' : issue.format}`,
+          accepts,
+        );
       case 'unrecognized_keys':
         return `unknown ${source === 'query' ? 'parameter' : 'field'}${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
       case 'invalid_union':
