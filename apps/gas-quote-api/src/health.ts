@@ -6,13 +6,22 @@
  * outage, so failing readiness would only turn a degraded service into none.
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { PROBLEM_CONTENT_TYPE, problem, z, type ChainRegistry } from '@ctss/domain-types';
-import { sendJson, type KvStore } from '@ctss/server-kit';
+import {
+  PROBLEM_CONTENT_TYPE,
+  ProblemDetails,
+  problem,
+  z,
+  type ChainRegistry,
+} from '@ctss/domain-types';
+import { parseQuery, sendJson, type KvStore } from '@ctss/server-kit';
 import { Router, type Response } from 'express';
-import { jsonResponse } from './openapi-responses.js';
+import { jsonResponse, problemResponse } from './openapi-responses.js';
 import { MissingPriceDataError } from './prices/entries.js';
 import { PriceSnapshot } from './prices/snapshot.js';
 import type { PriceStore } from './prices/store.js';
+
+/** The probes take no query parameters: any is a 400 INVALID_QUERY, as everywhere in this API. */
+const ProbeQuery = z.strictObject({});
 
 /** Facts `/health` reports. */
 export interface HealthInfo {
@@ -77,10 +86,12 @@ export function healthRouter(
   store: Pick<PriceStore, 'snapshot'>,
 ): Router {
   const router = Router();
-  router.get('/health', (_req, res) => {
+  router.get('/health', (req, res) => {
+    parseQuery(ProbeQuery, req.query);
     sendJson(res, 200, { status: 'ok', snapshot: info.priceSource === 'snapshot', ...info });
   });
-  router.get('/ready', async (_req, res) => {
+  router.get('/ready', async (req, res) => {
+    parseQuery(ProbeQuery, req.query);
     const [cache, snapshot] = await Promise.all([
       kv.ping().then(
         () => 'ok',
@@ -104,32 +115,74 @@ export function healthRouter(
   return router;
 }
 
-/** Registers `GET /health` and `GET /ready` in the OpenAPI `registry`. */
+/** `/ready`'s account of the price data and the cache (both the 200 and the 503 carry it). */
+const readiness = {
+  cache: z
+    .enum(['ok', 'unreachable'])
+    .openapi({ description: 'the shared cache (Redis, or the in-process store)' }),
+  freshDomains: z
+    .array(z.number().int())
+    .openapi({ description: 'domains with a fresh gas price and native token price' }),
+  staleDomains: z
+    .array(z.number().int())
+    .openapi({ description: 'domains whose gas or token price is missing or too old' }),
+};
+
+/** The 200 body of `/health`. */
+const HealthBody = z
+  .object({
+    status: z.literal('ok'),
+    snapshot: z.boolean().openapi({ description: 'prices come from the bundled snapshot' }),
+    priceSource: z.enum(['live', 'snapshot']),
+    feederInProcess: z.boolean().openapi({ description: 'the price feeder runs in this process' }),
+    ecdsaSigner: z.string().openapi({ description: 'address of the ECDSA quote signer (0x hex)' }),
+    ed25519PublicKey: z
+      .string()
+      .openapi({ description: 'public key of the Ed25519 quote signer (0x hex, 32 bytes)' }),
+  })
+  .openapi('GasHealth');
+
+/** The 200 body of `/ready`. */
+const ReadyBody = z.object({ status: z.literal('ready'), ...readiness }).openapi('GasReady');
+
+/**
+ * The 503 body of `/ready`: a problem (SERVICE_UNAVAILABLE) with the readiness members, which a
+ * process that started shutting down leaves out (server-kit answers that one itself).
+ */
+const NotReadyBody = ProblemDetails.extend({
+  cache: readiness.cache.optional(),
+  freshDomains: readiness.freshDomains.optional(),
+  staleDomains: readiness.staleDomains.optional(),
+}).openapi('GasNotReady');
+
+/** The 400 of a probe given a query parameter. */
+const probeQueryProblem = problemResponse('INVALID_QUERY: the probes take no query parameters');
+
+/** Registers `GET /health` and `GET /ready` in the OpenAPI `registry` (neither is rate limited). */
 export function registerHealthPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/health',
-    summary: 'Liveness; reports whether the bundled snapshot price source is in use',
+    operationId: 'getHealth',
+    summary: 'Liveness; the price source in use and the signer identities',
     responses: {
-      200: jsonResponse(
-        'Alive',
-        z
-          .object({
-            status: z.literal('ok'),
-            snapshot: z.boolean(),
-            priceSource: z.enum(['live', 'snapshot']),
-          })
-          .loose(),
-      ),
+      200: jsonResponse('Alive', HealthBody),
+      400: probeQueryProblem,
     },
   });
   registry.registerPath({
     method: 'get',
     path: '/ready',
-    summary: 'Readiness: cache reachable and price data fresh',
+    operationId: 'getReady',
+    summary: 'Readiness: at least one chain has fresh gas and token prices',
     responses: {
-      200: { description: 'Ready' },
-      503: { description: 'Not ready (cache unreachable or no fresh prices)' },
+      200: jsonResponse('Ready; cache reported, not decisive', ReadyBody),
+      400: probeQueryProblem,
+      503: {
+        description:
+          'SERVICE_UNAVAILABLE: no chain has fresh gas and token prices, or the process is shutting down',
+        content: { 'application/problem+json': { schema: NotReadyBody } },
+      },
     },
   });
 }

@@ -1,7 +1,7 @@
 /**
  * OpenAPI responses shared by the endpoints' documents: a JSON body of a zod schema, and the
- * RFC 9457 problem bodies (docs/api.md "Errors") for the errors every quote and price endpoint
- * can answer.
+ * RFC 9457 problem bodies (docs/api.md "Errors") of the errors the endpoints can answer, each
+ * naming its `code`s.
  */
 import { ProblemDetails, type z } from '@ctss/domain-types';
 
@@ -16,16 +16,30 @@ export function jsonResponse<S extends z.ZodType>(
 /** The content of a problem response (`application/problem+json`). */
 export const problemContent = { 'application/problem+json': { schema: ProblemDetails } };
 
-/** The 400, 429 and 500 responses of the quote and price endpoints. */
+/** A problem response (RFC 9457) described by `description` (which names its codes). */
+export const problemResponse = (description: string) => ({ description, content: problemContent });
+
+/** The 429 of every rate-limited route (docs/api.md "Rate limits"). */
+export const rateLimited = {
+  429: problemResponse(
+    'RATE_LIMITED: the client exceeded its requests per minute; Retry-After says when to retry',
+  ),
+};
+
+/** The 400 of a route whose query is only validated (INVALID_QUERY). */
+export const invalidQuery = {
+  400: problemResponse(
+    'INVALID_QUERY: a parameter is missing, malformed, out of range, repeated or unknown',
+  ),
+};
+
+/** The 400, 429 and 500 responses of the quote endpoints. */
 export const problemResponses = {
-  400: {
-    description:
-      'Missing or invalid query parameter (INVALID_QUERY) or unsupported route (UNSUPPORTED_ROUTE)',
-    content: problemContent,
-  },
-  429: { description: 'Rate limited (RATE_LIMITED); see Retry-After', content: problemContent },
-  500: {
-    description: 'Price or gas data missing or stale (MISSING_PRICE_DATA), or internal error',
-    content: problemContent,
-  },
+  400: problemResponse(
+    'INVALID_QUERY (a parameter missing, malformed, repeated or unknown) or UNSUPPORTED_ROUTE (unknown domain, local = destination, no CCTP route for that version, wrong signature scheme for the origin)',
+  ),
+  ...rateLimited,
+  500: problemResponse(
+    'MISSING_PRICE_DATA (a gas or price entry missing or older than PRICE_MAX_AGE_SECONDS; Retry-After: 5; nothing is signed) or INTERNAL',
+  ),
 };

@@ -9,12 +9,15 @@
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from '@ctss/domain-types';
-import { HttpProblem, sendJson, type KvStore } from '@ctss/server-kit';
+import { HttpProblem, parseQuery, sendJson, type KvStore } from '@ctss/server-kit';
 import { Router } from 'express';
 import type { Databases } from './db/connect.js';
-import { registerGet } from './openapi-responses.js';
+import { jsonResponse, problemResponse } from './openapi-responses.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
+
+/** The probes take no query parameters: any is a 400 INVALID_QUERY, as everywhere in this API. */
+const ProbeQuery = z.strictObject({});
 
 /** Resolves `promise`, or rejects after `ms` milliseconds. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -38,7 +41,8 @@ export interface HealthDeps {
 /** `GET /health` and `GET /ready`. */
 export function createHealthRouter(deps: HealthDeps): Router {
   const router = Router();
-  router.get('/health', (_req, res) => {
+  router.get('/health', (req, res) => {
+    parseQuery(ProbeQuery, req.query);
     const database = deps.db.health?.report();
     if (database === undefined) {
       sendJson(res, 200, { status: 'ok' });
@@ -47,7 +51,8 @@ export function createHealthRouter(deps: HealthDeps): Router {
     const degraded = database.some((target) => target.status !== 'ok');
     sendJson(res, 200, { status: degraded ? 'degraded' : 'ok', database });
   });
-  router.get('/ready', async (_req, res) => {
+  router.get('/ready', async (req, res) => {
+    parseQuery(ProbeQuery, req.query);
     const [database, cache] = await Promise.all([
       within(deps.db.read.raw('select 1'), PROBE_TIMEOUT_MS).then(
         () => 'ok',
@@ -70,43 +75,64 @@ export function createHealthRouter(deps: HealthDeps): Router {
   return router;
 }
 
-/** Registers `GET /health` and `GET /ready` (not conditional: no ETag, no 304). */
+/** The 400 of a probe given a query parameter. */
+const probeQueryProblem = problemResponse('INVALID_QUERY: the probes take no query parameters');
+
+/** Registers `GET /health` and `GET /ready` (no ETag, no 304, not rate limited). */
 export function registerHealthPaths(registry: OpenAPIRegistry): void {
-  registerGet(
-    registry,
-    '/health',
-    'Liveness (always 200 while the process answers); `degraded` when a database target is failing or unreachable',
-    z.object({
-      status: z.enum(['ok', 'degraded']),
-      database: z
-        .array(
-          z.object({
-            target: z
-              .string()
-              .describe('`primary`, or `replica-<n>` (n: index in DATABASE_READ_URLS)'),
-            status: z
-              .enum(['ok', 'failing', 'unreachable'])
-              .describe(
-                '`failing`: 3 or more of its last 20 statements of the last minute failed with server errors while it accepts connections; `unreachable`: connections are being lost',
-              ),
-            recent_failures: z
-              .number()
-              .int()
-              .describe('Of its last 20 statements of the last minute, how many failed'),
-            last_error_code: z.string().optional().describe('SQLSTATE of the last failure'),
-          }),
-        )
-        .optional(),
-    }),
-    undefined,
-    false,
-  );
-  registerGet(
-    registry,
-    '/ready',
-    'Readiness: database and cache reachable (503 SERVICE_UNAVAILABLE otherwise)',
-    z.object({ status: z.literal('ready'), database: z.string(), cache: z.string() }),
-    undefined,
-    false,
-  );
+  registry.registerPath({
+    method: 'get',
+    path: '/health',
+    operationId: 'getHealth',
+    summary:
+      'Liveness (always 200 while the process answers); `degraded` when a database target is failing or unreachable',
+    responses: {
+      200: jsonResponse(
+        'Alive',
+        z.object({
+          status: z.enum(['ok', 'degraded']),
+          database: z
+            .array(
+              z.object({
+                target: z
+                  .string()
+                  .describe('`primary`, or `replica-<n>` (n: index in DATABASE_READ_URLS)'),
+                status: z
+                  .enum(['ok', 'failing', 'unreachable'])
+                  .describe(
+                    '`failing`: 3 or more of its last 20 statements of the last minute failed with server errors while it accepts connections; `unreachable`: connections are being lost',
+                  ),
+                recent_failures: z
+                  .number()
+                  .int()
+                  .describe('Of its last 20 statements of the last minute, how many failed'),
+                last_error_code: z.string().optional().describe('SQLSTATE of the last failure'),
+              }),
+            )
+            .optional(),
+        }),
+      ),
+      400: probeQueryProblem,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/ready',
+    operationId: 'getReady',
+    summary: 'Readiness: the read database answers within 2 s; the cache is reported',
+    responses: {
+      200: jsonResponse(
+        'Ready',
+        z.object({
+          status: z.literal('ready'),
+          database: z.literal('ok'),
+          cache: z.enum(['redis', 'memory', 'unreachable']),
+        }),
+      ),
+      400: probeQueryProblem,
+      503: problemResponse(
+        'SERVICE_UNAVAILABLE: the read database does not answer within 2 s (detail e.g. `database: unreachable; cache: ok`), or the process is shutting down',
+      ),
+    },
+  });
 }

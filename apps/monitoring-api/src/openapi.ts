@@ -6,6 +6,7 @@
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { ProblemDetails } from '@ctss/domain-types';
+import { API_KEY_SCHEME, API_KEY_SECURITY_SCHEME, OPTIONAL_API_KEY } from '@ctss/server-kit';
 import { registerDefiLlamaPaths } from './defillama/openapi.js';
 import { registerHealthPaths } from './health.js';
 import { registerStatsPaths } from './stats/openapi.js';
@@ -32,6 +33,7 @@ export function buildOpenApiDocument(): object {
   const registry = new OpenAPIRegistry();
   registry.register('ProblemDetails', ProblemDetails);
   for (const register of FEATURE_PATHS) register(registry);
+  registry.registerComponent('securitySchemes', API_KEY_SCHEME, API_KEY_SECURITY_SCHEME);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -40,6 +42,7 @@ export function buildOpenApiDocument(): object {
       description:
         'Transfer records, statistics, points, leaderboard and wallet binding of the CCTP bridge. All keys snake_case; amounts without `_usd` are exact integers in 6-decimal base units. Errors are RFC 9457 problem details with a stable `code`. Unknown query parameters are a 400.',
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: '/', description: 'the host serving this document' }],
+    security: OPTIONAL_API_KEY,
   });
 }

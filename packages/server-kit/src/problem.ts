@@ -10,7 +10,6 @@ import {
   type ErrorCode,
   type ProblemDetails,
 } from '@ctss/domain-types';
-import type { ZodError } from 'zod';
 import type { Logger } from './logger.js';
 
 /** An error that maps to a problem response: `status` 4xx/5xx, stable `code`, client-safe `detail`. */
@@ -46,14 +45,6 @@ export class DependencyUnavailableError extends HttpProblem {
     });
     this.name = 'DependencyUnavailableError';
   }
-}
-
-/** Formats zod issues as `field: message; field: message` for a problem `detail`. */
-export function describeZodError(error: ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.join('.') : 'value'}: ${i.message}`)
-    .join('; ');
 }
 
 /** Writes a problem body with its status, content type and any extra headers. */

@@ -1,6 +1,7 @@
 /** Boundary validation: request data is parsed with the same zod schemas that give the types. */
 import type { z } from 'zod';
-import { HttpProblem, describeZodError } from './problem.js';
+import { HttpProblem } from './problem.js';
+import { describeValidationError, validationErrorMap } from './validation-messages.js';
 
 /**
  * A UTF-16 surrogate without its pair: it has no UTF-8 form, so the driver would silently send
@@ -54,15 +55,18 @@ const unstorableDetail = (path: string) =>
  * expect strings, which is the intended 400. Any value or name holding text PostgreSQL cannot
  * store ({@link isStorableText}) is a 400 too, whatever the schema.
  *
- * @throws HttpProblem 400 INVALID_QUERY naming the first bad fields.
+ * @throws HttpProblem 400 INVALID_QUERY naming the first bad parameters and what they accept
+ *   (validation-messages.ts).
  */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
   const unstorable = findUnstorableText(query);
   if (unstorable !== undefined) {
     throw new HttpProblem(400, 'INVALID_QUERY', unstorableDetail(unstorable));
   }
-  const result = schema.safeParse(query ?? {});
-  if (!result.success) throw new HttpProblem(400, 'INVALID_QUERY', describeZodError(result.error));
+  const result = schema.safeParse(query ?? {}, { error: validationErrorMap('query', schema) });
+  if (!result.success) {
+    throw new HttpProblem(400, 'INVALID_QUERY', describeValidationError(result.error));
+  }
   return result.data;
 }
 
@@ -70,7 +74,8 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.ou
  * Parses a JSON body. Any string or key holding text PostgreSQL cannot store
  * ({@link isStorableText}, e.g. `"\u0000"` or `"\ud800"` in the JSON) is a 400, whatever the schema.
  *
- * @throws HttpProblem 400 INVALID_BODY naming the first bad fields (or a missing body).
+ * @throws HttpProblem 400 INVALID_BODY naming the first bad fields and what they accept
+ *   (validation-messages.ts), or a missing body.
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   if (body === undefined || body === null || typeof body !== 'object') {
@@ -80,7 +85,9 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   if (unstorable !== undefined) {
     throw new HttpProblem(400, 'INVALID_BODY', unstorableDetail(unstorable));
   }
-  const result = schema.safeParse(body);
-  if (!result.success) throw new HttpProblem(400, 'INVALID_BODY', describeZodError(result.error));
+  const result = schema.safeParse(body, { error: validationErrorMap('body', schema) });
+  if (!result.success) {
+    throw new HttpProblem(400, 'INVALID_BODY', describeValidationError(result.error));
+  }
   return result.data;
 }

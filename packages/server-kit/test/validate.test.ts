@@ -47,6 +47,45 @@ describe('text PostgreSQL cannot store', () => {
   });
 });
 
+describe('validation details', () => {
+  const query = z.strictObject({
+    limit: z
+      .string()
+      .regex(/^[0-9]+$/, 'must be a positive integer')
+      .optional()
+      .meta({ description: 'Page size, 1 to 100.' }),
+    network: z.enum(['mainnet', 'devnet']).optional(),
+    from: z.string().min(1),
+  });
+  const detailOf = (input: unknown) =>
+    (problemOf(() => parseQuery(query, input)) as { detail: string }).detail;
+
+  it('names the parameter and what it accepts, never the library wording', () => {
+    expect(detailOf({ from: 'a', limit: ['1', '2'] })).toBe(
+      'limit: must be given once, not 2 times (page size, 1 to 100)',
+    );
+    expect(detailOf({ from: 'a', sender: 'x' })).toBe('unknown parameter: sender');
+    expect(detailOf({ from: 'a', sender: 'x', b: 'y' })).toBe('unknown parameters: sender, b');
+    expect(detailOf({})).toBe('from: is required');
+    expect(detailOf({ from: '' })).toBe('from: must not be empty');
+    expect(detailOf({ from: 'a', network: 'x' })).toBe('network: must be one of mainnet, devnet');
+    expect(detailOf({ from: 'a', network: ['mainnet', 'devnet'] })).toBe(
+      'network: must be given once, not 2 times',
+    );
+    // A schema's own message wins.
+    expect(detailOf({ from: 'a', limit: 'x' })).toBe('limit: must be a positive integer');
+  });
+
+  it('words unknown body fields as fields', () => {
+    const body = z.strictObject({ username: z.string().max(3) });
+    const detail = (input: unknown) =>
+      (problemOf(() => parseBody(body, input)) as { detail: string }).detail;
+    expect(detail({ username: 'a', sender: 'x' })).toBe('unknown field: sender');
+    expect(detail({ username: 'abcd' })).toBe('username: must be at most 3 characters');
+    expect(detail({ username: 1 })).toBe('username: must be a string');
+  });
+});
+
 describe('body-parser errors', () => {
   it('maps a body that does not decompress, a bad length and an aborted body to 400 INVALID_BODY', () => {
     const cases = [

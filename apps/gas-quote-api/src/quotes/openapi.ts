@@ -9,6 +9,7 @@ export function registerQuotePaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: ECDSA_QUOTE_PATH,
+    operationId: 'getEcdsaQuote',
     summary: 'ECDSA-signed relayer fee quote for an EVM origin',
     description:
       'Signature over keccak256(abi.encodePacked(uint32 localDomain, uint32 destinationDomain, uint256 fee, uint256 deadline, bool isNative, uint8 cctpVersion)) ("spec" packing; "compact" uses uint128 fee, uint64 deadline, per origin chain). Deadline = now + 100 s.',
@@ -21,6 +22,7 @@ export function registerQuotePaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: ED25519_QUOTE_PATH,
+    operationId: 'getEd25519Quote',
     summary: 'Ed25519-signed relayer fee quote for a Solana, Aptos or Sui origin',
     description:
       'Signature over the BCS message [u8 version when given] u32 localDomain, u32 destinationDomain, u64 fee, u64 deadline, bool isNative (little-endian).',

@@ -25,48 +25,61 @@ export function registerStatsPaths(registry: OpenAPIRegistry): void {
   registerGet(
     registry,
     '/stats/mainnet/volumes',
+    'getVolume',
     "Lifetime volume (base units); with senders, those senders' volume (UserVolumeResponse)",
     z.union([TotalVolumeResponse, UserVolumeResponse]),
-    VolumesQuery,
+    { query: VolumesQuery },
   );
   registerGet(
     registry,
     '/stats/mainnet/volumes/hourly',
+    'getHourlyVolumes',
     'Hourly volume, UTC buckets, oldest first, empty buckets zero',
     VolumeSeriesResponse,
-    HourlyQuery,
+    { query: HourlyQuery },
   );
   registerGet(
     registry,
     '/stats/mainnet/volumes/daily',
+    'getDailyVolumes',
     'Daily volume, UTC buckets, oldest first, empty buckets zero',
     VolumeSeriesResponse,
-    DailyQuery,
+    { query: DailyQuery },
   );
   registerGet(
     registry,
     '/stats/mainnet/fees',
+    'getFeeSeries',
     'Fees per bucket: total_fee_usd = sum(deposit - receive), total_relayer_fee_usd = sum(relayer_fee)',
     FeeSeriesResponse,
-    FeesQueryParams,
+    { query: FeesQueryParams },
   );
   registerGet(
     registry,
     '/stats/mainnet/transactions',
+    'getTransactionCount',
     'Number of mainnet transfers',
     TransactionCountResponse,
   );
   registerGet(
     registry,
     '/stats/mainnet/chain-shares',
+    'getChainShares',
     'Lifetime volume per source domain; share = amount / total_amount',
     ChainSharesResponse,
   );
   registerGet(
     registry,
     '/stats/mainnet/wallets',
+    'getMainnetUniqueSenders',
     'Distinct mainnet senders',
     UniqueSendersResponse,
   );
-  registerGet(registry, '/stats/wallets', 'Distinct testnet/devnet senders', UniqueSendersResponse);
+  registerGet(
+    registry,
+    '/stats/wallets',
+    'getUniqueSenders',
+    'Distinct testnet/devnet senders',
+    UniqueSendersResponse,
+  );
 }

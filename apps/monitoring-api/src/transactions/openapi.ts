@@ -7,6 +7,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { TestnetTransactionPage, TransactionPage } from '@ctss/domain-types';
 import type { ZodType } from 'zod';
 import {
+  dependencyUnavailable,
   jsonResponse,
   notModified,
   problemResponse,
@@ -15,19 +16,38 @@ import {
 } from '../openapi-responses.js';
 import { FeedQuery, RecordParams } from './schemas.js';
 
+/** The feeds' own problems beyond registerGet's (names, cursors, name-resolution RPCs). */
+const feedProblems = {
+  400: problemResponse(
+    'INVALID_QUERY (a parameter malformed, out of range, repeated or unknown), INVALID_CURSOR (cursor not `<unix_ts>_<id>` or out of range) or INVALID_NAME (a .eth / .sol name that is malformed, does not resolve, or whose chain has no RPC configured)',
+  ),
+  503: problemResponse(
+    'DEPENDENCY_UNAVAILABLE (PostgreSQL or Redis unreachable or too slow; Retry-After) or SERVICE_UNAVAILABLE (the name-resolution RPC cannot be reached)',
+  ),
+};
+
 /** Registers a single-record lookup (`/<feed>/{source_tx_hash}`). */
-function registerLookup(registry: OpenAPIRegistry, feed: string, page: ZodType): void {
+function registerLookup(
+  registry: OpenAPIRegistry,
+  feed: string,
+  operationId: string,
+  page: ZodType,
+): void {
   registry.registerPath({
     method: 'get',
     path: `${feed}/{source_tx_hash}`,
+    operationId,
     summary: `The records of one origin transaction hash (${feed} record shape), as one page`,
     request: { params: RecordParams },
     responses: {
       200: jsonResponse('OK', page),
       ...notModified,
-      400: problemResponse('Malformed hash or a query parameter (INVALID_QUERY)'),
-      404: problemResponse('No record with this origin hash (NOT_FOUND)'),
+      400: problemResponse(
+        'INVALID_QUERY (a hash that is not 0x hex or base58, too long, or any query parameter) or BAD_REQUEST (a path that is not valid percent-encoding)',
+      ),
+      404: problemResponse('NOT_FOUND: no record with this origin hash on this network'),
       ...rateLimited,
+      ...dependencyUnavailable,
     },
   });
 }
@@ -37,17 +57,19 @@ export function registerTransactionPaths(registry: OpenAPIRegistry): void {
   registerGet(
     registry,
     '/transactionsmainnet',
+    'listMainnetTransactions',
     'Mainnet transaction feed, newest first, cursor pagination',
     TransactionPage,
-    FeedQuery,
+    { query: FeedQuery, responses: feedProblems },
   );
-  registerLookup(registry, '/transactionsmainnet', TransactionPage);
+  registerLookup(registry, '/transactionsmainnet', 'getMainnetTransaction', TransactionPage);
   registerGet(
     registry,
     '/transactions',
+    'listTransactions',
     'Testnet/staging transaction feed (subset record)',
     TestnetTransactionPage,
-    FeedQuery,
+    { query: FeedQuery, responses: feedProblems },
   );
-  registerLookup(registry, '/transactions', TestnetTransactionPage);
+  registerLookup(registry, '/transactions', 'getTransaction', TestnetTransactionPage);
 }

@@ -12,7 +12,12 @@ import {
   WalletsQueryResponse,
   z,
 } from '@ctss/domain-types';
-import { jsonResponse, problemResponse } from '../openapi-responses.js';
+import {
+  dependencyUnavailable,
+  jsonResponse,
+  problemResponse,
+  rateLimited,
+} from '../openapi-responses.js';
 import { LeaderboardQuery, MessagesQuery } from './schemas.js';
 
 /** Registers the users endpoints (paths, parameters, bodies, responses and error codes). */
@@ -20,17 +25,23 @@ export function registerUsersPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/users/leaderboard',
+    operationId: 'getLeaderboard',
     summary: 'Ranked users: stored rank ascending, then unranked users (domain_rank null)',
     request: { query: LeaderboardQuery },
     responses: {
       200: jsonResponse('A leaderboard page', LeaderboardPage),
-      400: problemResponse('INVALID_QUERY: bad network, limit < 1, negative or non-integer offset'),
+      400: problemResponse(
+        'INVALID_QUERY: unknown network, limit below 1, non-integer or negative values, repeated or unknown parameters',
+      ),
+      ...rateLimited,
+      ...dependencyUnavailable,
     },
   });
 
   registry.registerPath({
     method: 'get',
     path: '/users',
+    operationId: 'getUsers',
     summary: 'A user by wallets (`wallets`) or by username (`domains`); exactly one of the two',
     request: {
       query: z.object({
@@ -53,24 +64,30 @@ export function registerUsersPaths(registry: OpenAPIRegistry): void {
         'INVALID_QUERY: neither or both parameters, unknown chain, bad address, more than 20 entries',
       ),
       404: problemResponse('NOT_FOUND: no username has these wallets / no such username'),
+      ...rateLimited,
+      ...dependencyUnavailable,
     },
   });
 
   registry.registerPath({
     method: 'get',
     path: '/users/messages',
+    operationId: 'getBindingMessage',
     summary: 'A one-time binding nonce and the exact message to sign',
     request: { query: MessagesQuery },
     responses: {
       200: jsonResponse('Binding nonce', BindingNonce),
       400: problemResponse('INVALID_QUERY: bad chain type, address or username suffix'),
       404: problemResponse('NOT_FOUND: unknown username'),
+      ...rateLimited,
+      ...dependencyUnavailable,
     },
   });
 
   registry.registerPath({
     method: 'post',
     path: '/users/verify',
+    operationId: 'verifyWalletBinding',
     summary: 'Bind or unbind a wallet with a signature over the issued message',
     request: {
       body: { required: true, content: { 'application/json': { schema: VerifyRequest } } },
@@ -86,7 +103,12 @@ export function registerUsersPaths(registry: OpenAPIRegistry): void {
       404: problemResponse('NOT_FOUND: unknown username'),
       409: problemResponse('ALREADY_BOUND / NOT_BOUND'),
       410: problemResponse('NONCE_EXPIRED: nonce expired, used or never issued'),
-      415: problemResponse('UNSUPPORTED_MEDIA_TYPE: body is not application/json'),
+      413: problemResponse('PAYLOAD_TOO_LARGE: a JSON body over 16 kB'),
+      415: problemResponse(
+        'UNSUPPORTED_MEDIA_TYPE: body is not application/json, or an unsupported charset or content encoding',
+      ),
+      ...rateLimited,
+      ...dependencyUnavailable,
     },
   });
 }

@@ -38,8 +38,22 @@ describe('users OpenAPI', () => {
       '404',
       '409',
       '410',
+      '413',
       '415',
+      '429',
+      '503',
     ]);
+  });
+
+  it('when generated, then every rate-limited operation declares 429 and every probe its 400', () => {
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const operation of Object.values(operations)) {
+        const statuses = Object.keys(operation.responses);
+        const probe = path === '/health' || path === '/ready';
+        expect({ path, has429: statuses.includes('429') }).toEqual({ path, has429: !probe });
+        expect({ path, has400: statuses.includes('400') }).toEqual({ path, has400: true });
+      }
+    }
   });
 
   it('when generated, then the response schemas come from domain-types', () => {
