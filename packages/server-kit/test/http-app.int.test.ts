@@ -17,6 +17,7 @@ import {
   sendJson,
   serveOpenApi,
 } from '../src/index.js';
+import { DOCS_ASSETS } from '../src/openapi.js';
 
 const logger = createLogger({ name: 'test', level: 'silent' });
 
@@ -124,6 +125,56 @@ describe('createHttpApp: one path from error to response', () => {
     expect(metrics.text).toMatch(
       /test_http_requests_total\{method="GET",route="\/amount",status="200"\} \d+/,
     );
+  });
+
+  it('serves under /docs/ only the files the page loads, nothing else of swagger-ui-dist', async () => {
+    const page = (await request(app).get('/docs/').expect(200)).text;
+    const loaded = [...page.matchAll(/(?:src|href)="\.\/([^"]+)"/g)].map((m) => m[1]);
+    expect(loaded.sort()).toEqual(DOCS_ASSETS.slice().sort());
+    for (const file of loaded) await request(app).get(`/docs/${file}`).expect(200);
+    for (const file of [
+      'README.md',
+      'LICENSE',
+      'NOTICE',
+      'index.js',
+      'index.html',
+      'index.css',
+      'package.json',
+      'swagger-initializer.js',
+      'oauth2-redirect.html',
+      'oauth2-redirect.js',
+      'swagger-ui.css.map',
+      'swagger-ui-bundle.js.map',
+      'swagger-ui-bundle.js.LICENSE.txt',
+      'swagger-ui-es-bundle.js',
+      'absolute-path.js',
+      'log.bundle-sizes.swagger-ui.txt',
+    ]) {
+      const res = await request(app).get(`/docs/${file}`);
+      expect([file, res.status, res.headers['content-type']]).toEqual([
+        file,
+        404,
+        'application/problem+json; charset=utf-8',
+      ]);
+    }
+  });
+
+  it('answers Range on a static file with 206, and an unsatisfiable one with a 416 problem', async () => {
+    const part = await request(app)
+      .get('/docs/swagger-ui.css')
+      .set('Range', 'bytes=0-9')
+      .expect(206);
+    expect(part.headers['content-range']).toMatch(/^bytes 0-9\/\d+$/);
+    expect(part.text).toHaveLength(10);
+    for (const range of ['bytes=999999999-', 'bytes=999999999-1000000000']) {
+      const res = await request(app).get('/docs/swagger-ui.css').set('Range', range);
+      expect(res.status).toBe(416);
+      expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(res.headers['content-range']).toMatch(/^bytes \*\/\d+$/);
+      expect(JSON.parse(res.text)).toMatchObject({ status: 416, code: 'RANGE_NOT_SATISFIABLE' });
+    }
+    // A malformed Range is ignored (RFC 9110 section 14.2): the whole file.
+    await request(app).get('/docs/swagger-ui.css').set('Range', 'bytes=x-y').expect(200);
   });
 });
 
