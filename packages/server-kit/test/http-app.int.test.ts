@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { z } from 'zod';
 import {
+  apiKeyDigest,
   createHttpApp,
+  createRateLimiter,
   createKvStore,
   createLogger,
   createMetrics,
@@ -204,6 +206,41 @@ describe.each(limiterBackends)('rate limiting (%s)', (_kind, url) => {
     // An API key is a separate, higher tier; /metrics on the API port is limited like any path.
     await request(a).get('/amount').set('X-API-Key', 'k1').expect(200);
     expect((await request(a).get('/metrics').expect(429)).body.code).toBe('RATE_LIMITED');
+  });
+
+  it('keeps and counts API keys only as SHA-256 digests: no key in a Redis key name', async () => {
+    const prefix = `rl:${randomUUID()}:`;
+    const plain = 'partner-secret-key-1';
+    const other = 'partner-secret-key-2';
+    // One key configured as itself, one as its digest (what an operator can put in the Secret).
+    const apiKeys = new Set([plain, `sha256:${apiKeyDigest(other)}`]);
+    const limiter = createRateLimiter({
+      limit: 1,
+      apiKeyLimit: 5,
+      redis: kv.redis,
+      prefix,
+      apiKeys,
+    });
+    const asKey = (key: string | undefined) =>
+      limiter.consume({ headers: key ? { 'x-api-key': key } : {}, ip: '203.0.113.9' });
+    expect(apiKeyDigest(plain)).toBe(createHash('sha256').update(plain).digest('hex'));
+    const first = await asKey(plain);
+    expect(first).toMatchObject({ allowed: true, limit: 5, key: `key:${apiKeyDigest(plain)}` });
+    expect(await asKey(other)).toMatchObject({ limit: 5, key: `key:${apiKeyDigest(other)}` });
+    // An unknown key, or the digest sent as a key, is an ordinary client.
+    expect(await asKey('partner-secret-key-3')).toMatchObject({ limit: 1, key: 'ip:203.0.113.9' });
+    expect(await asKey(apiKeyDigest(plain))).toMatchObject({ limit: 1 });
+    if (url) {
+      const keys = (await kv.redis!.sendCommand(['KEYS', `${prefix}*`])) as string[];
+      expect(keys.sort()).toEqual(
+        [
+          `${prefix}ip:203.0.113.9`,
+          `${prefix}key:${apiKeyDigest(plain)}`,
+          `${prefix}key:${apiKeyDigest(other)}`,
+        ].sort(),
+      );
+      expect(keys.join(' ')).not.toContain('partner-secret');
+    }
   });
 });
 
