@@ -395,12 +395,12 @@ describe('the single-writer lock', () => {
     await running.stop();
   });
 
-  it('leases half the refresh interval, at least 2 s, so a standby takes over within the interval', () => {
+  it('leases a third of the refresh interval, at least 2 s, so a standby takes over within the interval', () => {
     t = buildTestApp({ env: upstreamEnv() });
-    expect(feederLeaseSeconds(15)).toBe(8);
+    expect(feederLeaseSeconds(15)).toBe(5);
     expect(feederLeaseSeconds(1)).toBe(2);
-    expect(feederLeaseSeconds(60)).toBe(30);
+    expect(feederLeaseSeconds(60)).toBe(20);
     // Lease plus one heartbeat (a third of it) stays within the interval for the default 15 s.
-    expect(feederLeaseSeconds(15) * (4 / 3)).toBeLessThanOrEqual(15);
+    expect(feederLeaseSeconds(15) * (4 / 3)).toBeLessThanOrEqual(15 / 2);
   });
 });

@@ -19,6 +19,7 @@ import type { Child } from './processes.js';
 import { startRedis } from './redis.js';
 import { check, figure, printReport } from './report.js';
 import { bindRace } from './scenarios/bind-race.js';
+import { wrongRedisPassword } from './scenarios/credentials.js';
 import { emptyRedis } from './scenarios/empty-redis.js';
 import { postgresLoss } from './scenarios/postgres-loss.js';
 import { redisLoss } from './scenarios/redis-loss.js';
@@ -130,6 +131,8 @@ try {
   await scenario('6 redis empty', async () => {
     redis = await emptyRedis(redis!);
   });
+  const embedded = db.embedded;
+  await scenario('7 wrong redis password', () => wrongRedisPassword(databaseUrl, embedded));
   const pg = db;
   await scenario('2 postgres loss', () => postgresLoss(pg, [feeder, gas, monitoring], loadUser));
   await scenario('3 sigterm', () => sigterm(monitoring, gas, loadUser));

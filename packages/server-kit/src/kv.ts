@@ -93,6 +93,12 @@ export interface RedisConnection {
   /** True while connected and ready: a command sent now reaches Redis. */
   readonly ready: boolean;
   /**
+   * True while Redis refuses this process's credentials (`WRONGPASS`, `NOAUTH`: a wrong password
+   * or user in REDIS_URL, a configuration error of this replica, not an outage); false once a
+   * connection is ready again. Logged once at error level when it starts.
+   */
+  readonly credentialsRefused: boolean;
+  /**
    * Sends one command as its words (`['EVALSHA', sha, '1', key, '60000']`); keys are NOT prefixed.
    * Resolves to the reply as node-redis decodes it (strings, numbers, arrays).
    * @throws KvUnavailableError when Redis is down or does not answer within the command timeout;
@@ -134,6 +140,9 @@ export const KV_RETRY_AFTER_SECONDS = 1;
 const DEL_IF_EQUALS = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const SET_IF_HELD = `if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3]) return 1 else return 0 end`;
 const EXPIRE_IF_EQUALS = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('expire', KEYS[1], ARGV[2]) else return 0 end`;
+
+/** Redis error replies to AUTH (or to a command without it) that mean the credentials are wrong. */
+const CREDENTIALS_REFUSED = /^(WRONGPASS|NOAUTH|ERR invalid password|ERR AUTH)/;
 
 /**
  * Capped exponential backoff with jitter (node-redis `socket.reconnectStrategy`): never gives up,
@@ -211,8 +220,16 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
   let everReady = false;
   let down = false;
   let closed = false;
+  let credentialsRefused = false;
 
   client.on('error', (err: unknown) => {
+    if (!credentialsRefused && !closed && CREDENTIALS_REFUSED.test(messageOf(err))) {
+      credentialsRefused = true;
+      logger.error(
+        { event: 'redis_credentials_refused', reason: messageOf(err) },
+        'Redis refuses the credentials in REDIS_URL: fix the password (or user) of this deployment',
+      );
+    }
     if (down || client.isReady || closed) return;
     down = true;
     logger.warn(
@@ -222,6 +239,7 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
   });
   client.on('ready', () => {
     everReady = true;
+    credentialsRefused = false;
     if (!down) return;
     down = false;
     logger.info({ event: 'redis_up' }, 'Redis is reachable again');
@@ -245,6 +263,9 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
   const connection: RedisConnection = {
     get ready() {
       return client.isReady;
+    },
+    get credentialsRefused() {
+      return credentialsRefused;
     },
     sendCommand: (args) => run(() => client.sendCommand([...args])),
     onReconnect(listener) {

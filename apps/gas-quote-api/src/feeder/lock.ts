@@ -41,12 +41,13 @@ export interface LeaderLock {
 }
 
 /**
- * The lease of the feeder lock for a refresh interval, seconds: half the interval (at least 2 s),
- * so that with the heartbeat at a third of the lease a standby takes a dead owner's lock within
- * 2/3 of an interval of the owner's death (lease + one heartbeat), i.e. before the interval ends.
+ * The lease of the feeder lock for a refresh interval, seconds: a third of the interval (at least
+ * 2 s), so that with the heartbeat at a third of the lease a standby takes a dead owner's lock
+ * within 4/9 of an interval of the owner's last renewal (lease + one heartbeat: 6.7 s at the
+ * default 15 s), leaving the rest of the interval for a new process to start and run its cycle.
  */
 export function feederLeaseSeconds(intervalSeconds: number): number {
-  return Math.max(2, Math.ceil(intervalSeconds / 2));
+  return Math.max(2, Math.ceil(intervalSeconds / 3));
 }
 
 /**
