@@ -6,8 +6,9 @@
  */
 import request from 'supertest';
 import { FeesMessage, TokenPricesMessage, type SubscribeMessage } from '@ctss/domain-types';
-import { createLogger } from '@ctss/server-kit';
-import { buildFeeder } from '../src/feeder/build.js';
+import { createLogger, FenceLostError } from '@ctss/server-kit';
+import { buildFeeder, FEEDER_LOCK_KEY } from '../src/feeder/build.js';
+import { createFeederLock, feederLeaseSeconds } from '../src/feeder/lock.js';
 import { LATEST_KEYS, UPDATES_CHANNEL } from '../src/channels.js';
 import type { RefreshReport } from '../src/feeder/feeder.js';
 import { DEFAULT_PYTH_FEED_IDS } from '../src/price-source-ids.js';
@@ -349,5 +350,57 @@ describe('the single-writer lock', () => {
     expect(outcomes[0]).toMatchObject({ wrote: true, gasFailed: [] });
     await running.stop();
     expect((await feederFor(t).refresh()).wrote).toBe(true);
+  });
+
+  it('fences a former owner: once its lease passed to another holder its writes are refused', async () => {
+    t = buildTestApp({ env: upstreamEnv() });
+    const former = createFeederLock(t.kv, FEEDER_LOCK_KEY, 30);
+    const current = createFeederLock(t.kv, FEEDER_LOCK_KEY, 30);
+    expect(await former.acquireOrRenew()).toBe('acquired');
+    expect(await former.acquireOrRenew()).toBe('renewed');
+    expect(await current.acquireOrRenew()).toBe('elsewhere');
+    await former.write('latest:test', 'from-former', 60);
+    // The former owner's lease runs out (it paused, or was cut off) and the other takes it.
+    await t.kv.del(FEEDER_LOCK_KEY);
+    expect(await current.acquireOrRenew()).toBe('acquired');
+    await current.write('latest:test', 'from-current', 60);
+    await expect(former.write('latest:test', 'late', 60)).rejects.toThrow(FenceLostError);
+    await expect(
+      t.store.putGas(0, { price: 1n, decimals: 18 }, t.clock(), 'late', former.fence),
+    ).rejects.toThrow(FenceLostError);
+    expect(await t.kv.get('latest:test')).toBe('from-current');
+    expect(await t.kv.get('gas:0')).toBeNull();
+  });
+
+  it('refreshes at once when its heartbeat finds the lock and the prices gone from the store', async () => {
+    // FEEDER_INTERVAL_SECONDS=1: a 2 s lease renewed every 667 ms; the cycle itself every 60 s.
+    t = buildTestApp({ env: upstreamEnv({ FEEDER_INTERVAL_SECONDS: '1' }) });
+    const outcomes: (RefreshReport | Error)[] = [];
+    const running = feederFor(t, (o) => outcomes.push(o));
+    running.start(60_000);
+    const waitFor = async (n: number) => {
+      for (let i = 0; i < 300 && outcomes.length < n; i++)
+        await new Promise((r) => setTimeout(r, 10));
+    };
+    await waitFor(1);
+    expect(outcomes[0]).toMatchObject({ wrote: true });
+    // The store comes back empty (FLUSHALL, a restart without persistence).
+    for (const key of [FEEDER_LOCK_KEY, 'gas:0', 'usd:ETH', LATEST_KEYS.fees]) await t.kv.del(key);
+    const flushedAt = Date.now();
+    await waitFor(2);
+    expect(outcomes[1]).toMatchObject({ wrote: true });
+    expect(Date.now() - flushedAt).toBeLessThan(2000);
+    expect(await t.kv.get('gas:0')).not.toBeNull();
+    expect(await t.kv.get(LATEST_KEYS.fees)).not.toBeNull();
+    await running.stop();
+  });
+
+  it('leases a third of the refresh interval, at least 2 s, so a standby takes over within the interval', () => {
+    t = buildTestApp({ env: upstreamEnv() });
+    expect(feederLeaseSeconds(15)).toBe(5);
+    expect(feederLeaseSeconds(1)).toBe(2);
+    expect(feederLeaseSeconds(60)).toBe(20);
+    // Lease plus one heartbeat (a third of it) stays within the interval for the default 15 s.
+    expect(feederLeaseSeconds(15) * (4 / 3)).toBeLessThanOrEqual(15 / 2);
   });
 });

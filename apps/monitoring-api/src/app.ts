@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps): Express {
   });
   mountRouter(app, '/users', createUsersRouter({ users, binding }));
   mountRouter(app, '/defillama', createDefiLlamaRouter({ db, clock }));
-  app.use(createHealthRouter({ db, kv }));
+  app.use(createHealthRouter({ db, kv, logger, metrics }));
   serveOpenApi(app, buildOpenApiDocument());
   return finishHttpApp(app, logger, { classifyError: classifyDatabaseError });
 }

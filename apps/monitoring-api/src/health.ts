@@ -1,17 +1,30 @@
 /**
- * Probes (docs/api.md "Probes, metrics and docs"): `/health` is liveness (the process answers)
- * and reports whether each database target serves statements (db/target-health.ts; `degraded`
- * when one does not, still 200: restarting the process does not mend a database),
- * `/ready` is readiness: the read database answers within two seconds. The KV store is reported
- * but does not decide it (docs/operations.md "Redis lost"): everything but wallet binding works
- * without Redis, and every replica shares a Redis outage, so failing readiness would only turn a
- * degraded service into none.
+ * Probes (docs/api.md "Probes, metrics and docs"; docs/operations.md "Readiness"): `/health` is
+ * liveness (the process answers) and reports what degrades it without a restart mending it: each
+ * database target's statement health (db/target-health.ts) and credentials a backend refuses.
+ * `/ready` is readiness and fails only for what makes THIS replica unable to serve while others
+ * could: its own credentials refused by PostgreSQL or Redis (a bad Secret in a rollout stops at
+ * the first new pod). An unreachable database or Redis is reported but does not decide it: every
+ * replica shares that outage, and each answers what it can (stale statistics, 503 problems with
+ * Retry-After for the rest) instead of leaving no endpoint at all (docs/decisions.md "D90.
+ * Readiness for one replica, not for shared outages"). Draining and start-up are server-kit's and
+ * the listener's (no /ready before start-up is done).
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from '@ctss/domain-types';
-import { HttpProblem, parseQuery, sendJson, type KvStore } from '@ctss/server-kit';
+import {
+  HttpProblem,
+  parseQuery,
+  sendJson,
+  sendProblem,
+  type KvStore,
+  type Logger,
+  type Metrics,
+} from '@ctss/server-kit';
 import { Router } from 'express';
+import { Gauge } from 'prom-client';
 import type { Databases } from './db/connect.js';
+import { isCredentialsRefused } from './db/unavailable.js';
 import { jsonResponse, problemResponse } from './openapi-responses.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
@@ -32,44 +45,106 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-/** What the probes use: the read pool, the targets' statement health and the KV store. */
+/**
+ * What the probes use: the read pool, the targets' statement health, the KV store, and where
+ * refused credentials are reported.
+ */
 export interface HealthDeps {
   readonly db: Pick<Databases, 'read' | 'health'>;
-  readonly kv: Pick<KvStore, 'ping' | 'kind'>;
+  readonly kv: Pick<KvStore, 'ping' | 'kind' | 'redis'>;
+  /** Logs refused credentials once at error level when they start. */
+  readonly logger?: Logger;
+  /** Gets `<prefix>dependency_credentials_refused{dependency}` (1 while refused). */
+  readonly metrics?: Metrics;
+}
+
+/** A backend's state as the probes report it. */
+type Reach = 'ok' | 'unreachable' | 'credentials refused';
+
+const REFUSED: Reach = 'credentials refused';
+
+/** The metric name prefix of `metrics` (e.g. `monitoring_`), read off its HTTP request counter. */
+function metricsPrefix(metrics: Metrics): string {
+  const suffix = 'http_requests_total';
+  const name = metrics.registry
+    .getMetricsAsArray()
+    .map((m) => m.name)
+    .find((n) => n.endsWith(suffix));
+  return name ? name.slice(0, -suffix.length) : '';
 }
 
 /** `GET /health` and `GET /ready`. */
 export function createHealthRouter(deps: HealthDeps): Router {
   const router = Router();
+  /** The database's state at the last /ready probe (liveness reads it, never the database). */
+  let database: Reach = 'ok';
+  const cacheRefused = () => deps.kv.redis?.credentialsRefused === true;
+  if (deps.metrics) {
+    new Gauge({
+      name: `${metricsPrefix(deps.metrics)}dependency_credentials_refused`,
+      help: 'Whether PostgreSQL or Redis refuses the credentials this process was configured with (1) or not (0)',
+      labelNames: ['dependency'],
+      registers: [deps.metrics.registry],
+      collect() {
+        this.set({ dependency: 'database' }, database === REFUSED ? 1 : 0);
+        this.set({ dependency: 'redis' }, cacheRefused() ? 1 : 0);
+      },
+    });
+  }
+  const probeDatabase = async (): Promise<Reach> => {
+    let next: Reach;
+    try {
+      await within(deps.db.read.raw('select 1'), PROBE_TIMEOUT_MS);
+      next = 'ok';
+    } catch (err) {
+      next = isCredentialsRefused(err) ? REFUSED : 'unreachable';
+    }
+    if (next === REFUSED && database !== REFUSED)
+      deps.logger?.error(
+        { event: 'database_credentials_refused' },
+        'PostgreSQL refuses the credentials in DATABASE_URL: fix the password (or role) of this deployment',
+      );
+    database = next;
+    return next;
+  };
+  const probeCache = (): Promise<Reach> =>
+    within(deps.kv.ping(), PROBE_TIMEOUT_MS).then(
+      () => 'ok',
+      () => (cacheRefused() ? REFUSED : 'unreachable'),
+    );
   router.get('/health', (req, res) => {
     parseQuery(ProbeQuery, req.query);
-    const database = deps.db.health?.report();
-    if (database === undefined) {
-      sendJson(res, 200, { status: 'ok' });
-      return;
-    }
-    const degraded = database.some((target) => target.status !== 'ok');
-    sendJson(res, 200, { status: degraded ? 'degraded' : 'ok', database });
+    const refused = [
+      ...(database === REFUSED ? ['database'] : []),
+      ...(cacheRefused() ? ['redis'] : []),
+    ];
+    const targets = deps.db.health?.report();
+    const degraded = refused.length > 0 || (targets ?? []).some((t) => t.status !== 'ok');
+    sendJson(res, 200, {
+      status: degraded ? 'degraded' : 'ok',
+      ...(targets === undefined ? {} : { database: targets }),
+      ...(refused.length > 0 ? { credentials_refused: refused } : {}),
+    });
   });
   router.get('/ready', async (req, res) => {
     parseQuery(ProbeQuery, req.query);
-    const [database, cache] = await Promise.all([
-      within(deps.db.read.raw('select 1'), PROBE_TIMEOUT_MS).then(
-        () => 'ok',
-        () => 'unreachable',
-      ),
-      within(deps.kv.ping(), PROBE_TIMEOUT_MS).then(
-        () => 'ok',
-        () => 'unreachable',
-      ),
-    ]);
-    if (database !== 'ok') {
-      throw new HttpProblem(503, 'SERVICE_UNAVAILABLE', `database: ${database}; cache: ${cache}`);
+    const [db, cache] = await Promise.all([probeDatabase(), probeCache()]);
+    if (db === REFUSED || cache === REFUSED) {
+      // Sent, not thrown: the refusal is logged once where it is detected, not per probe.
+      sendProblem(
+        res,
+        new HttpProblem(
+          503,
+          'SERVICE_UNAVAILABLE',
+          `this replica's credentials are refused: database: ${db}; cache: ${cache}`,
+        ),
+      );
+      return;
     }
     sendJson(res, 200, {
       status: 'ready',
-      database,
-      cache: cache === 'ok' ? deps.kv.kind : 'unreachable',
+      database: db,
+      cache: cache === 'ok' ? deps.kv.kind : cache,
     });
   });
   return router;
@@ -85,7 +160,7 @@ export function registerHealthPaths(registry: OpenAPIRegistry): void {
     path: '/health',
     operationId: 'getHealth',
     summary:
-      'Liveness (always 200 while the process answers); `degraded` when a database target is failing or unreachable',
+      'Liveness (always 200 while the process answers); `degraded` when a database target is failing or unreachable, or a backend refuses this replica\'s credentials',
     responses: {
       200: jsonResponse(
         'Alive',
@@ -110,6 +185,10 @@ export function registerHealthPaths(registry: OpenAPIRegistry): void {
               }),
             )
             .optional(),
+          credentials_refused: z
+            .array(z.enum(['database', 'redis']))
+            .optional()
+            .describe('The backends that refuse the credentials this replica was configured with'),
         }),
       ),
       400: probeQueryProblem,
@@ -119,19 +198,20 @@ export function registerHealthPaths(registry: OpenAPIRegistry): void {
     method: 'get',
     path: '/ready',
     operationId: 'getReady',
-    summary: 'Readiness: the read database answers within 2 s; the cache is reported',
+    summary:
+      'Readiness of this replica: 503 SERVICE_UNAVAILABLE only while PostgreSQL or Redis refuses its credentials (or while it shuts down); an unreachable backend is reported (`unreachable`) but leaves it ready',
     responses: {
       200: jsonResponse(
         'Ready',
         z.object({
           status: z.literal('ready'),
-          database: z.literal('ok'),
+          database: z.enum(['ok', 'unreachable']),
           cache: z.enum(['redis', 'memory', 'unreachable']),
         }),
       ),
       400: probeQueryProblem,
       503: problemResponse(
-        'SERVICE_UNAVAILABLE: the read database does not answer within 2 s (detail e.g. `database: unreachable; cache: ok`), or the process is shutting down',
+        "SERVICE_UNAVAILABLE: a backend refuses this replica's credentials (detail e.g. `this replica's credentials are refused: database: ok; cache: credentials refused`), or the process is shutting down",
       ),
     },
   });

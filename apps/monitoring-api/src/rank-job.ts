@@ -23,7 +23,7 @@ export async function runRankJob(
   if (!config.DATABASE_URL)
     throw new Error('DATABASE_URL must be set: the rank job writes to the primary database');
   const logger = createLogger({ name: 'monitoring-rank-job', level: config.LOG_LEVEL });
-  const knex = createKnex(config.DATABASE_URL, { poolMax: 1 });
+  const knex = createKnex(config.DATABASE_URL, { poolMax: 1, logger });
   try {
     const started = performance.now();
     const changed = await recomputeRanks(knex);

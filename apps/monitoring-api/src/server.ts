@@ -66,7 +66,7 @@ export async function startMonitoringService(
   );
   await dbs.refreshReplicaHealth();
   // Migrations and the demo load run on their own connection without the pools' statement timeout.
-  const admin = createKnex(primaryUrl, { poolMax: 1 });
+  const admin = createKnex(primaryUrl, { poolMax: 1, logger });
   try {
     const applied = await migrateLatest(admin);
     logger.info({ applied }, 'database migrated');

@@ -22,20 +22,55 @@ describe('probes, metrics, docs, CORS, headers', () => {
     });
   });
 
-  it('when the database is unreachable, then /ready is a 503 problem and /health stays ok', async () => {
+  it('when the database is unreachable, then /ready stays 200 and reports it, and /health stays ok', async () => {
+    // Every replica shares the outage: failing readiness would take them all out of the Service
+    // and stale statistics would reach nobody (docs/operations.md "Readiness").
     const dead = createKnex('postgres://postgres@127.0.0.1:1/none', { poolMax: 1 });
     const broken = buildTestDeps({ knex: dead });
     try {
       const brokenApp = createApp(broken);
-      const res = await request(brokenApp).get('/ready').expect(503);
-      expect(res.body).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
-      expect(res.body.detail).toContain('database: unreachable');
-      await request(brokenApp).get('/health').expect(200);
+      const res = await request(brokenApp).get('/ready').expect(200);
+      expect(res.body).toMatchObject({ status: 'ready', database: 'unreachable' });
+      expect((await request(brokenApp).get('/health').expect(200)).body).toEqual({
+        status: 'ok',
+      });
+      const metrics = await request(brokenApp).get('/metrics').expect(200);
+      expect(metrics.text).toMatch(/dependency_credentials_refused\{dependency="database"\} 0/);
     } finally {
       await broken.close();
       await dead.destroy();
     }
   });
+
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'when PostgreSQL refuses the credentials, then /ready is a 503 problem, /health is degraded and the metric is 1',
+    async () => {
+      // A role the server does not know: FATAL 28000 from a real PostgreSQL (PGlite has no roles).
+      const url = new URL(process.env.DATABASE_URL!);
+      url.username = 'no_such_role_ctss';
+      const refused = createKnex(url.toString(), { poolMax: 1 });
+      const deps = buildTestDeps({ knex: refused });
+      try {
+        const app = createApp(deps);
+        const res = await request(app).get('/ready').expect(503);
+        expect(res.body).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+        expect(res.body.detail).toContain('database: credentials refused');
+        expect((await request(app).get('/health').expect(200)).body).toMatchObject({
+          status: 'degraded',
+          credentials_refused: ['database'],
+        });
+        const metrics = await request(app).get('/metrics').expect(200);
+        expect(metrics.text).toMatch(/dependency_credentials_refused\{dependency="database"\} 1/);
+        // Requests get a retryable 503, not a 500 per request.
+        const feed = await request(app).get('/stats/mainnet/transactions');
+        expect(feed.status).toBe(503);
+        expect(feed.body.code).toBe('DEPENDENCY_UNAVAILABLE');
+      } finally {
+        await deps.close();
+        await refused.destroy();
+      }
+    },
+  );
 
   it('when requests were served, then /metrics exposes them in the Prometheus format', async () => {
     await request(t.app).get('/stats/mainnet/transactions').expect(200);

@@ -19,6 +19,8 @@ import type { Child } from './processes.js';
 import { startRedis } from './redis.js';
 import { check, figure, printReport } from './report.js';
 import { bindRace } from './scenarios/bind-race.js';
+import { wrongRedisPassword } from './scenarios/credentials.js';
+import { emptyRedis } from './scenarios/empty-redis.js';
 import { postgresLoss } from './scenarios/postgres-loss.js';
 import { redisLoss } from './scenarios/redis-loss.js';
 import { secretsScan } from './scenarios/secrets.js';
@@ -126,6 +128,11 @@ try {
   await scenario('1 redis loss', async () => {
     redis = await redisLoss(redis!, [feeder, gas, monitoring], loadUser);
   });
+  await scenario('6 redis empty', async () => {
+    redis = await emptyRedis(redis!);
+  });
+  const embedded = db.embedded;
+  await scenario('7 wrong redis password', () => wrongRedisPassword(databaseUrl, embedded));
   const pg = db;
   await scenario('2 postgres loss', () => postgresLoss(pg, [feeder, gas, monitoring], loadUser));
   await scenario('3 sigterm', () => sigterm(monitoring, gas, loadUser));

@@ -40,6 +40,12 @@ export interface KvStore {
   delIfEquals(key: string, value: string): Promise<boolean>;
   /** Re-arms the TTL of `key` only if it still holds `value` (lock renewal); true when renewed. */
   expireIfEquals(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  /**
+   * A fenced write: sets `key` to `value` for `ttlSeconds` only while `fence.key` holds
+   * `fence.value` (the writer still owns its lock), in one atomic step (Lua on Redis). A writer
+   * whose lease was lost and taken over cannot overwrite the new owner's data. True when set.
+   */
+  setIfHeld(key: string, value: string, ttlSeconds: number, fence: KvFence): Promise<boolean>;
   /** Publishes `message` on `channel` to every subscriber of every replica. */
   publish(channel: string, message: string): Promise<void>;
   /**
@@ -53,6 +59,20 @@ export interface KvStore {
   ping(): Promise<void>;
   /** Closes connections; the store is unusable afterwards. */
   close(): Promise<void>;
+}
+
+/** A lock key and the token its owner stored there: the condition of {@link KvStore.setIfHeld}. */
+export interface KvFence {
+  readonly key: string;
+  readonly value: string;
+}
+
+/** A fenced write ({@link KvStore.setIfHeld}) was refused: the writer no longer holds its lock. */
+export class FenceLostError extends Error {
+  constructor(readonly fenceKey: string) {
+    super(`the lock ${fenceKey} is no longer held by this writer; write refused`);
+    this.name = 'FenceLostError';
+  }
 }
 
 /** Options of {@link createKvStore}. */
@@ -72,6 +92,12 @@ export interface KvStoreOptions {
 export interface RedisConnection {
   /** True while connected and ready: a command sent now reaches Redis. */
   readonly ready: boolean;
+  /**
+   * True while Redis refuses this process's credentials (`WRONGPASS`, `NOAUTH`: a wrong password
+   * or user in REDIS_URL, a configuration error of this replica, not an outage); false once a
+   * connection is ready again. Logged once at error level when it starts.
+   */
+  readonly credentialsRefused: boolean;
   /**
    * Sends one command as its words (`['EVALSHA', sha, '1', key, '60000']`); keys are NOT prefixed.
    * Resolves to the reply as node-redis decodes it (strings, numbers, arrays).
@@ -112,7 +138,11 @@ export const KV_RECONNECT_MAX_DELAY_MS = 500;
 export const KV_RETRY_AFTER_SECONDS = 1;
 
 const DEL_IF_EQUALS = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+const SET_IF_HELD = `if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('set', KEYS[2], ARGV[2], 'EX', ARGV[3]) return 1 else return 0 end`;
 const EXPIRE_IF_EQUALS = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('expire', KEYS[1], ARGV[2]) else return 0 end`;
+
+/** Redis error replies to AUTH (or to a command without it) that mean the credentials are wrong. */
+const CREDENTIALS_REFUSED = /^(WRONGPASS|NOAUTH|ERR invalid password|ERR AUTH)/;
 
 /**
  * Capped exponential backoff with jitter (node-redis `socket.reconnectStrategy`): never gives up,
@@ -190,8 +220,16 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
   let everReady = false;
   let down = false;
   let closed = false;
+  let credentialsRefused = false;
 
   client.on('error', (err: unknown) => {
+    if (!credentialsRefused && !closed && CREDENTIALS_REFUSED.test(messageOf(err))) {
+      credentialsRefused = true;
+      logger.error(
+        { event: 'redis_credentials_refused', reason: messageOf(err) },
+        'Redis refuses the credentials in REDIS_URL: fix the password (or user) of this deployment',
+      );
+    }
     if (down || client.isReady || closed) return;
     down = true;
     logger.warn(
@@ -201,6 +239,7 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
   });
   client.on('ready', () => {
     everReady = true;
+    credentialsRefused = false;
     if (!down) return;
     down = false;
     logger.info({ event: 'redis_up' }, 'Redis is reachable again');
@@ -224,6 +263,9 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
   const connection: RedisConnection = {
     get ready() {
       return client.isReady;
+    },
+    get credentialsRefused() {
+      return credentialsRefused;
     },
     sendCommand: (args) => run(() => client.sendCommand([...args])),
     onReconnect(listener) {
@@ -285,6 +327,15 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
     async expireIfEquals(key, value, ttlSeconds) {
       const reply = await run(() =>
         client.eval(EXPIRE_IF_EQUALS, { keys: [k(key)], arguments: [value, String(ttlSeconds)] }),
+      );
+      return reply === 1;
+    },
+    async setIfHeld(key, value, ttlSeconds, fence) {
+      const reply = await run(() =>
+        client.eval(SET_IF_HELD, {
+          keys: [k(fence.key), k(key)],
+          arguments: [fence.value, value, String(ttlSeconds)],
+        }),
       );
       return reply === 1;
     },
@@ -397,6 +448,11 @@ export function createMemoryKvStore(prefix = ''): KvStore {
       const entry = live(k(key));
       if (entry?.value !== value) return Promise.resolve(false);
       entry.expiresAt = expiry(ttlSeconds);
+      return Promise.resolve(true);
+    },
+    setIfHeld(key, value, ttlSeconds, fence) {
+      if (live(k(fence.key))?.value !== fence.value) return Promise.resolve(false);
+      entries.set(k(key), { value, expiresAt: expiry(ttlSeconds) });
       return Promise.resolve(true);
     },
     publish(channel, message) {

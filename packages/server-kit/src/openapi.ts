@@ -1,14 +1,49 @@
 /** Serves an OpenAPI document at `/openapi.json` and a Swagger UI page at `/docs` (assets bundled, no CDN). */
-import { Router, type Express, type RequestHandler } from 'express';
+import { Router, type Express, type NextFunction, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { mountRouter } from './metrics.js';
+import { HttpProblem } from './problem.js';
 
-/** Files of the swagger-ui-dist folder that are not the UI's assets (its own demo page and manifest). */
-const NOT_ASSETS = new Set(['/index.html', '/package.json']);
+/**
+ * The swagger-ui-dist files the page swagger-ui-express renders loads (its `<link href>` and
+ * `<script src>`), besides the generated `swagger-ui-init.js`: the only static files served.
+ * swagger-ui-dist's README, LICENSE, `index.js`, demo `index.html`, petstore
+ * `swagger-initializer.js`, `oauth2-redirect.*`, other bundles and source maps are not.
+ */
+export const DOCS_ASSETS: readonly string[] = [
+  'favicon-16x16.png',
+  'favicon-32x32.png',
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-init.js',
+  'swagger-ui-standalone-preset.js',
+];
+const STATIC_ASSETS = new Set(
+  DOCS_ASSETS.filter((f) => f !== 'swagger-ui-init.js').map((f) => `/${f}`),
+);
+
+/**
+ * The error serve-static passes on for a `Range` no byte of the file satisfies (send: status 416
+ * with `Content-Range: bytes *\/<size>` in `headers`), as a 416 problem carrying that header
+ * (RFC 9110 section 15.5.17); any other error unchanged.
+ */
+function rangeProblem(err: unknown): unknown {
+  if (typeof err !== 'object' || err === null) return err;
+  const { status, headers } = err as { status?: unknown; headers?: Record<string, unknown> };
+  if (status !== 416) return err;
+  const contentRange = headers?.['Content-Range'];
+  return new HttpProblem(
+    416,
+    'RANGE_NOT_SATISFIABLE',
+    'Range: no part of the requested range is within the file',
+    typeof contentRange === 'string' ? { 'Content-Range': contentRange } : {},
+  );
+}
 
 /**
  * Mounts `GET /openapi.json` and `GET /docs` for `document` (an OpenAPI 3.x object). Under
- * `/docs/` only the page, its generated init script and the UI's static assets answer; any other
+ * `/docs/` only the page and the files it loads ({@link DOCS_ASSETS}) answer, `Range` on them
+ * with 206 or a 416 problem (never a 500); any other
  * path falls through to the app's 404 problem (swagger-ui-express alone answers every path with
  * the page, and some with a text 404).
  */
@@ -31,7 +66,11 @@ export function serveOpenApi(app: Express, document: object): void {
   const docs = Router({ strict: true });
   docs.use(relaxCsp);
   docs.get('/swagger-ui-init.js', initScript);
-  docs.use((req, res, next) => (NOT_ASSETS.has(req.path) ? next() : assets(req, res, next)));
+  docs.use((req, res, next: NextFunction) =>
+    STATIC_ASSETS.has(req.path)
+      ? assets(req, res, (err?: unknown) => (err === undefined ? next() : next(rangeProblem(err))))
+      : next(),
+  );
   docs.get('/', uiPage);
   mountRouter(app, '/docs', docs);
 }

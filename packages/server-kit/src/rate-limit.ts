@@ -6,6 +6,7 @@
  * process memory ({@link FailoverRateLimitStore}). {@link RateLimiter.consume} applies the same
  * limit to requests that never reach express (WebSocket upgrades).
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import {
@@ -32,7 +33,11 @@ export interface RateLimitOptions {
   redis?: RedisConnection | undefined;
   /** Key prefix in Redis, e.g. `gas:rl:`. */
   prefix?: string;
-  /** API keys (sent as `X-API-Key`) and the per-window limit they get. */
+  /**
+   * API keys (sent as `X-API-Key`) that get {@link apiKeyLimit}: each a key as clients send it,
+   * or its digest as `sha256:<64 hex digits>` ({@link apiKeyDigest}), so the Secret need not hold
+   * the key itself. Kept and compared only as digests.
+   */
   apiKeys?: ReadonlySet<string>;
   /** Per-window limit of an API key (default 10 x `limit`). */
   apiKeyLimit?: number;
@@ -50,6 +55,25 @@ export function clientKey(ip: string | undefined): string {
   if (!ip) return 'ip:unknown';
   if (ip.startsWith('::ffff:') && ip.includes('.')) return `ip:${ip.slice(7)}`;
   return ip.includes(':') ? `ip:${ipKeyGenerator(ip)}` : `ip:${ip}`;
+}
+
+/** An API key configured as its digest: `sha256:` and 64 lowercase hex digits. */
+const DIGEST_ENTRY = /^sha256:([0-9a-f]{64})$/;
+
+/**
+ * The SHA-256 digest of an API key as 64 lowercase hex digits: what the rate limiter keeps,
+ * compares and counts under (`key:<digest>`), so no key appears in a Redis key name, a metric or
+ * a log line (docs/decisions.md "D91. API keys kept as digests").
+ */
+export function apiKeyDigest(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** The digests of configured API keys: a `sha256:<hex>` entry as is, any other entry hashed. */
+export function apiKeyDigests(entries: Iterable<string>): Set<string> {
+  const digests = new Set<string>();
+  for (const entry of entries) digests.add(DIGEST_ENTRY.exec(entry)?.[1] ?? apiKeyDigest(entry));
+  return digests;
 }
 
 /** express-rate-limit stores its result on the request as `rateLimit` (its default property name). */
@@ -89,7 +113,7 @@ export interface RateLimitDecision {
   readonly remaining: number;
   /** Seconds until the window resets (at least 1): the `Retry-After` of a refusal. */
   readonly retryAfterSeconds: number;
-  /** The counter key (`ip:<address>` or `key:<api key>`). */
+  /** The counter key (`ip:<address>` or `key:<SHA-256 of the API key, hex>`). */
   readonly key: string;
 }
 
@@ -149,9 +173,13 @@ function rateLimitInstruments(
 /** Creates the rate-limiting middleware (see {@link RateLimiter}). */
 export function createRateLimiter(opts: RateLimitOptions, deps: RateLimitDeps = {}): RateLimiter {
   const windowMs = (opts.windowSeconds ?? 60) * 1000;
-  const apiKeys = opts.apiKeys ?? new Set<string>();
-  const apiKeyOf = (header: unknown): string | undefined =>
-    typeof header === 'string' && apiKeys.has(header) ? header : undefined;
+  const digests = apiKeyDigests(opts.apiKeys ?? []);
+  /** The digest of a configured key sent in `X-API-Key`, else undefined (the key itself is never kept). */
+  const apiKeyOf = (header: unknown): string | undefined => {
+    if (typeof header !== 'string' || digests.size === 0) return undefined;
+    const digest = apiKeyDigest(header);
+    return digests.has(digest) ? digest : undefined;
+  };
   const skip = new Set(opts.skipPaths ?? ['/health', '/ready']);
   const redis = opts.redis;
   const { fallback } = rateLimitInstruments(deps.metrics, redis);

@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { z } from 'zod';
 import {
+  apiKeyDigest,
   createHttpApp,
+  createRateLimiter,
   createKvStore,
   createLogger,
   createMetrics,
@@ -17,6 +19,7 @@ import {
   sendJson,
   serveOpenApi,
 } from '../src/index.js';
+import { DOCS_ASSETS } from '../src/openapi.js';
 
 const logger = createLogger({ name: 'test', level: 'silent' });
 
@@ -125,6 +128,56 @@ describe('createHttpApp: one path from error to response', () => {
       /test_http_requests_total\{method="GET",route="\/amount",status="200"\} \d+/,
     );
   });
+
+  it('serves under /docs/ only the files the page loads, nothing else of swagger-ui-dist', async () => {
+    const page = (await request(app).get('/docs/').expect(200)).text;
+    const loaded = [...page.matchAll(/(?:src|href)="\.\/([^"]+)"/g)].map((m) => m[1]);
+    expect(loaded.sort()).toEqual(DOCS_ASSETS.slice().sort());
+    for (const file of loaded) await request(app).get(`/docs/${file}`).expect(200);
+    for (const file of [
+      'README.md',
+      'LICENSE',
+      'NOTICE',
+      'index.js',
+      'index.html',
+      'index.css',
+      'package.json',
+      'swagger-initializer.js',
+      'oauth2-redirect.html',
+      'oauth2-redirect.js',
+      'swagger-ui.css.map',
+      'swagger-ui-bundle.js.map',
+      'swagger-ui-bundle.js.LICENSE.txt',
+      'swagger-ui-es-bundle.js',
+      'absolute-path.js',
+      'log.bundle-sizes.swagger-ui.txt',
+    ]) {
+      const res = await request(app).get(`/docs/${file}`);
+      expect([file, res.status, res.headers['content-type']]).toEqual([
+        file,
+        404,
+        'application/problem+json; charset=utf-8',
+      ]);
+    }
+  });
+
+  it('answers Range on a static file with 206, and an unsatisfiable one with a 416 problem', async () => {
+    const part = await request(app)
+      .get('/docs/swagger-ui.css')
+      .set('Range', 'bytes=0-9')
+      .expect(206);
+    expect(part.headers['content-range']).toMatch(/^bytes 0-9\/\d+$/);
+    expect(part.text).toHaveLength(10);
+    for (const range of ['bytes=999999999-', 'bytes=999999999-1000000000']) {
+      const res = await request(app).get('/docs/swagger-ui.css').set('Range', range);
+      expect(res.status).toBe(416);
+      expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(res.headers['content-range']).toMatch(/^bytes \*\/\d+$/);
+      expect(JSON.parse(res.text)).toMatchObject({ status: 416, code: 'RANGE_NOT_SATISFIABLE' });
+    }
+    // A malformed Range is ignored (RFC 9110 section 14.2): the whole file.
+    await request(app).get('/docs/swagger-ui.css').set('Range', 'bytes=x-y').expect(200);
+  });
 });
 
 const redisUrl = process.env.REDIS_URL;
@@ -153,6 +206,41 @@ describe.each(limiterBackends)('rate limiting (%s)', (_kind, url) => {
     // An API key is a separate, higher tier; /metrics on the API port is limited like any path.
     await request(a).get('/amount').set('X-API-Key', 'k1').expect(200);
     expect((await request(a).get('/metrics').expect(429)).body.code).toBe('RATE_LIMITED');
+  });
+
+  it('keeps and counts API keys only as SHA-256 digests: no key in a Redis key name', async () => {
+    const prefix = `rl:${randomUUID()}:`;
+    const plain = 'partner-secret-key-1';
+    const other = 'partner-secret-key-2';
+    // One key configured as itself, one as its digest (what an operator can put in the Secret).
+    const apiKeys = new Set([plain, `sha256:${apiKeyDigest(other)}`]);
+    const limiter = createRateLimiter({
+      limit: 1,
+      apiKeyLimit: 5,
+      redis: kv.redis,
+      prefix,
+      apiKeys,
+    });
+    const asKey = (key: string | undefined) =>
+      limiter.consume({ headers: key ? { 'x-api-key': key } : {}, ip: '203.0.113.9' });
+    expect(apiKeyDigest(plain)).toBe(createHash('sha256').update(plain).digest('hex'));
+    const first = await asKey(plain);
+    expect(first).toMatchObject({ allowed: true, limit: 5, key: `key:${apiKeyDigest(plain)}` });
+    expect(await asKey(other)).toMatchObject({ limit: 5, key: `key:${apiKeyDigest(other)}` });
+    // An unknown key, or the digest sent as a key, is an ordinary client.
+    expect(await asKey('partner-secret-key-3')).toMatchObject({ limit: 1, key: 'ip:203.0.113.9' });
+    expect(await asKey(apiKeyDigest(plain))).toMatchObject({ limit: 1 });
+    if (url) {
+      const keys = (await kv.redis!.sendCommand(['KEYS', `${prefix}*`])) as string[];
+      expect(keys.sort()).toEqual(
+        [
+          `${prefix}ip:203.0.113.9`,
+          `${prefix}key:${apiKeyDigest(plain)}`,
+          `${prefix}key:${apiKeyDigest(other)}`,
+        ].sort(),
+      );
+      expect(keys.join(' ')).not.toContain('partner-secret');
+    }
   });
 });
 

@@ -47,6 +47,21 @@ describe.each(backends)('KvStore (%s)', (_kind, url) => {
     expect(await kv.get('lock')).toBeNull();
   });
 
+  it('writes a fenced value only while the fence key holds the writer token', async () => {
+    expect(await kv.setIfHeld('fenced', 'v1', 10, { key: 'fence', value: 'owner-a' })).toBe(false);
+    expect(await kv.get('fenced')).toBeNull();
+    await kv.set('fence', 'owner-a', 10);
+    expect(await kv.setIfHeld('fenced', 'v1', 10, { key: 'fence', value: 'owner-a' })).toBe(true);
+    expect(await kv.get('fenced')).toBe('v1');
+    // The lease passed to another owner: the former one can no longer write.
+    await kv.set('fence', 'owner-b', 10);
+    expect(await kv.setIfHeld('fenced', 'v2', 10, { key: 'fence', value: 'owner-a' })).toBe(false);
+    expect(await kv.get('fenced')).toBe('v1');
+    expect(await kv.setIfHeld('fenced', 'v3', 1, { key: 'fence', value: 'owner-b' })).toBe(true);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await kv.get('fenced')).toBeNull();
+  });
+
   it('delivers published messages to every subscriber until unsubscribed', async () => {
     const other = createKvStore({ redisUrl: url, prefix: 'unused:' });
     const got: string[] = [];

@@ -5,7 +5,7 @@ import type { GasQuoteConfig } from '../config.js';
 import type { PriceStore } from '../prices/store.js';
 import type { PricingParams } from '../pricing/route-pricer.js';
 import { createFeeder, type Feeder, type RefreshReport } from './feeder.js';
-import { createFeederLock } from './lock.js';
+import { createFeederLock, feederLeaseSeconds } from './lock.js';
 import { createAptosGasSource } from './sources/aptos.js';
 import { createCoinGeckoSource } from './sources/coingecko.js';
 import { createEvmGasSource } from './sources/evm.js';
@@ -113,11 +113,11 @@ export function buildFeeder(deps: {
       ? snapshotGasSources(snapshot)
       : buildGasSources(config, deps.registry, deps.params),
     usdSources: snapshot ? [snapshotUsdSource(snapshot, clock)] : buildUsdSources(config, clock),
-    // The lease outlives two intervals, so a live owner always renews in time.
+    // A short lease renewed by a heartbeat, every write fenced by it (D89).
     lock: createFeederLock(
       deps.kv,
       FEEDER_LOCK_KEY,
-      Math.max(10, config.FEEDER_INTERVAL_SECONDS * 3),
+      feederLeaseSeconds(config.FEEDER_INTERVAL_SECONDS),
     ),
   });
 }

@@ -3,11 +3,15 @@
  * each cycle, while holding the single-writer lock, it reads every chain's gas price and every
  * native token's USD price (primary source, then fallbacks for what is missing), stores them with
  * their observation times, computes the fee matrix and publishes the `fees` and `tokenPrices`
- * messages (latest copy in the store, live copy on the pub/sub channel).
+ * messages (latest copy in the store, live copy on the pub/sub channel). Every write is fenced
+ * by the lock, which a heartbeat renews every third of its lease; a cycle also runs at once when
+ * the heartbeat takes the lock anew (a dead owner's lease ran out, or the store came back without
+ * the lock and the prices) and when Redis reconnects (docs/decisions.md "D89. A short, fenced
+ * feeder lease").
  */
 import type { ChainRegistry, SubscribeMessage } from '@ctss/domain-types';
 import type { Logger } from 'pino';
-import type { KvStore } from '@ctss/server-kit';
+import { FenceLostError, type KvStore } from '@ctss/server-kit';
 import { buildFeesMessage, freshDomainPrices, tokenPricesMessage } from '../pricing/fee-matrix.js';
 import type { PriceStore } from '../prices/store.js';
 import type { PricingParams } from '../pricing/route-pricer.js';
@@ -49,20 +53,28 @@ export interface RefreshReport {
 export interface Feeder {
   /** Runs one refresh cycle now. Source failures are logged, never thrown. @throws on store failures. */
   refresh(): Promise<RefreshReport>;
-  /** Refreshes now and then every `intervalMs`; errors of a cycle are logged. */
+  /**
+   * Refreshes now and then every `intervalMs`, renews the lock on a heartbeat (a third of its
+   * lease) and refreshes at once when the heartbeat takes the lock anew or Redis reconnects;
+   * errors of a cycle are logged. A cycle never overlaps another.
+   */
   start(intervalMs: number): void;
-  /** Stops the interval, waits for a running cycle, releases the lock. */
+  /** Stops the interval and the heartbeat, waits for a running cycle, releases the lock. */
   stop(): Promise<void>;
 }
 
 /** Builds a {@link Feeder}. */
 export function createFeeder(deps: FeederDeps): Feeder {
   const log = deps.logger;
+  const fence = deps.lock.fence;
   let timer: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let stopReconnect: (() => void) | undefined;
   let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
 
   async function refresh(): Promise<RefreshReport> {
-    if (!(await deps.lock.acquireOrRenew())) {
+    if ((await deps.lock.acquireOrRenew()) === 'elsewhere') {
       log.debug('feeder lock held elsewhere; skipping cycle');
       return { wrote: false, gasUpdated: [], gasFailed: [], usdUpdated: {}, usdMissing: [] };
     }
@@ -72,9 +84,10 @@ export function createFeeder(deps: FeederDeps): Feeder {
       deps.gasSources.map(async (source) => {
         try {
           const gas = await source.fetch();
-          await deps.store.putGas(source.domain, gas, deps.clock(), source.name);
+          await deps.store.putGas(source.domain, gas, deps.clock(), source.name, fence);
           gasUpdated.push(source.domain);
         } catch (err) {
+          if (err instanceof FenceLostError) throw err;
           gasFailed.push(source.domain);
           log.warn({ err, domain: source.domain, source: source.name }, 'gas price refresh failed');
         }
@@ -88,11 +101,12 @@ export function createFeeder(deps: FeederDeps): Feeder {
       try {
         const got = await source.fetch(remaining);
         for (const [symbol, q] of got) {
-          await deps.store.putUsd(symbol, q.price, q.observedAt, source.name);
+          await deps.store.putUsd(symbol, q.price, q.observedAt, source.name, fence);
           usdUpdated[symbol] = source.name;
         }
         remaining = remaining.filter((s) => !got.has(s));
       } catch (err) {
+        if (err instanceof FenceLostError) throw err;
         log.warn({ err, source: source.name }, 'USD price source failed; trying the next one');
       }
     }
@@ -112,12 +126,14 @@ export function createFeeder(deps: FeederDeps): Feeder {
     ];
     for (const message of messages) {
       const json = JSON.stringify(message);
-      await deps.kv.set(LATEST_KEYS[message.type], json, LATEST_TTL_SECONDS);
+      await deps.lock.write(LATEST_KEYS[message.type], json, LATEST_TTL_SECONDS);
       await deps.kv.publish(UPDATES_CHANNEL, json);
     }
   }
 
   function cycle(): void {
+    if (busy) return;
+    busy = true;
     running = refresh().then(
       (report) => {
         log.debug({ report }, 'feeder cycle done');
@@ -128,6 +144,21 @@ export function createFeeder(deps: FeederDeps): Feeder {
         deps.onCycle?.(err instanceof Error ? err : new Error(String(err)));
       },
     );
+    void running.finally(() => {
+      busy = false;
+    });
+  }
+
+  /** Renews the lease; a lock taken anew (not renewed) means the store's prices may be gone: refresh now. */
+  function beat(): void {
+    deps.lock.acquireOrRenew().then(
+      (state) => {
+        if (state !== 'acquired' || timer === undefined) return;
+        log.info({ event: 'feeder_lock_acquired' }, 'feeder lock taken anew; refreshing now');
+        cycle();
+      },
+      (err: unknown) => log.debug({ err }, 'feeder lock renewal failed'),
+    );
   }
 
   return {
@@ -137,10 +168,20 @@ export function createFeeder(deps: FeederDeps): Feeder {
       cycle();
       timer = setInterval(cycle, intervalMs);
       timer.unref();
+      heartbeat = setInterval(beat, Math.max(100, Math.floor((deps.lock.ttlSeconds * 1000) / 3)));
+      heartbeat.unref();
+      stopReconnect = deps.kv.redis?.onReconnect(() => {
+        log.info({ event: 'feeder_redis_back' }, 'Redis is back; refreshing prices now');
+        cycle();
+      });
     },
     async stop() {
       if (timer) clearInterval(timer);
+      if (heartbeat) clearInterval(heartbeat);
+      stopReconnect?.();
       timer = undefined;
+      heartbeat = undefined;
+      stopReconnect = undefined;
       await running;
       // With Redis away the release cannot reach it; the lease then expires by itself.
       await deps.lock.release().catch((err: unknown) => {

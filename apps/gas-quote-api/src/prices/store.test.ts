@@ -155,6 +155,36 @@ describe('the in-process snapshot of the price store', () => {
     expect(computed).toBe(3);
   });
 
+  it('keeps serving the entries it holds when the store comes back without them, until they pass the maximum age', async () => {
+    const kv = createMemoryKvStore('snap5:');
+    const store = createPriceStore(kv, { maxAgeSeconds: 120, clock, registry, refreshMs: 1000 });
+    await store.putGas(0, gwei(3n), T, 'test');
+    await store.putUsd('ETH', 300_000_000_000n, T, 'test');
+    expect((await snap(store)).gas(0)).toMatchObject({ observedAt: T });
+    // The store is emptied (a Redis restarted without persistence, FLUSHALL, an eviction) and
+    // one entry is left malformed: the re-read keeps the entries held in process.
+    await kv.del('gas:0');
+    await kv.del('usd:ETH');
+    await kv.set('usd:SOL', 'not json');
+    now = T + 60_000;
+    const afterFlush = await snap(store);
+    expect(afterFlush.loadedAt).toBe(T + 60_000);
+    expect(afterFlush.gas(0)).toMatchObject({ price: 3_000_000_000n, observedAt: T });
+    expect(afterFlush.usd('ETH')).toMatchObject({ price: 300_000_000_000n });
+    expect(() => afterFlush.usd('SOL')).toThrow(/price entry usd:SOL is not JSON/);
+    // A newer write replaces the held entry; an older one stored later does not.
+    await store.putGas(0, gwei(4n), T + 61_000, 'test');
+    expect((await snap(store)).gas(0)).toMatchObject({ price: 4_000_000_000n });
+    await kv.set('gas:0', JSON.stringify({ price: '1', decimals: 18, observedAt: T, source: 'x' }));
+    now = T + 62_000;
+    expect((await snap(store)).gas(0)).toMatchObject({ price: 4_000_000_000n });
+    // Held entries still age out.
+    now = T + 120_001;
+    const aged = await snap(store);
+    expect(() => aged.usd('ETH')).toThrow(/ETH USD price data is 120 s old/);
+    expect(aged.gas(0)).toMatchObject({ observedAt: T + 61_000 });
+  });
+
   it('reports missing and malformed entries like the store, and leaves stale tokens out of the token prices', async () => {
     const kv = createMemoryKvStore('snap4:');
     const store = createPriceStore(kv, { maxAgeSeconds: 120, clock, registry });

@@ -10,10 +10,14 @@
  * message the feeder publishes, so a replica serves nothing older than the stored copy + 1 s, and
  * every read still checks observedAt against the maximum age. While the store does not answer
  * (Redis away), the last copy read keeps being served, each entry only while it is within the
- * maximum age: then 500 MISSING_PRICE_DATA, at once, never a quote from older prices.
+ * maximum age: then 500 MISSING_PRICE_DATA, at once, never a quote from older prices. A re-read
+ * never replaces an entry by an older, missing or malformed one: when the store comes back
+ * without the prices (a Redis restarted without persistence, a flush, an eviction), each replica
+ * keeps serving the entries it holds until they pass the maximum age or the feeder writes newer
+ * ones (docs/decisions.md "D88. Prices survive an empty store").
  */
 import type { ChainRegistry, z } from '@ctss/domain-types';
-import type { KvStore } from '@ctss/server-kit';
+import { FenceLostError, type KvFence, type KvStore } from '@ctss/server-kit';
 import type { Clock } from '../clock.js';
 import type { GasPrice } from '../pricing/fee.js';
 import { MissingPriceDataError, requireFresh } from './entries.js';
@@ -34,10 +38,29 @@ export interface PriceStoreOptions {
 
 /** Read/write access to prices. Writers are the feeder; readers the quote routes and /ready. */
 export interface PriceStore {
-  /** Stores the gas price of `domain`. */
-  putGas(domain: number, gas: GasPrice, observedAt: number, source: string): Promise<void>;
-  /** Stores the USD price (10^8 scale) of the native token `symbol`. */
-  putUsd(symbol: string, price: bigint, observedAt: number, source: string): Promise<void>;
+  /**
+   * Stores the gas price of `domain`; with `fence`, only while the fence key holds its value
+   * (the feeder's lock, docs/decisions.md "D89. A short, fenced feeder lease").
+   * @throws FenceLostError when fenced and the lock is no longer held; KvUnavailableError when the store does not answer.
+   */
+  putGas(
+    domain: number,
+    gas: GasPrice,
+    observedAt: number,
+    source: string,
+    fence?: KvFence,
+  ): Promise<void>;
+  /**
+   * Stores the USD price (10^8 scale) of the native token `symbol`; `fence` as in {@link putGas}.
+   * @throws FenceLostError when fenced and the lock is no longer held; KvUnavailableError when the store does not answer.
+   */
+  putUsd(
+    symbol: string,
+    price: bigint,
+    observedAt: number,
+    source: string,
+    fence?: KvFence,
+  ): Promise<void>;
   /** The fresh gas price of `domain`, read from the store. @throws MissingPriceDataError when missing or stale. */
   gas(domain: number): Promise<GasReading>;
   /** The fresh USD price of `symbol`, read from the store. @throws MissingPriceDataError when missing or stale. */
@@ -96,6 +119,20 @@ const gasReading = (e: GasEntry | undefined): GasReading | undefined =>
 const usdReading = (e: UsdEntry | undefined): UsdReading | undefined =>
   e && { price: BigInt(e.price), observedAt: e.observedAt, source: e.source };
 
+/**
+ * The newer of an entry just read and the one held in process: the read one unless it is
+ * missing, malformed or observed earlier than the held one, which then stays (it still ages out
+ * at read time, so keeping it never serves a price older than the maximum age).
+ */
+export function newerEntry<T extends { readonly observedAt: number }>(
+  read: Loaded<T>,
+  held: Loaded<T>,
+): Loaded<T> {
+  if (held === undefined || held instanceof MissingPriceDataError) return read;
+  if (read === undefined || read instanceof MissingPriceDataError) return held;
+  return read.observedAt >= held.observedAt ? read : held;
+}
+
 /** A decoded entry, or the MissingPriceDataError a malformed one gives (kept for the reader to throw). */
 function loaded<T>(decode: () => T | undefined): Loaded<T> {
   try {
@@ -141,16 +178,23 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
       Promise.all(domains.map((d) => kv.get(`gas:${d}`))),
       Promise.all(symbols.map((s) => kv.get(`usd:${s}`))),
     ]);
+    const held = lastLoaded;
     const gas = new Map(
       domains.map((d, i) => [
         d,
-        loaded(() => gasReading(decodeEntry(`gas:${d}`, gasRows[i] ?? null, GasEntry))),
+        newerEntry(
+          loaded(() => gasReading(decodeEntry(`gas:${d}`, gasRows[i] ?? null, GasEntry))),
+          held?.gas.get(d),
+        ),
       ]),
     );
     const usd = new Map(
       symbols.map((s, i) => [
         s,
-        loaded(() => usdReading(decodeEntry(`usd:${s}`, usdRows[i] ?? null, UsdEntry))),
+        newerEntry(
+          loaded(() => usdReading(decodeEntry(`usd:${s}`, usdRows[i] ?? null, UsdEntry))),
+          held?.usd.get(s),
+        ),
       ]),
     );
     lastLoaded = { gas, usd, loadedAt };
@@ -184,6 +228,14 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
     );
   }
 
+  /** Writes one entry, fenced when `fence` is given, then marks the in-process copy out of date. */
+  async function put(key: string, value: string, fence: KvFence | undefined): Promise<void> {
+    if (fence === undefined) await kv.set(key, value, ENTRY_TTL_SECONDS);
+    else if (!(await kv.setIfHeld(key, value, ENTRY_TTL_SECONDS, fence)))
+      throw new FenceLostError(fence.key);
+    invalidate();
+  }
+
   function invalidate(): void {
     generation += 1;
     current = undefined;
@@ -191,20 +243,18 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
 
   return {
     maxAgeSeconds,
-    async putGas(domain, gas, observedAt, source) {
+    async putGas(domain, gas, observedAt, source, fence) {
       const entry: GasEntry = {
         price: gas.price.toString(),
         decimals: gas.decimals,
         observedAt,
         source,
       };
-      await kv.set(`gas:${domain}`, JSON.stringify(entry), ENTRY_TTL_SECONDS);
-      invalidate();
+      await put(`gas:${domain}`, JSON.stringify(entry), fence);
     },
-    async putUsd(symbol, price, observedAt, source) {
+    async putUsd(symbol, price, observedAt, source, fence) {
       const entry: UsdEntry = { price: price.toString(), observedAt, source };
-      await kv.set(`usd:${symbol}`, JSON.stringify(entry), ENTRY_TTL_SECONDS);
-      invalidate();
+      await put(`usd:${symbol}`, JSON.stringify(entry), fence);
     },
     gasRaw,
     usdRaw,

@@ -5,6 +5,7 @@
 import knexFactory, { type Knex } from 'knex';
 import ClientPG from 'knex/lib/dialects/postgres/index.js';
 import pg from 'pg';
+import { createLogger } from '@ctss/server-kit';
 import type { Logger } from 'pino';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { PipelineLanes } from './prepared.js';
@@ -71,7 +72,10 @@ export interface KnexOptions {
   readonly idleTimeoutMs?: number;
   /** Hears every statement's outcome, per target (db/target-health.ts); absent = none. */
   readonly health?: DatabaseHealth;
-  /** Receives knex's own warnings (per failed acquire: logged at debug level). */
+  /**
+   * Receives knex's own warnings (per failed acquire: logged at debug level); absent, a JSON
+   * logger named `knex` does, so no knex line reaches the console as plain text.
+   */
   readonly logger?: Logger;
 }
 
@@ -297,8 +301,8 @@ function buildKnex(url: string, options: KnexOptions, routing?: ReadRouting): Kn
       ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMillis: options.idleTimeoutMs }),
     },
     acquireConnectionTimeout: options.acquireTimeoutMs ?? 10_000,
-    // Without a logger knex keeps its own console output.
-    ...(options.logger ? { log: knexLog(options.logger) } : {}),
+    // knex writes to the console as plain text unless given log functions: always give them.
+    log: knexLog(options.logger ?? createLogger({ name: 'knex' })),
     resilience: {
       breaker: options.breaker,
       routing,

@@ -46,6 +46,12 @@ const LINK_MESSAGES = [
 
 const ACQUIRE_TIMEOUT_MESSAGE = 'Timeout acquiring a connection';
 
+/**
+ * SQLSTATEs of a server that refuses this process's credentials: 28P01 invalid_password, 28000
+ * invalid_authorization_specification (no pg_hba.conf entry, unknown role).
+ */
+const CREDENTIAL_SQLSTATES = new Set(['28P01', '28000']);
+
 function fields(err: unknown): { code: unknown; message: string; errors: unknown } {
   if (typeof err !== 'object' || err === null) return { code: undefined, message: '', errors: [] };
   const e = err as { code?: unknown; message?: unknown; errors?: unknown };
@@ -72,12 +78,24 @@ export function isConnectionLost(err: unknown): boolean {
 }
 
 /**
+ * Whether `err` means the server refused this process's credentials (wrong password or role in
+ * DATABASE_URL: a configuration error of this replica, not an outage): SQLSTATE 28P01 or 28000,
+ * on the error or any error it aggregates.
+ */
+export function isCredentialsRefused(err: unknown): boolean {
+  const { code, errors } = fields(err);
+  if (typeof code === 'string' && CREDENTIAL_SQLSTATES.has(code)) return true;
+  return Array.isArray(errors) && errors.some(isCredentialsRefused);
+}
+
+/**
  * Whether `err` means the database cannot serve the request now but may shortly: a lost
- * connection ({@link isConnectionLost}), knex's pool acquire timeout (the pool is busy), or a
- * statement cancelled by the statement timeout or refused for too many connections.
+ * connection ({@link isConnectionLost}), refused credentials ({@link isCredentialsRefused}: 503,
+ * not a 500 per request, while the deployment is fixed), knex's pool acquire timeout (the pool is
+ * busy), or a statement cancelled by the statement timeout or refused for too many connections.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  if (isConnectionLost(err)) return true;
+  if (isConnectionLost(err) || isCredentialsRefused(err)) return true;
   const { code, message } = fields(err);
   if (typeof code === 'string' && BUSY_SQLSTATES.has(code)) return true;
   return (

@@ -34,7 +34,7 @@ export async function startIndexerService(
   config: IndexerConfig,
   logger: Logger,
 ): Promise<RunningService> {
-  const knex = createKnex(config.DATABASE_URL, { poolMax: 4 });
+  const knex = createKnex(config.DATABASE_URL, { poolMax: 4, logger });
   const locks = new ChainLocks(config.DATABASE_URL);
   const metrics = createMetrics({ prefix: 'monitoring_indexer_' });
   const indexers = config.INDEXER_CHAINS.map(

@@ -12,6 +12,7 @@ import type { Postgres } from '../postgres.js';
 import type { Child } from '../processes.js';
 import { check, checkSamePids, figure, fmt, outcomes, summarize } from '../report.js';
 import { CACHE_TTL_SECONDS, FEED_FIRST_PAGE_CACHE_SECONDS, LIMITS } from '../settings.js';
+import { MONITORING_URL } from '../services.js';
 import { GAS_REQUESTS, cycle, monitoringReads } from '../workload.js';
 
 const NAME = '2 postgres loss';
@@ -50,6 +51,15 @@ export async function postgresLoss(
     loop(GAS_REQUESTS),
     loop([...GAS_REQUESTS].reverse()),
   ];
+  // Readiness as the kubelet probes it (docs/operations.md "Readiness"): a shared outage leaves
+  // the replica ready, so its stale statistics and fast 503s still reach clients.
+  const readyProbes = runLoop({
+    next: () => ({ label: 'ready', url: `${MONITORING_URL}/ready` }),
+    pauseMs: 200,
+    maxRequests: 500,
+    deadline,
+    stopped: sw.stopped,
+  });
   await sleep(1500);
   const killStart = Date.now();
   await db.kill();
@@ -138,6 +148,15 @@ export async function postgresLoss(
     `every read recovers < ${LIMITS.recoveryMs} ms`,
     `${fmt(worst)} ms`,
     worst < LIMITS.recoveryMs,
+  );
+  const ready = (await readyProbes).filter((s) => s.startedAt >= killedAt && s.startedAt < startAt);
+  figure(NAME, 'monitoring /ready during outage', outcomes(ready));
+  check(
+    NAME,
+    'monitoring /ready stays 200 (database: unreachable) during the shared outage',
+    outcomes(ready),
+    ready.every((s) => s.status === 200) &&
+      ready.some((s) => (s.body as { database?: string } | undefined)?.database === 'unreachable'),
   );
   checkSamePids(NAME, services, pids);
 }
