@@ -20,6 +20,7 @@ export * from './http-cache.js';
 export * from './openapi.js';
 export * from './service.js';
 export * from './run-process.js';
+export * from './connection-limits.js';
 export * from './http-server.js';
 export * from './metrics-server.js';
 export * from './service-config.js';
