@@ -19,6 +19,8 @@ import type { Child } from './processes.js';
 import { startRedis } from './redis.js';
 import { check, figure, printReport } from './report.js';
 import { bindRace } from './scenarios/bind-race.js';
+import { connectionFlood } from './scenarios/connection-flood.js';
+import { memorySoak } from './scenarios/memory-soak.js';
 import { postgresLoss } from './scenarios/postgres-loss.js';
 import { redisLoss } from './scenarios/redis-loss.js';
 import { secretsScan } from './scenarios/secrets.js';
@@ -128,6 +130,8 @@ try {
   });
   const pg = db;
   await scenario('2 postgres loss', () => postgresLoss(pg, [feeder, gas, monitoring], loadUser));
+  await scenario('6 connection flood', () => connectionFlood(monitoring));
+  await scenario('7 memory soak', () => memorySoak(gas, monitoring, loadUser));
   await scenario('3 sigterm', () => sigterm(monitoring, gas, loadUser));
   await Promise.all(children.map((c) => c.stop(5000)));
   await redis.stop(5000);

@@ -48,7 +48,10 @@ export interface EdgeServerOptions {
    * it in a metric; must not throw.
    */
   readonly onRefused?: (reason: RefusalReason) => void;
-  /** Called with +1 when a connection opens and -1 when it closes (an open-connections gauge). */
+  /**
+   * Called with +1 when a connection is admitted (not refused) and -1 when it closes: an
+   * admitted-connections gauge.
+   */
   readonly onOpenChange?: (delta: 1 | -1) => void;
 }
 
@@ -262,11 +265,12 @@ export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptio
   server.on('connection', (socket: Socket) => {
     const refusal = gate.admit(socket);
     state.sockets.set(socket, { responses: new Set(), idleSince: Date.now(), refusal });
-    opts.onOpenChange?.(1);
-    socket.once('close', () => {
-      state.sockets.delete(socket);
-      opts.onOpenChange?.(-1);
-    });
+    socket.once('close', () => state.sockets.delete(socket));
+    if (!refusal && opts.onOpenChange) {
+      const change = opts.onOpenChange;
+      change(1);
+      socket.once('close', () => change(-1));
+    }
     if (refusal) {
       refused(refusal.reason);
       // A refused connection that sends nothing gives its socket back soon.

@@ -10,7 +10,7 @@ export interface Metrics {
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   /** `<prefix>http_request_duration_seconds{method,route,status}`. */
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
-  /** `<prefix>http_open_connections`: connections open on the API server (refused ones included). */
+  /** `<prefix>http_open_connections`: connections admitted and open on the API server (refused ones not included). */
   readonly openConnections: Gauge;
   /** `<prefix>http_connections_refused_total{reason}`: `address`, `process` or `hard` (connection-limits.ts). */
   readonly connectionsRefused: Counter<'reason'>;
@@ -41,7 +41,7 @@ export function createMetrics(opts: { prefix: string }): Metrics {
     }),
     openConnections: new Gauge({
       name: `${opts.prefix}http_open_connections`,
-      help: 'Connections open on the API server, refused ones included',
+      help: 'Connections admitted and open on the API server (connections refused over a limit are counted in http_connections_refused_total)',
       registers: [registry],
     }),
     connectionsRefused: new Counter({
