@@ -2,7 +2,7 @@
  * The attacker of scenario 6 (scenarios/connection-flood.ts), as its own process so its sockets
  * do not count against the suite's file limit (each process may hold `ulimit -n` descriptors, so
  * the scenario splits the flood over processes): from one client address it opens `--idle`
- * connections (in batches of 500, at most one batch per 100 ms) that never send a byte, and from another
+ * connections (in batches of 100, at most one batch per 100 ms) that never send a byte, and from another
  * `--slow` connections that send a request's headers and then drip its body one byte every
  * `--drip-ms`. It never reconnects. When every socket has closed, or at `--deadline-ms`, it prints
  * one JSON line ({@link FloodReport}) on stdout and exits. Only 127.0.0.0/8 is ever a target.
@@ -61,8 +61,8 @@ const { values } = parseArgs({
 const port = Number(values.port);
 const deadline = Date.now() + Number(values['deadline-ms']);
 const dripMs = Number(values['drip-ms']);
-const BATCH = 500;
-/** Shortest time between two batches, ms (at most 5,000 connections a second). */
+const BATCH = 100;
+/** Shortest time between two batches, ms (at most 1,000 connections a second). */
 const BATCH_INTERVAL_MS = 100;
 /** A connect that has not completed in this long counts as a connect error, ms. */
 const CONNECT_TIMEOUT_MS = 5000;

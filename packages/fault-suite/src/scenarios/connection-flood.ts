@@ -36,6 +36,8 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const TIMEOUT_SLACK_MS = 5000;
 /** Connections of the other clients (2 keep-alive, 1 fresh, the /metrics poller), with slack. */
 const OTHER_CONNECTIONS = 10;
+/** Longest a flood process runs: opening (about 10 s) and the request timeout, with slack. */
+const FLOOD_DEADLINE_MS = REQUEST_TIMEOUT_MS + 30_000;
 /** How long the other clients are measured before the flood. */
 const BASELINE_MS = 5000;
 
@@ -81,7 +83,7 @@ function flood(idle: number, slow: number): Promise<FloodReport> {
       '--path',
       '/users/verify',
       '--deadline-ms',
-      String(REQUEST_TIMEOUT_MS + 15_000),
+      String(FLOOD_DEADLINE_MS),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } },
   );
@@ -161,7 +163,7 @@ export async function connectionFlood(monitoring: Child): Promise<void> {
 
   const floodStop = stopSwitch();
   const started = Date.now();
-  const during = others(floodStop.stopped, started + REQUEST_TIMEOUT_MS + 20_000);
+  const during = others(floodStop.stopped, started + FLOOD_DEADLINE_MS + 5000);
   const refusedBefore = (await connectionMetrics().catch(() => undefined))?.refused ?? {};
   let peakOpen = 0;
   const sampler = (async () => {
@@ -178,6 +180,11 @@ export async function connectionFlood(monitoring: Child): Promise<void> {
   const samples = (await Promise.all(during)).flat();
   await sampler;
   const after = await connectionMetrics();
+  figure(
+    NAME,
+    'idle connections attempted by each flood process',
+    reports.map((r) => `${r.idle.attempted} in ${fmt(r.idle.openingMs / 1000)} s`).join(', '),
+  );
   const report = {
     idle: merge(reports[0].idle, reports[1].idle),
     slow: reports[0].slow,
