@@ -272,7 +272,9 @@ function checkClientAddresses(manifests) {
     const value = cm.data?.TRUST_PROXY;
     if (value === undefined || value === 'false') continue;
     if (value === 'true' || /^[0-9]+$/.test(value))
-      errors.push(`${label(cm)}: TRUST_PROXY=${value} trusts any direct peer; use the ingress's CIDRs`);
+      errors.push(
+        `${label(cm)}: TRUST_PROXY=${value} trusts any direct peer; use the ingress's CIDRs`,
+      );
     const covered = manifests
       .filter((d) => d.kind === 'Deployment')
       .every((dep) =>
@@ -280,13 +282,15 @@ function checkClientAddresses(manifests) {
           matches(p.spec?.podSelector?.matchLabels, dep.spec?.template?.metadata?.labels),
         ),
       );
-    if (!covered) errors.push(`${label(cm)}: TRUST_PROXY=${value} without a NetworkPolicy on every pod`);
+    if (!covered)
+      errors.push(`${label(cm)}: TRUST_PROXY=${value} without a NetworkPolicy on every pod`);
   }
   for (const p of policies) {
     if (!(p.spec?.policyTypes ?? []).includes('Ingress'))
       errors.push(`${label(p)}: policyTypes must include Ingress`);
     for (const rule of p.spec?.ingress ?? []) {
-      if (!rule.from?.length) errors.push(`${label(p)}: an ingress rule without "from" admits everyone`);
+      if (!rule.from?.length)
+        errors.push(`${label(p)}: an ingress rule without "from" admits everyone`);
     }
   }
   return errors;

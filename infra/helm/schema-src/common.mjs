@@ -275,14 +275,14 @@ const labelSelector = {
 export const networkPolicy = object(
   {
     enabled: bool('Create a NetworkPolicy admitting only the ingress controller and the scraper.'),
-    ingressController: object(
-      { namespaceSelector: labelSelector, podSelector: labelSelector },
-      ['namespaceSelector', 'podSelector'],
-    ),
-    metricsScraper: object(
-      { namespaceSelector: labelSelector, podSelector: labelSelector },
-      ['namespaceSelector', 'podSelector'],
-    ),
+    ingressController: object({ namespaceSelector: labelSelector, podSelector: labelSelector }, [
+      'namespaceSelector',
+      'podSelector',
+    ]),
+    metricsScraper: object({ namespaceSelector: labelSelector, podSelector: labelSelector }, [
+      'namespaceSelector',
+      'podSelector',
+    ]),
   },
   ['enabled', 'ingressController', 'metricsScraper'],
 );
