@@ -2,7 +2,7 @@
  * The attacker of scenario 6 (scenarios/connection-flood.ts), as its own process so its sockets
  * do not count against the suite's file limit (each process may hold `ulimit -n` descriptors, so
  * the scenario splits the flood over processes): from one client address it opens `--idle`
- * connections (in batches of 100, at most one batch per 100 ms) that never send a byte, and from another
+ * connections (in batches of 100, at most one batch per 100 ms) that never send a byte, then from another
  * `--slow` connections that send a request's headers and then drip its body one byte every
  * `--drip-ms`. It never reconnects. When every socket has closed, or at `--deadline-ms`, it prints
  * one JSON line ({@link FloodReport}) on stdout and exits. Only 127.0.0.0/8 is ever a target.
@@ -163,8 +163,10 @@ function report(tracked: Tracked[], openingMs: number, now: number): GroupReport
 }
 
 const drips: NodeJS.Timeout[] = [];
-const [idle, slow] = await Promise.all([
-  openGroup(values['idle-from'], Number(values.idle), () => undefined),
+// The slow bodies start once the idle flood is open, so they do not wait in the server's accept
+// queue behind it and their time open is the server's request timeout.
+const idle = await openGroup(values['idle-from'], Number(values.idle), () => undefined);
+const [slow] = await Promise.all([
   openGroup(values['slow-from'], Number(values.slow), (t) => {
     t.socket.write(
       `POST ${values.path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
