@@ -39,6 +39,7 @@ const scenarios = [
     name: 'defaults',
     files: [],
     kinds: {
+      NetworkPolicy: 1,
       Pod: 1,
       ConfigMap: 1,
       Service: 1,
@@ -53,6 +54,7 @@ const scenarios = [
     name: 'production',
     files: ['ci/production-values.yaml'],
     kinds: {
+      NetworkPolicy: 1,
       Pod: 1,
       ConfigMap: 1,
       Service: 1,
@@ -69,13 +71,14 @@ const scenarios = [
     chart: 'monitoring-api',
     name: 'minimal',
     files: ['ci/minimal-values.yaml'],
-    kinds: { Pod: 1, ConfigMap: 1, Service: 1, Deployment: 1 },
+    kinds: { NetworkPolicy: 1, Pod: 1, ConfigMap: 1, Service: 1, Deployment: 1 },
   },
   {
     chart: 'gas-quote-api',
     name: 'defaults',
     files: [],
     kinds: {
+      NetworkPolicy: 1,
       Pod: 1,
       ConfigMap: 2,
       Service: 1,
@@ -89,6 +92,7 @@ const scenarios = [
     name: 'production',
     files: ['ci/production-values.yaml'],
     kinds: {
+      NetworkPolicy: 1,
       Pod: 1,
       ConfigMap: 2,
       Service: 2,
@@ -103,7 +107,7 @@ const scenarios = [
     chart: 'gas-quote-api',
     name: 'minimal',
     files: ['ci/minimal-values.yaml'],
-    kinds: { Pod: 1, ConfigMap: 2, Service: 1, Deployment: 2 },
+    kinds: { NetworkPolicy: 1, Pod: 1, ConfigMap: 2, Service: 1, Deployment: 2 },
   },
 ];
 
@@ -256,6 +260,42 @@ function checkConfigMaps(manifests) {
 }
 
 /** Services, Ingresses, HPAs, PDBs and ServiceMonitors point at things the chart renders. */
+/**
+ * Client addresses that cannot be spoofed (docs/operations.md "Client addresses"): TRUST_PROXY is
+ * never `true` or a hop count (either believes any peer that reaches a pod directly), and when
+ * it trusts addresses a NetworkPolicy selects the pods, so only the ingress controller is a peer.
+ */
+function checkClientAddresses(manifests) {
+  const errors = [];
+  const policies = manifests.filter((d) => d.kind === 'NetworkPolicy');
+  for (const cm of manifests.filter((d) => d.kind === 'ConfigMap')) {
+    const value = cm.data?.TRUST_PROXY;
+    if (value === undefined || value === 'false') continue;
+    if (value === 'true' || /^[0-9]+$/.test(value))
+      errors.push(
+        `${label(cm)}: TRUST_PROXY=${value} trusts any direct peer; use the ingress's CIDRs`,
+      );
+    const covered = manifests
+      .filter((d) => d.kind === 'Deployment')
+      .every((dep) =>
+        policies.some((p) =>
+          matches(p.spec?.podSelector?.matchLabels, dep.spec?.template?.metadata?.labels),
+        ),
+      );
+    if (!covered)
+      errors.push(`${label(cm)}: TRUST_PROXY=${value} without a NetworkPolicy on every pod`);
+  }
+  for (const p of policies) {
+    if (!(p.spec?.policyTypes ?? []).includes('Ingress'))
+      errors.push(`${label(p)}: policyTypes must include Ingress`);
+    for (const rule of p.spec?.ingress ?? []) {
+      if (!rule.from?.length)
+        errors.push(`${label(p)}: an ingress rule without "from" admits everyone`);
+    }
+  }
+  return errors;
+}
+
 function checkWiring(manifests) {
   const errors = [];
   const deployments = manifests.filter((d) => d.kind === 'Deployment');
@@ -712,6 +752,10 @@ async function main() {
       record(`${title} ConfigMaps hold no secrets`, checkConfigMaps(manifests));
       record(`${title} probes on /health and /ready`, checkProbes(manifests));
       record(`${title} Service/Ingress/HPA/PDB/ServiceMonitor wiring`, checkWiring(manifests));
+      record(
+        `${title} client addresses: TRUST_PROXY names addresses, NetworkPolicy on every pod`,
+        checkClientAddresses(manifests),
+      );
       record(`${title} chart-specific rules`, checkChartSpecific(s.chart, manifests));
       record(`${title} every env var is one the app reads`, checkEnvKnownToApp(s.chart, manifests));
     }

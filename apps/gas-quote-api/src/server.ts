@@ -6,6 +6,8 @@
  */
 import type { Server } from 'node:http';
 import {
+  connectionLimitsFromConfig,
+  connectionMetricHooks,
   createEdgeServer,
   listen,
   onDrainStart,
@@ -97,7 +99,12 @@ export async function startGasQuoteService(
     feeder.start(config.FEEDER_INTERVAL_SECONDS * 1000);
   }
 
-  const server = createEdgeServer(gas.app, { logger, upgradePaths: [SUBSCRIBE_PATH] });
+  const server = createEdgeServer(gas.app, {
+    logger,
+    upgradePaths: [SUBSCRIBE_PATH],
+    limits: connectionLimitsFromConfig(config),
+    ...connectionMetricHooks(metrics),
+  });
   const detach = await attachApp(server, gas, deps);
   // WebSockets hold their sockets open, so HTTP could never drain: close them (1001) as soon as
   // the drain starts.

@@ -5,6 +5,8 @@
  * HTTP, then closes the pools, Redis and the embedded database.
  */
 import {
+  connectionLimitsFromConfig,
+  connectionMetricHooks,
   createEdgeServer,
   createKvStore,
   createMetrics,
@@ -98,7 +100,11 @@ export async function startMonitoringService(
     metrics,
     names: createNameResolver(config),
   };
-  const server = createEdgeServer(createApp(deps), { logger });
+  const server = createEdgeServer(createApp(deps), {
+    logger,
+    limits: connectionLimitsFromConfig(config),
+    ...connectionMetricHooks(deps.metrics),
+  });
   const port = await listen(server, config.PORT);
   const metricsServer =
     config.METRICS_PORT === undefined

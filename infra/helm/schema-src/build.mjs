@@ -69,6 +69,7 @@ function monitoringApi() {
         ['enabled', 'schedule', 'command', 'concurrencyPolicy'],
       ),
       serviceMonitor: c.serviceMonitor,
+      networkPolicy: c.networkPolicy,
       indexer: c.object(
         {
           enabled: c.bool('Run the transfer indexer Deployment (rendered only with chains).'),
@@ -125,6 +126,7 @@ function monitoringApi() {
       'migrations',
       'rankJob',
       'serviceMonitor',
+      'networkPolicy',
     ],
   );
 }
@@ -242,6 +244,7 @@ function gasQuoteApi() {
         ),
       }),
       serviceMonitor: c.serviceMonitor,
+      networkPolicy: c.networkPolicy,
     },
     [
       'image',
@@ -256,6 +259,7 @@ function gasQuoteApi() {
       'service',
       'ingress',
       'serviceMonitor',
+      'networkPolicy',
     ],
   );
 }

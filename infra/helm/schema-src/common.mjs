@@ -261,6 +261,32 @@ export const serviceMonitor = object(
   ['enabled', 'interval', 'scrapeTimeout', 'path'],
 );
 
+/** A label selector (matchLabels / matchExpressions), as Kubernetes takes it. */
+const labelSelector = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    matchLabels: { type: 'object', additionalProperties: { type: 'string' } },
+    matchExpressions: { type: 'array', items: { type: 'object' } },
+  },
+};
+
+/** Who may connect to the pods: the ingress controller and the metrics scraper. */
+export const networkPolicy = object(
+  {
+    enabled: bool('Create a NetworkPolicy admitting only the ingress controller and the scraper.'),
+    ingressController: object({ namespaceSelector: labelSelector, podSelector: labelSelector }, [
+      'namespaceSelector',
+      'podSelector',
+    ]),
+    metricsScraper: object({ namespaceSelector: labelSelector, podSelector: labelSelector }, [
+      'namespaceSelector',
+      'podSelector',
+    ]),
+  },
+  ['enabled', 'ingressController', 'metricsScraper'],
+);
+
 export const command = { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } };
 export const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
 

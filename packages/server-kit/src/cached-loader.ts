@@ -8,9 +8,11 @@
  * - the store (Redis) fails: the cache is bypassed and every call loads from the source; the
  *   outage is logged once when it starts and once when the store answers again.
  * - the source fails with a dependency error (a 503 DEPENDENCY_UNAVAILABLE, e.g. the database is
- *   down): the last good value of the key kept in process (a bounded LRU, `staleEntries`) is
- *   served instead, and the result says it is stale (see {@link cacheStatus}).
+ *   down): the last good value of the key kept in process (an LRU bounded by `staleEntries` and
+ *   `staleMaxBytes`, lru-cache) is served instead, and the result says it is stale (see
+ *   {@link cacheStatus}).
  */
+import { LRUCache } from 'lru-cache';
 import type { KvStore } from './kv.js';
 import type { Logger } from './logger.js';
 import { toHttpProblem, type ProblemClassifier } from './problem.js';
@@ -61,6 +63,11 @@ export interface CachedLoaderOptions {
    */
   staleEntries?: number;
   /**
+   * Most characters of keys and encoded values kept for serving stale (default
+   * {@link DEFAULT_STALE_MAX_BYTES}); a value larger than that is not kept.
+   */
+  staleMaxBytes?: number;
+  /**
    * Oldest stale copy served, seconds since it was obtained (loaded, or read from the store)
    * (default one day).
    */
@@ -73,13 +80,20 @@ export interface CachedLoaderOptions {
   classifyError?: ProblemClassifier;
 }
 
-/** The last good value of a key and when it was obtained (epoch milliseconds). */
+/** The last good value of a key, when it was obtained (epoch milliseconds) and its encoded size. */
 interface StaleCopy {
   readonly value: unknown;
   readonly at: number;
+  readonly size: number;
 }
 
 const DEFAULT_STALE_MAX_AGE_SECONDS = 86_400;
+
+/**
+ * Default bound of the stale copies, characters of keys and encoded values (8 Mi; cached bodies
+ * are JSON, mostly ASCII, so about as many bytes): docs/operations.md "Memory".
+ */
+export const DEFAULT_STALE_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * Creates a cached loader over `kv` (see the module comment for how it degrades). `ttlSeconds` 0
@@ -90,15 +104,20 @@ export function createCachedLoader(kv: KvStore, opts: CachedLoaderOptions): Cach
   const inFlight = new Map<string, Promise<unknown>>();
   const staleEntries = opts.staleEntries ?? 0;
   const staleMaxAgeMs = (opts.staleMaxAgeSeconds ?? DEFAULT_STALE_MAX_AGE_SECONDS) * 1000;
-  // A Map iterates in insertion order: re-inserting on use makes its first key the least recent.
-  const stale = new Map<string, StaleCopy>();
+  const stale =
+    staleEntries > 0
+      ? new LRUCache<string, StaleCopy>({
+          max: staleEntries,
+          maxSize: opts.staleMaxBytes ?? DEFAULT_STALE_MAX_BYTES,
+          sizeCalculation: (copy, key) => copy.size + key.length,
+        })
+      : undefined;
   let storeDown = false;
 
-  const remember = (key: string, value: unknown): void => {
-    if (staleEntries <= 0) return;
-    stale.delete(key);
-    stale.set(key, { value, at: Date.now() });
-    if (stale.size > staleEntries) stale.delete(stale.keys().next().value!);
+  const remember = <T>(key: string, value: T, codec: Codec<T>, encoded?: string): void => {
+    if (!stale) return;
+    const size = (encoded ?? (typeof value === 'string' ? value : codec.encode(value))).length;
+    stale.set(key, { value, at: Date.now(), size });
   };
 
   const storeFailed = (err: unknown, key: string, operation: 'read' | 'write'): void => {
@@ -124,9 +143,10 @@ export function createCachedLoader(kv: KvStore, opts: CachedLoaderOptions): Cach
     const loading = (async () => {
       try {
         const value = await loader();
-        remember(key, value);
-        if (opts.ttlSeconds > 0) {
-          await kv.set(key, codec.encode(value), opts.ttlSeconds).then(storeAnswered, (err) => {
+        const encoded = opts.ttlSeconds > 0 ? codec.encode(value) : undefined;
+        remember(key, value, codec, encoded);
+        if (encoded !== undefined) {
+          await kv.set(key, encoded, opts.ttlSeconds).then(storeAnswered, (err) => {
             storeFailed(err, key, 'write');
           });
         }
@@ -154,14 +174,14 @@ export function createCachedLoader(kv: KvStore, opts: CachedLoaderOptions): Cach
       }
       if (hit !== null) {
         const value = codec.decode(hit);
-        remember(key, value);
+        remember(key, value, codec, hit);
         return { value, outcome: 'hit' };
       }
     }
     try {
       return { value: await load(key, loader, codec), outcome: 'miss' };
     } catch (err) {
-      const copy = stale.get(key);
+      const copy = stale?.get(key);
       const age = copy ? Date.now() - copy.at : Infinity;
       if (copy === undefined || age > staleMaxAgeMs || !isDependencyError(err)) throw err;
       return {

@@ -3,8 +3,9 @@
  * answer that is not a problem body: Node's parser errors (`clientError`), upgrades on paths
  * without a WebSocket endpoint, CONNECT, unmet `Expect` and HTTP/1.1 without `Host` are answered
  * with RFC 9457 problem bodies, and every listener on the server runs guarded (a throw is logged
- * and becomes a 500 problem, never an uncaught exception). It also tracks connections so a
- * shutdown can drain them cleanly (see {@link drainHttpServer}).
+ * and becomes a 500 problem, never an uncaught exception). It enforces the connection limits of
+ * connection-limits.ts (timeouts, caps per process and per client address) and tracks
+ * connections so a shutdown can drain them cleanly (see {@link drainHttpServer}).
  */
 import {
   STATUS_CODES,
@@ -17,6 +18,17 @@ import {
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { PROBLEM_CONTENT_TYPE, problem, type ErrorCode } from '@ctss/domain-types';
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  REFUSED_GRACE_MS,
+  REFUSED_RETRY_AFTER_SECONDS,
+  TIMEOUT_CHECK_INTERVAL_MS,
+  applyConnectionLimits,
+  createConnectionGate,
+  type ConnectionLimits,
+  type ConnectionRefusal,
+  type RefusalReason,
+} from './connection-limits.js';
 import type { Logger } from './logger.js';
 
 /** Options of {@link createEdgeServer}. */
@@ -29,6 +41,18 @@ export interface EdgeServerOptions {
   readonly upgradePaths?: readonly string[];
   /** Readiness path answered 503 `SERVICE_UNAVAILABLE` once a drain started (default `/ready`); null: none. */
   readonly readyPath?: string | null;
+  /** Timeouts and connection caps (connection-limits.ts); default {@link DEFAULT_CONNECTION_LIMITS}. */
+  readonly limits?: ConnectionLimits;
+  /**
+   * Called for every connection refused (over a soft cap, or closed at the hard cap), e.g. to count
+   * it in a metric; must not throw.
+   */
+  readonly onRefused?: (reason: RefusalReason) => void;
+  /**
+   * Called with +1 when a connection is admitted (not refused) and -1 when it closes: an
+   * admitted-connections gauge.
+   */
+  readonly onOpenChange?: (delta: 1 | -1) => void;
 }
 
 /** Options of {@link drainHttpServer}. */
@@ -56,6 +80,8 @@ interface SocketState {
   readonly responses: Set<ServerResponse>;
   /** When the connection last became idle (connect or last response closed), ms (Date.now). */
   idleSince: number;
+  /** Set when the connection is over a soft cap: its first request gets this problem. */
+  readonly refusal?: ConnectionRefusal | undefined;
 }
 
 interface EdgeState {
@@ -170,6 +196,9 @@ function clientErrorProblem(err: NodeJS.ErrnoException): [number, ErrorCode, str
   }
 }
 
+/** How often a warning about refused connections may be logged, ms. */
+const REFUSAL_LOG_INTERVAL_MS = 10_000;
+
 /** Whether `path` names the readiness path (express matches case-insensitively, trailing slash allowed). */
 function isPath(path: string | undefined, wanted: string): boolean {
   if (path === undefined) return false;
@@ -190,13 +219,25 @@ function isPath(path: string | undefined, wanted: string): boolean {
  * - Any listener that throws (request, upgrade, connect, expectation, clientError): logged at
  *   error level, 500 `INTERNAL` problem where an answer is still possible, else the socket is
  *   destroyed.
+ * - `opts.limits` (connection-limits.ts): headers and request timeouts (408 problem), keep-alive
+ *   idle time and requests per connection; a connection over the process's soft cap gets a 503
+ *   `SERVICE_UNAVAILABLE` problem, over its address's a 429 `RATE_LIMITED` problem (both with
+ *   `Retry-After` and `Connection: close`, on its first request or upgrade, and it is destroyed
+ *   if it sends nothing within a second); at the hard cap Node closes it at accept. Refusals are
+ *   logged at warn level at most every 10 s.
  */
 export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptions): Server {
   const { logger } = opts;
   const upgradePaths = new Set(opts.upgradePaths ?? []);
   const readyPath = opts.readyPath === undefined ? '/ready' : opts.readyPath;
+  const limits = opts.limits ?? DEFAULT_CONNECTION_LIMITS;
   // Node answers a missing Host with an empty 400 itself; the check below answers with a problem.
-  const server = createServer({ requireHostHeader: false });
+  const server = createServer({
+    requireHostHeader: false,
+    connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+  });
+  applyConnectionLimits(server, limits);
+  const gate = createConnectionGate(limits);
   const state: EdgeState = {
     draining: false,
     sockets: new Map(),
@@ -204,9 +245,39 @@ export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptio
   };
   (server as EdgeStateCarrier)[EDGE_STATE] = state;
 
+  // Refusals are counted through onRefused; the log says so at most every 10 s, with the counts.
+  const refusedSince = new Map<RefusalReason, number>();
+  let lastRefusalLog = 0;
+  const refused = (reason: RefusalReason): void => {
+    opts.onRefused?.(reason);
+    refusedSince.set(reason, (refusedSince.get(reason) ?? 0) + 1);
+    const now = Date.now();
+    if (now - lastRefusalLog < REFUSAL_LOG_INTERVAL_MS) return;
+    lastRefusalLog = now;
+    logger.warn(
+      { refused: Object.fromEntries(refusedSince), open: gate.open(), limits },
+      'connections refused over the connection limits',
+    );
+    refusedSince.clear();
+  };
+  server.on('drop', () => refused('hard'));
+
   server.on('connection', (socket: Socket) => {
-    state.sockets.set(socket, { responses: new Set(), idleSince: Date.now() });
+    const refusal = gate.admit(socket);
+    state.sockets.set(socket, { responses: new Set(), idleSince: Date.now(), refusal });
     socket.once('close', () => state.sockets.delete(socket));
+    if (!refusal && opts.onOpenChange) {
+      const change = opts.onOpenChange;
+      change(1);
+      socket.once('close', () => change(-1));
+    }
+    if (refusal) {
+      refused(refusal.reason);
+      // A refused connection that sends nothing gives its socket back soon.
+      const timer = setTimeout(() => socket.destroy(), REFUSED_GRACE_MS);
+      timer.unref();
+      socket.once('close', () => clearTimeout(timer));
+    }
   });
 
   /** Counts the request on its connection and applies the drain rules; false when answered here. */
@@ -218,6 +289,12 @@ export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptio
         socketState.responses.delete(res);
         socketState.idleSince = Date.now();
       });
+    }
+    const refusal = socketState?.refusal;
+    if (refusal) {
+      res.setHeader('Retry-After', String(REFUSED_RETRY_AFTER_SECONDS));
+      respondWithProblem(res, refusal.status, refusal.code, refusal.detail, true);
+      return false;
     }
     if (req.httpVersion === '1.1' && req.headers.host === undefined) {
       respondWithProblem(res, 400, 'BAD_REQUEST', 'an HTTP/1.1 request needs a Host header', true);
@@ -266,7 +343,14 @@ export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptio
   const emit = server.emit.bind(server) as (event: string | symbol, ...args: unknown[]) => boolean;
   const guardedUpgrade = (args: unknown[]): boolean => {
     const [req, socket] = args as [IncomingMessage, Duplex];
+    const refusal = state.sockets.get(socket as Socket)?.refusal;
     state.sockets.delete(socket as Socket);
+    if (refusal) {
+      endSocketWithProblem(socket, refusal.status, refusal.code, refusal.detail, {
+        'Retry-After': String(REFUSED_RETRY_AFTER_SECONDS),
+      });
+      return true;
+    }
     const path = requestPathname(req.url);
     if (path === undefined) {
       endSocketWithProblem(socket, 400, 'BAD_REQUEST', 'the request target is not a valid URL');

@@ -22,6 +22,7 @@ export * from './openapi.js';
 export * from './openapi-security.js';
 export * from './service.js';
 export * from './run-process.js';
+export * from './connection-limits.js';
 export * from './http-server.js';
 export * from './metrics-server.js';
 export * from './service-config.js';

@@ -1,6 +1,7 @@
 /** Prometheus metrics (prom-client): default process metrics plus HTTP counts and latency. */
 import type { IRouter, Request, RequestHandler, Response } from 'express';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RefusalReason } from './connection-limits.js';
 
 /** A service's metrics registry and the HTTP instruments every service has. */
 export interface Metrics {
@@ -9,6 +10,10 @@ export interface Metrics {
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   /** `<prefix>http_request_duration_seconds{method,route,status}`. */
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** `<prefix>http_open_connections`: connections admitted and open on the API server (refused ones not included). */
+  readonly openConnections: Gauge;
+  /** `<prefix>http_connections_refused_total{reason}`: `address`, `process` or `hard` (connection-limits.ts). */
+  readonly connectionsRefused: Counter<'reason'>;
 }
 
 /**
@@ -34,6 +39,31 @@ export function createMetrics(opts: { prefix: string }): Metrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
+    openConnections: new Gauge({
+      name: `${opts.prefix}http_open_connections`,
+      help: 'Connections admitted and open on the API server (connections refused over a limit are counted in http_connections_refused_total)',
+      registers: [registry],
+    }),
+    connectionsRefused: new Counter({
+      name: `${opts.prefix}http_connections_refused_total`,
+      help: 'Connections refused over the connection limits: address (per-address cap, 429), process (per-process cap, 503), hard (closed at accept)',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+/**
+ * The `onRefused` and `onOpenChange` hooks of `createEdgeServer` (http-server.ts) that keep
+ * {@link Metrics.openConnections} and {@link Metrics.connectionsRefused}.
+ */
+export function connectionMetricHooks(metrics: Metrics): {
+  onRefused: (reason: RefusalReason) => void;
+  onOpenChange: (delta: 1 | -1) => void;
+} {
+  return {
+    onRefused: (reason) => metrics.connectionsRefused.inc({ reason }),
+    onOpenChange: (delta) => metrics.openConnections.inc(delta),
   };
 }
 

@@ -2,10 +2,12 @@
  * Environment variables every service reads the same way, and the parsers of environment values
  * (integer, boolean, comma list, URL, JSON) every config schema of the project uses (docs/api.md "Limits",
  * "Rate limits" and "CORS"):
- * log level, Redis, CORS, rate limits and proxy trust. Each app spreads {@link serviceConfigShape}
+ * log level, Redis, CORS, rate limits, proxy trust and connection limits (docs/operations.md
+ * "Connection limits"). Each app spreads {@link serviceConfigShape}
  * into its own config schema, so the names, defaults and parsing agree across services.
  */
 import { z } from 'zod';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
 import type { RedisConnection } from './kv.js';
 import type { RateLimitOptions } from './rate-limit.js';
 
@@ -91,8 +93,37 @@ export const serviceConfigShape = {
   API_KEY_RATE_LIMIT_PER_MINUTE: envInteger(1, 10_000_000).default(1200),
   /** API keys of the higher tier, comma-separated. */
   API_KEYS: envList().default([]),
-  /** Express `trust proxy` (hops, `true`/`false`, or subnets); false when clients connect directly. */
+  /**
+   * Express `trust proxy` (hops, `true`/`false`, or subnets): false (trust no peer, so
+   * `X-Forwarded-For` is ignored) unless set to the ingress's address range.
+   */
   TRUST_PROXY: trustProxy.default(false),
+  /** Seconds from a request's first byte to the end of its headers, else 408 (connection-limits.ts). */
+  HTTP_HEADERS_TIMEOUT_SECONDS: envInteger(1, 600).default(
+    DEFAULT_CONNECTION_LIMITS.headersTimeoutSeconds,
+  ),
+  /** Seconds from a request's first byte to the end of its body, else 408. */
+  HTTP_REQUEST_TIMEOUT_SECONDS: envInteger(1, 3600).default(
+    DEFAULT_CONNECTION_LIMITS.requestTimeoutSeconds,
+  ),
+  /** Seconds an idle keep-alive connection is kept open. */
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: envInteger(1, 3600).default(
+    DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutSeconds,
+  ),
+  /** Requests served on one connection before it is closed; 0 = no limit. */
+  HTTP_MAX_REQUESTS_PER_CONNECTION: envInteger(0, 1_000_000).default(
+    DEFAULT_CONNECTION_LIMITS.maxRequestsPerSocket,
+  ),
+  /** Open connections per process over which a new one gets a 503 problem. */
+  HTTP_MAX_CONNECTIONS: envInteger(1, 1_000_000).default(DEFAULT_CONNECTION_LIMITS.maxConnections),
+  /** Open connections per peer address over which a new one gets a 429 problem (trusted proxies exempt). */
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: envInteger(1, 1_000_000).default(
+    DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress,
+  ),
+  /** Open connections (refused ones included) at which new ones are closed at accept. */
+  HTTP_HARD_MAX_CONNECTIONS: envInteger(1, 1_000_000).default(
+    DEFAULT_CONNECTION_LIMITS.hardMaxConnections,
+  ),
   /**
    * Port of a separate `/metrics` server (not exposed by the Ingress); absent = `/metrics` on the
    * API port, rate limited like every other path.
@@ -119,5 +150,34 @@ export function rateLimitFromConfig(
     prefix,
     apiKeys: new Set(config.API_KEYS),
     apiKeyLimit: config.API_KEY_RATE_LIMIT_PER_MINUTE,
+  };
+}
+
+/**
+ * The connection limits of the API server (connection-limits.ts) from the shared variables
+ * (`HTTP_*` and `TRUST_PROXY`; docs/operations.md "Connection limits").
+ */
+export function connectionLimitsFromConfig(
+  config: Pick<
+    ServiceConfig,
+    | 'HTTP_HEADERS_TIMEOUT_SECONDS'
+    | 'HTTP_REQUEST_TIMEOUT_SECONDS'
+    | 'HTTP_KEEP_ALIVE_TIMEOUT_SECONDS'
+    | 'HTTP_MAX_REQUESTS_PER_CONNECTION'
+    | 'HTTP_MAX_CONNECTIONS'
+    | 'HTTP_MAX_CONNECTIONS_PER_ADDRESS'
+    | 'HTTP_HARD_MAX_CONNECTIONS'
+    | 'TRUST_PROXY'
+  >,
+): ConnectionLimits {
+  return {
+    headersTimeoutSeconds: config.HTTP_HEADERS_TIMEOUT_SECONDS,
+    requestTimeoutSeconds: config.HTTP_REQUEST_TIMEOUT_SECONDS,
+    keepAliveTimeoutSeconds: config.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS,
+    maxRequestsPerSocket: config.HTTP_MAX_REQUESTS_PER_CONNECTION,
+    maxConnections: config.HTTP_MAX_CONNECTIONS,
+    maxConnectionsPerAddress: config.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+    hardMaxConnections: config.HTTP_HARD_MAX_CONNECTIONS,
+    trustProxy: config.TRUST_PROXY,
   };
 }

@@ -77,11 +77,22 @@ export async function runService(
   return { shutdown };
 }
 
-/** Resolves when `server` listens on `port` (0 picks a free port); returns the bound port. */
+/**
+ * Length of the accept queue asked of the kernel (Linux caps it at `net.core.somaxconn`, 4096 by
+ * default): deeper than Node's 511, so a burst of connections (a flood the connection limits
+ * refuse, docs/operations.md "Connection limits") does not overflow it and make other clients'
+ * connection attempts wait for a SYN retransmission (1 s and more).
+ */
+export const LISTEN_BACKLOG = 4096;
+
+/**
+ * Resolves when `server` listens on `port` (0 picks a free port) with an accept queue of
+ * {@link LISTEN_BACKLOG}; returns the bound port.
+ */
 export function listen(server: Server, port: number, host?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen(port, host, LISTEN_BACKLOG, () => {
       server.off('error', reject);
       const address = server.address();
       resolve(typeof address === 'object' && address ? address.port : port);

@@ -40,7 +40,9 @@ describe('parseConfig', () => {
 
 describe('serviceConfigShape', () => {
   it('gives every service the same defaults and parsing for the shared variables', async () => {
-    const { serviceConfigShape, rateLimitFromConfig } = await import('../src/service-config.js');
+    const { serviceConfigShape, rateLimitFromConfig, connectionLimitsFromConfig } =
+      await import('../src/service-config.js');
+    const { DEFAULT_CONNECTION_LIMITS } = await import('../src/connection-limits.js');
     const schema = z.object(serviceConfigShape);
     const defaults = parseConfig(schema, {});
     expect(defaults).toEqual({
@@ -50,7 +52,15 @@ describe('serviceConfigShape', () => {
       API_KEY_RATE_LIMIT_PER_MINUTE: 1200,
       API_KEYS: [],
       TRUST_PROXY: false,
+      HTTP_HEADERS_TIMEOUT_SECONDS: 10,
+      HTTP_REQUEST_TIMEOUT_SECONDS: 30,
+      HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: 65,
+      HTTP_MAX_REQUESTS_PER_CONNECTION: 1000,
+      HTTP_MAX_CONNECTIONS: 4096,
+      HTTP_MAX_CONNECTIONS_PER_ADDRESS: 256,
+      HTTP_HARD_MAX_CONNECTIONS: 8192,
     });
+    expect(connectionLimitsFromConfig(defaults)).toEqual(DEFAULT_CONNECTION_LIMITS);
     const set = parseConfig(schema, {
       CORS_ORIGINS: 'https://a.example, https://b.example',
       API_KEYS: 'k1,,k2',

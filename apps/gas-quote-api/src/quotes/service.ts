@@ -4,6 +4,7 @@
  * inputs in the same second, with its response body (signatures are deterministic: RFC 6979 /
  * RFC 8032, so the reused quote is the one signing again would give).
  */
+import { LRUCache } from 'lru-cache';
 import type {
   ChainRegistry,
   CctpVersion,
@@ -23,7 +24,6 @@ import {
 } from '@ctss/signing';
 import type { GasQuoteMetrics } from '../metrics.js';
 import type { RoutePricer } from '../pricing/route-pricer.js';
-import { LruCache } from '../lru.js';
 import type { QuoteSigners } from './signers.js';
 import type { Clock } from '../clock.js';
 
@@ -81,10 +81,28 @@ export function signerIdentities(signers: QuoteSigners): SignerIdentities {
   return { ecdsaAddress: signers.ecdsa.address, ed25519PublicKey: hex(signers.ed25519.publicKey) };
 }
 
+/** Signed quotes kept per scheme (least recently used evicted first). */
+export const QUOTE_CACHE_ENTRIES = 1024;
+
+/**
+ * Most bytes of signed quotes kept per scheme (docs/operations.md "Memory"): each entry counts
+ * its key and twice its JSON (the text and the frozen quote object it was made from).
+ */
+export const QUOTE_CACHE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** An LRU of signed quotes bounded by {@link QUOTE_CACHE_MAX_BYTES} and `entries` (lru-cache). */
+function quoteCache<Q>(entries: number): LRUCache<string, SignedQuote<Q>> {
+  return new LRUCache<string, SignedQuote<Q>>({
+    max: entries,
+    maxSize: QUOTE_CACHE_MAX_BYTES,
+    sizeCalculation: (signed, key) => 2 * signed.json.length + key.length,
+  });
+}
+
 /** Builds a {@link QuoteService}. */
 export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
-  const ecdsaQuotes = new LruCache<string, SignedQuote<EcdsaQuote>>(deps.cacheSize ?? 1024);
-  const ed25519Quotes = new LruCache<string, SignedQuote<Ed25519Quote>>(deps.cacheSize ?? 1024);
+  const ecdsaQuotes = quoteCache<EcdsaQuote>(deps.cacheSize ?? QUOTE_CACHE_ENTRIES);
+  const ed25519Quotes = quoteCache<Ed25519Quote>(deps.cacheSize ?? QUOTE_CACHE_ENTRIES);
   const publicKey = hex(deps.ed25519Signer.publicKey);
 
   function checkRoute(
@@ -141,7 +159,7 @@ export function createQuoteService(deps: QuoteServiceDeps): QuoteService {
    * from `sign`, kept for the next request with the same inputs.
    */
   function cached<Q>(
-    cache: LruCache<string, SignedQuote<Q>>,
+    cache: LRUCache<string, SignedQuote<Q>>,
     key: string,
     scheme: 'ecdsa' | 'ed25519',
     sign: () => Q,

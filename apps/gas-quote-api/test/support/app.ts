@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import { createChainRegistry, type ChainRegistry } from '@ctss/domain-types';
 import {
+  connectionLimitsFromConfig,
   createEdgeServer,
   createKvStore,
   createLogger,
@@ -183,7 +184,11 @@ export function buildTestApp(
     prefix,
     snapshotFeeder,
     async listen() {
-      server = createEdgeServer(gas.app, { logger, upgradePaths: [SUBSCRIBE_PATH] });
+      server = createEdgeServer(gas.app, {
+        logger,
+        upgradePaths: [SUBSCRIBE_PATH],
+        limits: connectionLimitsFromConfig(config),
+      });
       detach = await attachApp(server, gas, deps);
       const port = await listen(server, 0, '127.0.0.1');
       return `http://127.0.0.1:${port}`;

@@ -6,6 +6,7 @@
  * Resolutions (also "no such name") are cached in-process for NAME_CACHE_TTL_SECONDS.
  */
 import { HttpProblem } from '@ctss/server-kit';
+import { LRUCache } from 'lru-cache';
 import type { Address } from 'viem';
 import { normalize } from 'viem/ens';
 import { USERS_CONFIG_DEFAULTS, type UsersConfig } from '../users/config.js';
@@ -55,7 +56,13 @@ export interface NameResolverOptions {
 }
 
 const MAX_NAME_LENGTH = 253;
-const MAX_CACHE_ENTRIES = 10_000;
+/** Resolved names kept (least recently used evicted first). */
+export const NAME_CACHE_ENTRIES = 10_000;
+/**
+ * Most characters of names and addresses kept (docs/operations.md "Memory"): 1 Mi, about 10,000
+ * entries of a long name and a Solana address.
+ */
+export const NAME_CACHE_MAX_CHARACTERS = 1024 * 1024;
 
 function invalidName(detail: string): HttpProblem {
   return new HttpProblem(400, 'INVALID_NAME', detail);
@@ -109,7 +116,11 @@ export function createNameResolver(
   const sns = config.SOLANA_RPC_URL
     ? createSnsLookup({ rpcUrl: config.SOLANA_RPC_URL, timeoutMs: settings.NAME_RPC_TIMEOUT_MS })
     : undefined;
-  const cache = new Map<string, { address: string | null; expiresAt: number }>();
+  const cache = new LRUCache<string, { address: string | null; expiresAt: number }>({
+    max: NAME_CACHE_ENTRIES,
+    maxSize: NAME_CACHE_MAX_CHARACTERS,
+    sizeCalculation: (entry, name) => name.length + (entry.address?.length ?? 0) + 1,
+  });
 
   async function lookup(name: string, kind: NameKind): Promise<string | null> {
     const cached = cache.get(name);
@@ -129,7 +140,6 @@ export function createNameResolver(
       );
     }
     if (ttlMs > 0) {
-      if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
       cache.set(name, { address, expiresAt: now() + ttlMs });
     }
     return address;
