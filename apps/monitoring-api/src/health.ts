@@ -160,7 +160,7 @@ export function registerHealthPaths(registry: OpenAPIRegistry): void {
     path: '/health',
     operationId: 'getHealth',
     summary:
-      'Liveness (always 200 while the process answers); `degraded` when a database target is failing or unreachable, or a backend refuses this replica\'s credentials',
+      "Liveness (always 200 while the process answers); `degraded` when a database target is failing or unreachable, or a backend refuses this replica's credentials",
     responses: {
       200: jsonResponse(
         'Alive',

@@ -62,7 +62,9 @@ export async function wrongRedisPassword(databaseUrl: string, embedded: boolean)
       NAME,
       '/health is 200 degraded, credentials_refused: [redis]',
       `${health.status} ${JSON.stringify(body)}`,
-      health.status === 200 && body?.status === 'degraded' && body.credentials_refused?.includes('redis') === true,
+      health.status === 200 &&
+        body?.status === 'degraded' &&
+        body.credentials_refused?.includes('redis') === true,
     );
     const metric = /monitoring_dependency_credentials_refused\{dependency="redis"\} (\d)/.exec(
       metrics,
