@@ -1,10 +1,10 @@
 /**
  * The attestation poller (docs/indexer.md "Attestation"): asks Iris about indexed transfers not
  * yet attested, one request per origin transaction. Only due records are asked (`iris_next_at`
- * passed or never asked): the never-asked first, newest first, then the longest overdue, so a
- * new transfer is asked on the next pass whatever the backlog and every pending one takes its
- * turn. After an unattested answer the record waits {@link nextCheckSeconds} (per-record
- * backoff); an attested message marks its record `attested` and, for v2, stores the
+ * passed, or never asked), newest first: a new transfer (a fast one is attested within seconds)
+ * is asked on the next pass whatever the backlog, and older ones take the budget left, which
+ * their backoff keeps growing. After an unattested answer the record waits
+ * {@link nextCheckSeconds} (per-record backoff); an attested message marks its record `attested` and, for v2, stores the
  * `eventNonce` Iris assigned (the key of the destination's `MessageReceived`). A record still
  * unattested after the timeout gets `has_attestation_error` (cleared if the attestation comes
  * later); past the give-up age it keeps it and is asked only every give-up recheck interval.
@@ -25,7 +25,7 @@ export interface AttestationOptions {
   readonly giveUpSeconds?: number;
   /** Seconds between two checks of a transfer past the give-up age (default 3600). */
   readonly giveUpRecheckSeconds?: number;
-  /** Transactions asked per pass (default 20). */
+  /** Transactions asked per pass (default 20; about one second of the Iris budget is best). */
   readonly batch?: number;
   /** The origin chain whose records this pass asks about (its lock holder's); absent = all. */
   readonly chain?: { readonly network: string; readonly domain: number };
@@ -97,7 +97,7 @@ export async function pollAttestations(
       .whereRaw('(iris_next_at is null or iris_next_at <= now())'),
   )
     .groupBy('network', 'source_tx_hash', 'source_domain', 'version')
-    .orderByRaw('min(iris_next_at) asc nulls first, min(created_at) desc')
+    .orderByRaw('min(created_at) desc')
     .limit(options.batch ?? 20)) as DueTransaction[];
   let attested = 0;
   let errors = 0;

@@ -54,6 +54,8 @@ export async function startIndexerService(
       maxBackoffSeconds: config.IRIS_MAX_BACKOFF_SECONDS,
       giveUpSeconds: config.ATTESTATION_GIVE_UP_SECONDS,
       giveUpRecheckSeconds: config.ATTESTATION_GIVE_UP_RECHECK_SECONDS,
+      // About one second of the budget per pass, so a newly due transfer waits at most that.
+      batch: config.IRIS_RATE_PER_SECOND,
     },
     logger,
     registry: metrics.registry,
