@@ -1,10 +1,11 @@
 /**
  * The attestation poller (docs/indexer.md "Attestation"): asks Iris about indexed transfers not
  * yet attested, one request per origin transaction. Only due records are asked (`iris_next_at`
- * passed, or never asked), newest first: a new transfer (a fast one is attested within seconds)
- * is asked on the next pass whatever the backlog, and older ones take the budget left, which
- * their backoff keeps growing. After an unattested answer the record waits
- * {@link nextCheckSeconds} (per-record backoff); an attested message marks its record `attested` and, for v2, stores the
+ * passed, or never asked), the least asked first, then the longest overdue, then the newest: a
+ * new transfer (a fast one is attested within seconds) is asked on the next pass and keeps its
+ * turn ahead of a backlog that has been asked more often, and among equals the order is
+ * round-robin, so no record waits behind older ones and none is starved. After an unattested
+ * answer the record waits {@link nextCheckSeconds} (per-record backoff); an attested message marks its record `attested` and, for v2, stores the
  * `eventNonce` Iris assigned (the key of the destination's `MessageReceived`). A record still
  * unattested after the timeout gets `has_attestation_error` (cleared if the attestation comes
  * later); past the give-up age it keeps it and is asked only every give-up recheck interval.
@@ -97,7 +98,7 @@ export async function pollAttestations(
       .whereRaw('(iris_next_at is null or iris_next_at <= now())'),
   )
     .groupBy('network', 'source_tx_hash', 'source_domain', 'version')
-    .orderByRaw('min(created_at) desc')
+    .orderByRaw('min(iris_attempts), min(iris_next_at) nulls first, min(created_at) desc')
     .limit(options.batch ?? 20)) as DueTransaction[];
   let attested = 0;
   let errors = 0;

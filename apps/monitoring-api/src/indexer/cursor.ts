@@ -45,16 +45,15 @@ export async function readCursor(
   knex: Knex | Knex.Transaction,
   chain: ChainKey,
 ): Promise<StoredCursor | undefined> {
-  const row = (await knex('indexer_cursors')
-    .select('block_number', 'block_hash', 'safe_block')
+  const row: CursorRow | undefined = await knex('indexer_cursors')
     .where({ network: chain.network, domain: chain.domain })
-    .first()) as CursorRow | undefined;
+    .first('block_number', 'block_hash', 'safe_block');
   if (row) return toCursor(row);
-  const adopted = (await knex('indexer_cursors')
+  const adopted: CursorRow[] = await knex('indexer_cursors')
     .where({ chain: chain.name })
     .whereNull('domain')
     .update({ network: chain.network, domain: chain.domain })
-    .returning(['block_number', 'block_hash', 'safe_block'])) as CursorRow[];
+    .returning(['block_number', 'block_hash', 'safe_block']);
   return adopted[0] ? toCursor(adopted[0]) : undefined;
 }
 
