@@ -30,7 +30,7 @@ const NAMESPACE = 'ctss';
 
 /** Env names that must come from a Secret (never a literal value, never a ConfigMap key). */
 const SECRET_ENV =
-  /(PRIVATE_KEY|PASSWORD|SECRET|TOKEN|API_KEYS|^DATABASE_URL$|^DATABASE_READ_URLS$|^REDIS_URL$|^RPC_URL_)/;
+  /(PRIVATE_KEY|PASSWORD|SECRET|TOKEN|API_KEYS|^DATABASE_URL$|^DATABASE_READ_URLS$|^REDIS_URL$|^RPC_URL_|^INDEXER_RPC_URLS_(?!FILE$))/;
 
 /** Values scenarios per chart, with the exact kinds each must render. */
 const scenarios = [
@@ -56,7 +56,7 @@ const scenarios = [
     kinds: {
       NetworkPolicy: 1,
       Pod: 1,
-      ConfigMap: 1,
+      ConfigMap: 2,
       Service: 1,
       Deployment: 2,
       PodDisruptionBudget: 1,
@@ -532,7 +532,7 @@ function checkEnvKnownToApp(chart, manifests) {
       prefix !== undefined &&
       prefix.length > 3 &&
       sources.includes(`${prefix}`) &&
-      /^(RPC_URL|QUOTE_PACKING|REDEEM_GAS|FEE_ADJUSTMENT_BPS)_/.test(name)
+      /^(RPC_URL|INDEXER_RPC_URLS|QUOTE_PACKING|REDEEM_GAS|FEE_ADJUSTMENT_BPS)_/.test(name)
     );
   };
   return [...names].filter((n) => !known(n)).map((n) => `${n} is not read by apps/${chart}`);

@@ -87,14 +87,38 @@ function monitoringApi() {
           ...workloadBasics,
           chains: {
             type: 'array',
-            description: 'Chains to index, rendered as INDEXER_CHAINS (JSON; docs/indexer.md).',
+            description:
+              'Chains to index without RPC URLs, rendered into a ConfigMap mounted as INDEXER_CHAINS_FILE (JSON; docs/indexer.md).',
             items: {
               type: 'object',
-              required: ['name', 'domain', 'rpcUrls', 'transferContracts', 'startBlock'],
+              required: ['name', 'domain', 'transferContracts', 'startBlock'],
+              not: { required: ['rpcUrls'] },
             },
           },
+          rpcUrlsSecret: {
+            oneOf: [
+              { type: 'null' },
+              c.object(
+                {
+                  secretName: c.str('Existing Secret holding the RPC URLs file.', {
+                    minLength: 1,
+                    pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$',
+                  }),
+                  key: c.str('Key of the JSON object chain name -> [RPC URLs].', {
+                    minLength: 1,
+                    pattern: '^[-._a-zA-Z0-9]+$',
+                  }),
+                },
+                ['secretName', 'key'],
+              ),
+            ],
+            description:
+              'Secret mounted as INDEXER_RPC_URLS_FILE (a JSON object chain name -> RPC URLs); null = none.',
+          },
           config: c.configMap('Indexer-only settings (IRIS_URL, IRIS_RATE_PER_SECOND, ...).'),
-          secretEnv: c.secretEnvMap('Indexer-only secrets (INDEXER_CHAINS with keyed RPC URLs).'),
+          secretEnv: c.secretEnvMap(
+            'Indexer-only secrets as variables (INDEXER_RPC_URLS_<NAME> per chain).',
+          ),
           resources: c.resources,
         },
         [
@@ -103,6 +127,7 @@ function monitoringApi() {
           'command',
           'port',
           'chains',
+          'rpcUrlsSecret',
           'config',
           'secretEnv',
           'resources',

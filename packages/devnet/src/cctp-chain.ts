@@ -63,6 +63,10 @@ export interface CctpChain {
   readonly usdc: Address;
   readonly transmitterV1: Address;
   readonly transmitterV2: Address;
+  /** TokenMessenger v1 (emits `DepositForBurn` and `MintAndWithdraw` of v1). */
+  readonly tokenMessengerV1: Address;
+  /** TokenMessenger v2. */
+  readonly tokenMessengerV2: Address;
   readonly cashmere: Address;
   readonly cashmereLegacy: Address;
   /** Block of the first transfer contract deployment. */
@@ -169,6 +173,8 @@ export async function deployCctpChain(
     usdc,
     transmitterV1: transmitters[0]!,
     transmitterV2: transmitters[1]!,
+    tokenMessengerV1: messengers[0]!,
+    tokenMessengerV2: messengers[1]!,
     cashmere,
     cashmereLegacy,
     startBlock,

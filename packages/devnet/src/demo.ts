@@ -122,6 +122,8 @@ async function main(): Promise<void> {
     rpcUrls: [chain.url],
     transferContracts: [chain.cashmere, chain.cashmereLegacy],
     messageTransmitters: [chain.transmitterV1, chain.transmitterV2],
+    tokenMessengers: [chain.tokenMessengerV1, chain.tokenMessengerV2],
+    usdc: chain.usdc,
     startBlock: chain.startBlock,
     confirmations: 2,
     pollIntervalMs: 1000,

@@ -1,6 +1,10 @@
 /**
  * A local stand-in for Circle's Iris API speaking its response format: `GET /v2/messages/
- * {sourceDomain}?transactionHash=` and `GET /v1/messages/{sourceDomain}/{txHash}`. It reads the
+ * {sourceDomain}?transactionHash=`, `GET /v1/messages/{sourceDomain}/{txHash}` and
+ * `GET /v1/attestations/{messageHash}` (shapes and status values as in Circle's CCTP API
+ * reference, https://developers.circle.com/api-reference/cctp/all/get-messages-v2 and
+ * .../get-attestation; 404 until Iris has observed the burn,
+ * https://developers.circle.com/cctp/howtos/resolve-stuck-attestation). It reads the
  * `MessageSent` logs of the transaction from the source chain's RPC (as Iris observes chains),
  * answers 404 for an unknown transaction, `pending_confirmations` / `PENDING` until it is
  * completed (by `complete`, or `attestAfterMs` after Iris first saw it), then the attested message
@@ -8,7 +12,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { createPublicClient, http, parseEventLogs, type Hex } from 'viem';
+import { createPublicClient, http, keccak256, parseEventLogs, type Hex } from 'viem';
 import { MESSAGE_SENT } from './cctp-chain.js';
 
 /** The fake Iris server and its controls. */
@@ -16,6 +20,8 @@ export interface FakeIris {
   readonly url: string;
   /** Requests received, by path. */
   readonly requests: string[];
+  /** Arrival time of each request (ms since epoch), in the order of {@link requests}. */
+  readonly requestTimes: number[];
   /** Attests a transaction's messages from now on. */
   complete(txHash: string): void;
   /** Answers the next `count` requests with `status` (e.g. 429, 503). */
@@ -44,6 +50,9 @@ export async function startFakeIris(
   const firstSeen = new Map<string, number>();
   const nonces = new Map<string, Hex[]>();
   const requests: string[] = [];
+  const requestTimes: number[] = [];
+  /** keccak256 of each message served (v1 `/v1/attestations` key) -> its transaction. */
+  const txOfMessageHash = new Map<string, string>();
   let failures: { count: number; status: number } = { count: 0, status: 0 };
   const clients = new Map(
     Object.entries(rpcByDomain).map(([d, url]) => [
@@ -75,6 +84,7 @@ export async function startFakeIris(
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://x');
       requests.push(url.pathname + url.search);
+      requestTimes.push(Date.now());
       const send = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
@@ -88,6 +98,20 @@ export async function startFakeIris(
         res.end(JSON.stringify({ error: 'injected' }));
         return;
       }
+      const isDone = (txHash: string) =>
+        completed.has(txHash) ||
+        (options.attestAfterMs !== undefined &&
+          Date.now() - firstSeen.get(txHash)! >= options.attestAfterMs);
+      const byHash = /^\/v1\/attestations\/(0x[0-9a-fA-F]{64})$/.exec(url.pathname);
+      if (byHash) {
+        const txHash = txOfMessageHash.get(byHash[1]!.toLowerCase());
+        if (!txHash) return send(404, { error: 'Message hash not found' });
+        const done = isDone(txHash);
+        return send(200, {
+          attestation: done ? `0x${'ab'.repeat(65)}` : 'PENDING',
+          status: done ? 'complete' : 'pending_confirmations',
+        });
+      }
       const v2 = /^\/v2\/messages\/(\d+)$/.exec(url.pathname);
       const v1 = /^\/v1\/messages\/(\d+)\/(0x[0-9a-fA-F]{64})$/.exec(url.pathname);
       const domain = Number((v2 ?? v1)?.[1]);
@@ -96,10 +120,8 @@ export async function startFakeIris(
       const messages = await lookup(domain, txHash);
       if (!messages || messages.length === 0) return send(404, { error: 'Message not found' });
       if (!firstSeen.has(txHash)) firstSeen.set(txHash, Date.now());
-      const done =
-        completed.has(txHash) ||
-        (options.attestAfterMs !== undefined &&
-          Date.now() - firstSeen.get(txHash)! >= options.attestAfterMs);
+      for (const m of messages) txOfMessageHash.set(keccak256(m), txHash);
+      const done = isDone(txHash);
       if (v1) {
         return send(200, {
           messages: messages.map((m) => ({
@@ -132,6 +154,7 @@ export async function startFakeIris(
   return {
     url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`,
     requests,
+    requestTimes,
     complete: (txHash) => completed.add(txHash.toLowerCase()),
     failNext: (count, status) => {
       failures = { count, status };

@@ -1,9 +1,14 @@
 /**
  * The attestation poller (docs/indexer.md "Attestation"): asks Iris about indexed transfers not
- * yet attested, oldest first, each at most once per recheck interval; an attested message marks
- * its record `attested` and, for v2, stores the `eventNonce` Iris assigned (the key of the
- * destination's `MessageReceived`). A record still unattested after the timeout gets
- * `has_attestation_error` (cleared if the attestation comes later).
+ * yet attested, one request per origin transaction. Only due records are asked (`iris_next_at`
+ * passed, or never asked), the least asked first, then the longest overdue, then the newest: a
+ * new transfer (a fast one is attested within seconds) is asked on the next pass and keeps its
+ * turn ahead of a backlog that has been asked more often, and among equals the order is
+ * round-robin, so no record waits behind older ones and none is starved. After an unattested
+ * answer the record waits {@link nextCheckSeconds} (per-record backoff); an attested message marks its record `attested` and, for v2, stores the
+ * `eventNonce` Iris assigned (the key of the destination's `MessageReceived`). A record still
+ * unattested after the timeout gets `has_attestation_error` (cleared if the attestation comes
+ * later); past the give-up age it keeps it and is asked only every give-up recheck interval.
  */
 import type { Knex } from 'knex';
 import { IrisError, isAttested, type IrisClient } from './iris.js';
@@ -13,10 +18,18 @@ import { matchDestinations } from './store.js';
 export interface AttestationOptions {
   /** Seconds after `created_at` without attestation before `has_attestation_error`. */
   readonly timeoutSeconds: number;
-  /** Seconds between two checks of the same transfer. */
+  /** Seconds between the first checks of one transfer (the base of the backoff). */
   readonly recheckSeconds: number;
-  /** Transactions asked per pass. */
+  /** Longest wait between two checks before the give-up age, seconds (default 120). */
+  readonly maxBackoffSeconds?: number;
+  /** Age (seconds after `created_at`) after which a transfer is asked only rarely (default 1 day). */
+  readonly giveUpSeconds?: number;
+  /** Seconds between two checks of a transfer past the give-up age (default 3600). */
+  readonly giveUpRecheckSeconds?: number;
+  /** Transactions asked per pass (default 20; about one second of the Iris budget is best). */
   readonly batch?: number;
+  /** The origin chain whose records this pass asks about (its lock holder's); absent = all. */
+  readonly chain?: { readonly network: string; readonly domain: number };
 }
 
 /** What one pass did. */
@@ -27,35 +40,78 @@ export interface AttestationPass {
 }
 
 /**
- * One pass over the unattested records.
+ * Checks at the base interval before the backoff starts doubling: about the time Circle gives
+ * a fast transfer (finality threshold at most 1000: "seconds to a few minutes",
+ * https://developers.circle.com/cctp/howtos/resolve-stuck-attestation).
+ */
+export const BACKOFF_FREE_CHECKS = 6;
+
+/**
+ * Seconds until the next Iris check of a transfer that is still unattested: `recheckSeconds`
+ * for the first {@link BACKOFF_FREE_CHECKS} checks, then doubling per check up to
+ * `maxBackoffSeconds`; `giveUpRecheckSeconds` once the transfer is older than `giveUpSeconds`.
  *
- * @throws database errors; Iris errors are counted and the transfer is asked again later.
+ * @param attempts checks answered so far, this one included (>= 1).
+ * @param ageSeconds seconds since the transfer's block.
+ */
+export function nextCheckSeconds(
+  attempts: number,
+  ageSeconds: number,
+  options: AttestationOptions,
+): number {
+  if (ageSeconds >= (options.giveUpSeconds ?? 86_400)) return options.giveUpRecheckSeconds ?? 3_600;
+  const doublings = Math.max(0, attempts - BACKOFF_FREE_CHECKS);
+  const backoff = options.recheckSeconds * 2 ** Math.min(doublings, 20);
+  return Math.min(backoff, Math.max(options.maxBackoffSeconds ?? 120, options.recheckSeconds));
+}
+
+interface DueTransaction {
+  network: string;
+  source_tx_hash: string;
+  source_domain: string;
+  version: number;
+  attempts: number;
+  age_seconds: string;
+}
+
+/**
+ * One pass over the due unattested records (of `options.chain` when given).
+ *
+ * @throws database errors and the rate gate's errors; Iris errors are counted and the
+ *   transaction is asked again after `recheckSeconds`; a 429 ends the pass.
  */
 export async function pollAttestations(
   knex: Knex,
   iris: IrisClient,
   options: AttestationOptions,
 ): Promise<AttestationPass> {
-  const due = (await knex('transactions')
-    .select('source_tx_hash', 'source_domain', 'version')
-    .min('created_at as first')
-    .whereRaw('log_index is not null and not attested')
-    .whereRaw(`(iris_checked_at is null or iris_checked_at < now() - make_interval(secs => ?))`, [
-      options.recheckSeconds,
-    ])
-    .groupBy('source_tx_hash', 'source_domain', 'version')
-    .orderBy('first')
-    .limit(options.batch ?? 20)) as {
-    source_tx_hash: string;
-    source_domain: string;
-    version: number;
-  }[];
+  const scope = (q: Knex.QueryBuilder) =>
+    options.chain
+      ? q.where({ network: options.chain.network, source_domain: options.chain.domain })
+      : q;
+  const due = (await scope(
+    knex('transactions')
+      .select('network', 'source_tx_hash', 'source_domain', 'version')
+      .max('iris_attempts as attempts')
+      .select(knex.raw(`extract(epoch from now() - min(created_at))::text as age_seconds`))
+      .whereRaw('log_index is not null and not attested')
+      .whereRaw('(iris_next_at is null or iris_next_at <= now())'),
+  )
+    .groupBy('network', 'source_tx_hash', 'source_domain', 'version')
+    .orderByRaw('min(iris_attempts), min(iris_next_at) nulls first, min(created_at) desc')
+    .limit(options.batch ?? 20)) as DueTransaction[];
   let attested = 0;
   let errors = 0;
   const attestedIds: string[] = [];
   for (const tx of due) {
     const version = tx.version === 1 ? 1 : 2;
-    const where = { source_tx_hash: tx.source_tx_hash, source_domain: tx.source_domain };
+    const where = {
+      network: tx.network,
+      source_tx_hash: tx.source_tx_hash,
+      source_domain: tx.source_domain,
+    };
+    const later = (seconds: number) =>
+      knex.raw(`now() + make_interval(secs => ?)`, [seconds]) as unknown as Date;
     try {
       const messages = await iris.messages(version, Number(tx.source_domain), tx.source_tx_hash);
       const rows = (await knex('transactions')
@@ -63,6 +119,7 @@ export async function pollAttestations(
         .where(where)
         .whereNotNull('log_index')
         .orderBy('log_index')) as { id: string }[];
+      const wait = nextCheckSeconds(Number(tx.attempts) + 1, Number(tx.age_seconds), options);
       // Iris lists a transaction's messages in log order, as the records are ordered.
       await knex.transaction(async (trx) => {
         for (const [i, row] of rows.entries()) {
@@ -76,12 +133,18 @@ export async function pollAttestations(
                 attested: true,
                 has_attestation_error: false,
                 iris_checked_at: trx.fn.now(),
+                iris_attempts: trx.raw('iris_attempts + 1'),
+                iris_next_at: null,
                 ...(version === 2 ? { cctp_nonce: m.eventNonce.toLowerCase() } : {}),
               });
           } else {
             await trx('transactions')
               .where({ id: row.id })
-              .update({ iris_checked_at: trx.fn.now() });
+              .update({
+                iris_checked_at: trx.fn.now(),
+                iris_attempts: trx.raw('iris_attempts + 1'),
+                iris_next_at: later(wait),
+              });
           }
         }
       });
@@ -89,9 +152,13 @@ export async function pollAttestations(
       if (!(error instanceof IrisError)) throw error;
       errors++;
       if (/rate limited/.test(error.message)) break;
+      await knex('transactions')
+        .where(where)
+        .whereRaw('log_index is not null and not attested')
+        .update({ iris_next_at: later(options.recheckSeconds) });
     }
   }
-  await knex('transactions')
+  await scope(knex('transactions'))
     .whereRaw('log_index is not null and not attested and not has_attestation_error')
     .where(
       'created_at',

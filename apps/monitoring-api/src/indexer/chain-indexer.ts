@@ -13,23 +13,28 @@ import { decodeTransfers, type TransferRow } from './decode.js';
 import { decodeReceived } from './destination.js';
 import { TOPIC0 } from './events.js';
 import type { ChainLocks } from './lock.js';
+import { trustedLogs, type Emitters } from './log-filter.js';
 import { getLogsSplitting, RPC_BATCH_SIZE } from './rpc.js';
-import {
-  readCursor,
-  rewind,
-  storedBlocksAbove,
-  writeBatch,
-  type ChainKey,
-  type Cursor,
-  type ReceivedRow,
-} from './store.js';
+import { readCursor, type StoredCursor } from './cursor.js';
+import { anchorsAtOrBelow, commonAncestor, isDeepReorg } from './reorg.js';
+import { rewind, storedBlocksAbove, writeBatch, type ChainKey, type ReceivedRow } from './store.js';
 
 /** What a tick did. */
 export type TickResult =
   | { kind: 'standby' }
   | { kind: 'idle'; head: bigint }
   | { kind: 'scanned'; from: bigint; to: bigint; head: bigint; inserted: number }
-  | { kind: 'rewound'; to: bigint; deleted: number };
+  | {
+      kind: 'rewound';
+      /** The common ancestor: the cursor is set back to it. */
+      to: bigint;
+      /** Records deleted. */
+      deleted: number;
+      /** Blocks replaced at or below the cursor (cursor - ancestor). */
+      depth: number;
+      /** Whether blocks counted final (at or below the recorded safe block) were replaced. */
+      deep: boolean;
+    };
 
 /** Thrown when the chain changed under a scan (the range is scanned again). */
 export class ChainMovedError extends Error {
@@ -69,8 +74,11 @@ const RECEIVED_TOPICS = [TOPIC0.messageReceivedV1, TOPIC0.messageReceivedV2];
 /** The indexer of one chain; `tick()` does one step, the caller schedules it. */
 export class ChainIndexer {
   readonly key: ChainKey;
+  /** The advisory lock's key: the chain's identity (network and CCTP domain). */
+  readonly lockKey: string;
   private readonly transferContracts: Set<string>;
   private readonly transmitters: Set<string>;
+  private readonly emitters: Emitters;
 
   constructor(
     readonly config: ChainConfig,
@@ -80,8 +88,20 @@ export class ChainIndexer {
     private readonly locks: ChainLocks,
   ) {
     this.key = { name: config.name, network: config.network, domain: config.domain };
+    this.lockKey = `${config.network}:${config.domain}`;
     this.transferContracts = new Set(config.transferContracts);
     this.transmitters = new Set(config.messageTransmitters);
+    this.emitters = {
+      transferContracts: this.transferContracts,
+      tokenMessengers: new Set(config.tokenMessengers),
+      messageTransmitters: this.transmitters,
+      usdc: new Set([config.usdc]),
+    };
+  }
+
+  /** Whether this process holds the chain's lock (is its writer and attestation poller). */
+  isWriter(): boolean {
+    return this.locks.holds(this.lockKey);
   }
 
   /** Highest block counted final: head - confirmations, or the `finalized` block. */
@@ -110,12 +130,12 @@ export class ChainIndexer {
    *   CursorMovedError (another writer moved the cursor).
    */
   async tick(): Promise<TickResult> {
-    if (!(await this.locks.tryAcquire(this.config.name))) return { kind: 'standby' };
+    if (!(await this.locks.tryAcquire(this.lockKey))) return { kind: 'standby' };
     const head = await this.client.getBlockNumber({ cacheTime: 0 });
-    const cursor = await readCursor(this.knex, this.config.name);
+    const cursor = await readCursor(this.knex, this.key);
     if (cursor) {
       const block = await this.blockAt(cursor.number);
-      if (block?.hash?.toLowerCase() !== cursor.hash) return this.repair(cursor, head);
+      if (block?.hash?.toLowerCase() !== cursor.hash) return this.repair(cursor);
     }
     const from = cursor ? cursor.number + 1n : BigInt(this.config.startBlock);
     if (from > head) return { kind: 'idle', head };
@@ -133,7 +153,7 @@ export class ChainIndexer {
     // A reorg during the scan shows as another hash at `to`: drop the work, scan again.
     const after = await this.blockAt(to);
     if (after?.hash !== toBlock.hash) throw new ChainMovedError(`block ${to} changed during scan`);
-    if (!this.locks.holds(this.config.name)) return { kind: 'standby' };
+    if (!this.locks.holds(this.lockKey)) return { kind: 'standby' };
     const inserted = await writeBatch(this.knex, {
       chain: this.key,
       expected: cursor,
@@ -179,7 +199,7 @@ export class ChainIndexer {
       }
       rows.push(
         ...decodeTransfers(
-          receipt.logs,
+          trustedLogs(receipt.logs, this.emitters),
           {
             network: this.config.network,
             domain: this.config.domain,
@@ -194,7 +214,6 @@ export class ChainIndexer {
   }
 
   private async scanReceived(from: bigint, to: bigint): Promise<ReceivedRow[]> {
-    if (this.config.messageTransmitters.length === 0) return [];
     const logs = await getLogsSplitting(
       this.logsClient,
       this.config.messageTransmitters,
@@ -216,34 +235,53 @@ export class ChainIndexer {
     const rows: ReceivedRow[] = [];
     for (const receipt of receipts) {
       rows.push(
-        ...decodeReceived(receipt.logs, this.config.network, this.config.domain, this.transmitters),
+        ...decodeReceived(
+          trustedLogs(receipt.logs, this.emitters),
+          this.config.network,
+          this.config.domain,
+          this.transmitters,
+        ),
       );
     }
     return rows;
   }
 
   /**
-   * After a reorg below the cursor: goes back to the last block counted final (or the cursor's
-   * parent if that is lower), deletes the records and receipts whose block is no longer
-   * canonical, and sets the cursor there; the next ticks scan forward again.
+   * After a reorg below the cursor: walks back over the stored block hashes to the common
+   * ancestor (reorg.ts; the block before `startBlock` when none is left), fetches the canonical
+   * hash of every block above it that holds a stored record or receipt, deletes the records and
+   * receipts whose hash is no longer canonical (rollups follow through the delete trigger),
+   * and sets the cursor to the ancestor; the next ticks scan forward again and write the
+   * transfers mined in place of the dropped ones.
    */
-  private async repair(cursor: Cursor, head: bigint): Promise<TickResult> {
-    const safe = await this.safeBlock(head);
-    let target = cursor.number - 1n < safe ? cursor.number - 1n : safe;
+  private async repair(cursor: StoredCursor): Promise<TickResult> {
     const floor = BigInt(this.config.startBlock) - 1n;
-    if (target < floor) target = floor;
+    const anchors = await anchorsAtOrBelow(this.knex, this.key, cursor.number);
+    const { anchor } = await commonAncestor(
+      anchors.filter((a) => a.number > floor),
+      async (n) => (await this.blockAt(n))?.hash?.toLowerCase(),
+    );
+    const target = anchor ? anchor.number : floor;
     const stored = await storedBlocksAbove(this.knex, this.key, target);
     const canonical = new Map<bigint, string>();
     for (const n of stored.keys()) {
       const block = await this.blockAt(n);
       if (block?.hash) canonical.set(n, block.hash.toLowerCase());
     }
-    const targetBlock = await this.blockAt(target);
-    const next = targetBlock?.hash
-      ? { number: target, hash: targetBlock.hash.toLowerCase() }
-      : undefined;
+    const targetBlock = anchor ? undefined : await this.blockAt(target);
+    const next = anchor
+      ? { number: anchor.number, hash: anchor.hash }
+      : targetBlock?.hash
+        ? { number: target, hash: targetBlock.hash.toLowerCase() }
+        : undefined;
     const deleted = await rewind(this.knex, this.key, cursor, next, canonical);
-    return { kind: 'rewound', to: target, deleted };
+    return {
+      kind: 'rewound',
+      to: target,
+      deleted,
+      depth: Number(cursor.number - target),
+      deep: isDeepReorg(cursor, target),
+    };
   }
 }
 

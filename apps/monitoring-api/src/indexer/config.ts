@@ -1,34 +1,57 @@
 /**
  * The indexer's configuration (docs/indexer.md "Configuration"): one zod schema over the
- * environment, checked once at start-up. `INDEXER_CHAINS` is a JSON array of chains; absent or
- * empty = no chain (the process then only serves its health endpoints).
+ * environment, checked once at start-up. The chains (everything but their RPC URLs) come from
+ * `INDEXER_CHAINS` (JSON) or the file named by `INDEXER_CHAINS_FILE` (a mounted ConfigMap);
+ * their RPC URLs, which carry provider keys, from `INDEXER_RPC_URLS_<NAME>` variables or the JSON
+ * file named by `INDEXER_RPC_URLS_FILE` (a mounted Secret). A mainnet chain of a known CCTP
+ * domain gets Circle's contract addresses by default (circle-contracts.ts); any other chain must
+ * name them. Absent or empty chains = no chain (the process then only serves its probes).
  */
-import { envInteger, envJson, envUrl, parseConfig, serviceConfigShape } from '@ctss/server-kit';
+import { readFileSync } from 'node:fs';
+import {
+  ConfigError,
+  envInteger,
+  envJson,
+  envUrl,
+  parseConfig,
+  serviceConfigShape,
+} from '@ctss/server-kit';
 import { z } from 'zod';
+import { mainnetCircleContracts } from './circle-contracts.js';
 
 const address = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')
   .transform((value) => value.toLowerCase() as `0x${string}`);
 
-/** One indexed EVM chain. */
-export const ChainConfigSchema = z.object({
-  /** Unique name, the key of its cursor and advisory lock (e.g. `base`). */
+const rpcUrl = z.url({ protocol: /^https?$/ });
+
+/** One indexed EVM chain as configured (before Circle's defaults and the RPC URLs are applied). */
+const ChainInputSchema = z.object({
+  /** Display name: labels in logs, metrics and /health, and the key of its RPC URL variable. */
   name: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]'),
-  /** Which feed its records go to. */
+  /** Which feed its records go to; with `domain`, the key of its cursor and lock. */
   network: z.enum(['mainnet', 'testnet']).default('mainnet'),
   /** CCTP domain of the chain (uint32). */
   domain: z.number().int().min(0).max(4_294_967_295),
-  /** JSON-RPC URLs, tried in order (viem `fallback`). */
-  rpcUrls: z.array(z.url({ protocol: /^https?$/ })).min(1),
+  /** JSON-RPC URLs, tried in order (viem `fallback`); better given through the RPC variables. */
+  rpcUrls: z.array(rpcUrl).default([]),
   /** Transfer contract(s) emitting `CashmereTransfer`. */
   transferContracts: z.array(address).min(1),
-  /** MessageTransmitter v1/v2 addresses whose `MessageReceived` completes records (optional). */
-  messageTransmitters: z.array(address).default([]),
+  /** Circle TokenMessenger v1/v2 (`DepositForBurn`, `MintAndWithdraw`); mainnet default by domain. */
+  tokenMessengers: z.array(address).min(1).optional(),
+  /** Circle MessageTransmitter v1/v2 (`MessageSent`, `MessageReceived`); mainnet default by domain. */
+  messageTransmitters: z.array(address).min(1).optional(),
+  /** Circle TokenMinter v1/v2 (no event of it is read; recorded for operators). */
+  tokenMinters: z.array(address).default([]),
+  /** The USDC contract (ERC-20 `Transfer` of the deposit); mainnet default by domain. */
+  usdc: address.optional(),
   /** First block to scan (the transfer contract's deployment block). */
   startBlock: z.number().int().min(0),
-  /** Depth at which a block counts as final: a number of confirmations, or `finalized`. */
-  confirmations: z.union([z.number().int().min(0).max(10_000), z.literal('finalized')]).default(12),
+  /** Depth at which a block counts as final: `finalized` (the node's tag), or a block count. */
+  confirmations: z
+    .union([z.number().int().min(0).max(10_000), z.literal('finalized')])
+    .default('finalized'),
   /** Poll interval, ms. */
   pollIntervalMs: z.number().int().min(10).max(600_000).default(4_000),
   /** Largest `eth_getLogs` range, blocks (split further when the RPC says the range is too large). */
@@ -37,35 +60,70 @@ export const ChainConfigSchema = z.object({
   rpcTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
 });
 
+/**
+ * One indexed EVM chain, with Circle's mainnet contracts filled in where not given.
+ * Issues: a chain without known defaults that does not name its Circle contracts and USDC.
+ */
+export const ChainConfigSchema = ChainInputSchema.transform((chain, ctx) => {
+  const defaults = chain.network === 'mainnet' ? mainnetCircleContracts(chain.domain) : undefined;
+  const tokenMessengers = chain.tokenMessengers ?? defaults?.tokenMessengers;
+  const messageTransmitters = chain.messageTransmitters ?? defaults?.messageTransmitters;
+  const usdc = chain.usdc ?? defaults?.usdc;
+  if (!tokenMessengers || !messageTransmitters || !usdc) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `no known Circle contracts for ${chain.network} domain ${chain.domain}: set tokenMessengers, messageTransmitters and usdc`,
+    });
+    return z.NEVER;
+  }
+  return {
+    ...chain,
+    tokenMessengers: [...tokenMessengers],
+    messageTransmitters: [...messageTransmitters],
+    usdc,
+  };
+});
+
 /** One indexed chain, validated. */
 export type ChainConfig = z.infer<typeof ChainConfigSchema>;
 
-const chainsEnv = envJson(z.array(ChainConfigSchema), 'a JSON array of chains').refine(
-  (chains) => new Set(chains.map((c) => c.name)).size === chains.length,
-  {
+const chainsJson = envJson(z.array(ChainConfigSchema), 'a JSON array of chains')
+  .refine((chains) => new Set(chains.map((c) => c.name)).size === chains.length, {
     message: 'chain names must be unique',
-  },
-);
+  })
+  .refine(
+    (chains) => new Set(chains.map((c) => `${c.network}:${c.domain}`)).size === chains.length,
+    { message: 'one chain per network and domain' },
+  );
 
-/** The indexer's environment schema. */
+/** The indexer's environment schema (files already read, see {@link loadIndexerConfig}). */
 export const IndexerConfigSchema = z.object({
   /** PostgreSQL primary (required: the indexer writes). */
   DATABASE_URL: z
     .string()
     .trim()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL'),
-  /** Chains to index, JSON (see {@link ChainConfigSchema}). */
-  INDEXER_CHAINS: chainsEnv.default([]),
+  /** Chains to index, JSON (see {@link ChainConfigSchema}); or `INDEXER_CHAINS_FILE`. */
+  INDEXER_CHAINS: chainsJson.default([]),
   /** Circle Iris API base URL. */
   IRIS_URL: envUrl()
     .default('https://iris-api.circle.com')
     .transform((v) => v.replace(/\/+$/, '')),
-  /** Iris requests per second, at most 9 (Circle asks for fewer than 10). */
-  IRIS_RATE_PER_SECOND: envInteger(1, 9).default(5),
+  /**
+   * Iris requests per second for all indexer processes together (shared through PostgreSQL),
+   * at most Circle's published 35.
+   */
+  IRIS_RATE_PER_SECOND: envInteger(1, 35).default(10),
   /** Seconds after which a transfer without attestation gets `has_attestation_error`. */
   ATTESTATION_TIMEOUT_SECONDS: envInteger(60, 7 * 86_400).default(3_600),
-  /** Seconds between two Iris checks of the same transfer. */
-  IRIS_RECHECK_SECONDS: envInteger(1, 3_600).default(10),
+  /** Seconds between the first Iris checks of one transfer (the backoff's base). */
+  IRIS_RECHECK_SECONDS: envInteger(1, 3_600).default(5),
+  /** Longest wait between two Iris checks of one transfer before the give-up age, seconds. */
+  IRIS_MAX_BACKOFF_SECONDS: envInteger(1, 86_400).default(120),
+  /** Age after which an unattested transfer is checked only every give-up recheck, seconds. */
+  ATTESTATION_GIVE_UP_SECONDS: envInteger(60, 90 * 86_400).default(86_400),
+  /** Seconds between two Iris checks of a transfer past the give-up age. */
+  ATTESTATION_GIVE_UP_RECHECK_SECONDS: envInteger(60, 7 * 86_400).default(3_600),
   /** Port of /health, /ready, /metrics. */
   PORT: envInteger(0, 65_535).default(3_010),
   LOG_LEVEL: serviceConfigShape.LOG_LEVEL,
@@ -74,14 +132,80 @@ export const IndexerConfigSchema = z.object({
 /** The indexer's configuration, validated. */
 export type IndexerConfig = z.infer<typeof IndexerConfigSchema>;
 
+/** The variable of a chain's RPC URLs: `INDEXER_RPC_URLS_` + name upper-cased, `-` as `_`. */
+export function rpcUrlsVariable(name: string): string {
+  return `INDEXER_RPC_URLS_${name.toUpperCase().replace(/-/g, '_')}`;
+}
+
+const rpcFileSchema = z.record(z.string(), z.array(rpcUrl).min(1));
+const rpcListSchema = z.array(rpcUrl).min(1);
+
+const readText = (variable: string, path: string, issues: string[]): string | undefined => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    issues.push(
+      `${variable}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+    return undefined;
+  }
+};
+
 /**
- * Validates the environment once (empty variables count as absent).
+ * Validates the environment once (empty variables count as absent): reads `INDEXER_CHAINS_FILE`
+ * in place of `INDEXER_CHAINS`, then gives each chain its RPC URLs: `INDEXER_RPC_URLS_<NAME>`
+ * (comma-separated), else its entry in the `INDEXER_RPC_URLS_FILE` JSON object (name -> URLs),
+ * else its own `rpcUrls`.
  *
  * @throws ConfigError (server-kit) naming every bad variable; values are not echoed (RPC URLs
- *   may carry keys).
+ *   carry keys).
  */
 export function loadIndexerConfig(
   env: Record<string, string | undefined> = process.env,
 ): IndexerConfig {
-  return parseConfig(IndexerConfigSchema, env);
+  const issues: string[] = [];
+  const source = { ...env };
+  if (env.INDEXER_CHAINS_FILE) {
+    if (env.INDEXER_CHAINS) issues.push('INDEXER_CHAINS_FILE: set it or INDEXER_CHAINS, not both');
+    source.INDEXER_CHAINS = readText('INDEXER_CHAINS_FILE', env.INDEXER_CHAINS_FILE, issues);
+  }
+  let fromFile: Record<string, string[]> = {};
+  if (env.INDEXER_RPC_URLS_FILE) {
+    const text = readText('INDEXER_RPC_URLS_FILE', env.INDEXER_RPC_URLS_FILE, issues);
+    if (text !== undefined) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text) as unknown;
+      } catch {
+        parsed = undefined;
+      }
+      const result = rpcFileSchema.safeParse(parsed);
+      if (result.success) fromFile = result.data;
+      else
+        issues.push('INDEXER_RPC_URLS_FILE: must be a JSON object of chain name -> [http(s) URLs]');
+    }
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  const config = parseConfig(IndexerConfigSchema, source);
+  for (const chain of config.INDEXER_CHAINS) {
+    const variable = rpcUrlsVariable(chain.name);
+    const value = env[variable];
+    if (value) {
+      const result = rpcListSchema.safeParse(
+        value
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean),
+      );
+      if (result.success) chain.rpcUrls = result.data;
+      else issues.push(`${variable}: must be comma-separated http(s) URLs`);
+    } else if (fromFile[chain.name]) {
+      chain.rpcUrls = fromFile[chain.name]!;
+    }
+    if (chain.rpcUrls.length === 0) {
+      issues.push(`${variable}: no RPC URL for chain ${chain.name} (or INDEXER_RPC_URLS_FILE)`);
+    }
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return config;
 }

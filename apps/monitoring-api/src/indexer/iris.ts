@@ -1,10 +1,50 @@
 /**
  * Circle's Iris attestation API (docs/indexer.md "Attestation"): `GET /v2/messages/{sourceDomain}
  * ?transactionHash=0x...` and v1 `GET /v1/messages/{sourceDomain}/{txHash}`
- * (https://developers.circle.com/api-reference/cctp/all/get-messages-v-2). Requests are spaced to
- * stay under the configured rate (Circle asks for fewer than 10 per second); a 429 pauses every
- * request for `Retry-After` (or a doubling backoff).
+ * (https://developers.circle.com/api-reference/cctp/all/get-messages-v2). A 404 means Iris has
+ * not observed the transaction yet (https://developers.circle.com/cctp/howtos/resolve-stuck-attestation).
+ * Every request first takes a slot of a {@link RateGate}: the PostgreSQL one (iris-budget.ts)
+ * shares `IRIS_RATE_PER_SECOND` between every indexer process; Circle's published limit is 35
+ * requests per second, above which it blocks every request for 5 minutes with 429
+ * (https://developers.circle.com/cctp/v1/cctp-apis "API Service Rate Limit"). A 429 pauses the
+ * gate for `Retry-After`, or for those 5 minutes when Iris sends none.
  */
+
+/** Pause after a 429 without `Retry-After`: Circle's documented block of 5 minutes, ms. */
+export const IRIS_BLOCK_MS = 300_000;
+
+/**
+ * Spaces requests to a rate: `acquire()` resolves when the caller may send one request;
+ * `pause(ms)` holds every caller for `ms` from now.
+ */
+export interface RateGate {
+  /** Waits for the next request slot. @throws the gate's storage errors (database). */
+  acquire(): Promise<void>;
+  /** Holds every slot for `ms` milliseconds from now. @throws the gate's storage errors. */
+  pause(ms: number): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A {@link RateGate} of this process only: one slot every `1000 / ratePerSecond` ms. */
+export class LocalRateGate implements RateGate {
+  private nextAt = 0;
+
+  /** @param ratePerSecond requests per second (> 0). */
+  constructor(private readonly ratePerSecond: number) {}
+
+  async acquire(): Promise<void> {
+    const now = Date.now();
+    const at = Math.max(now, this.nextAt);
+    this.nextAt = at + Math.ceil(1000 / this.ratePerSecond);
+    if (at > now) await sleep(at - now);
+  }
+
+  pause(ms: number): Promise<void> {
+    this.nextAt = Math.max(this.nextAt, Date.now() + ms);
+    return Promise.resolve();
+  }
+}
 
 /** One message of an Iris answer, the fields the indexer reads. */
 export interface IrisMessage {
@@ -33,41 +73,34 @@ export class IrisError extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** An Iris client with client-side rate limiting. */
+/** An Iris client whose requests go through a {@link RateGate}. */
 export class IrisClient {
-  private nextAt = 0;
-  private backoffMs = 0;
-  /** Requests sent (for tests and metrics). */
+  private readonly gate: RateGate;
+  /** Requests sent by this client (for tests and metrics). */
   requests = 0;
 
   /**
    * @param baseUrl e.g. `https://iris-api.circle.com` (no trailing slash).
-   * @param ratePerSecond at most this many requests per second (1-9).
+   * @param rate a shared {@link RateGate}, or requests per second of a {@link LocalRateGate}.
    * @param timeoutMs per-request timeout.
    */
   constructor(
     private readonly baseUrl: string,
-    private readonly ratePerSecond: number,
+    rate: RateGate | number,
     private readonly timeoutMs = 10_000,
-  ) {}
-
-  private async slot(): Promise<void> {
-    const now = Date.now();
-    const at = Math.max(now, this.nextAt);
-    this.nextAt = at + Math.ceil(1000 / this.ratePerSecond);
-    if (at > now) await sleep(at - now);
+  ) {
+    this.gate = typeof rate === 'number' ? new LocalRateGate(rate) : rate;
   }
 
   /**
    * The messages of an origin transaction.
    *
    * @returns the messages, or `[]` when Iris does not know the transaction yet (404).
-   * @throws {IrisError} on 429 (after pausing), 5xx, a timeout or an unexpected body.
+   * @throws {IrisError} on 429 (after pausing the gate), 5xx, a timeout or an unexpected body;
+   *   the gate's own errors (database) as they are.
    */
   async messages(version: 1 | 2, sourceDomain: number, txHash: string): Promise<IrisMessage[]> {
-    await this.slot();
+    await this.gate.acquire();
     const url =
       version === 2
         ? `${this.baseUrl}/v2/messages/${sourceDomain}?transactionHash=${txHash}`
@@ -85,15 +118,12 @@ export class IrisClient {
     }
     if (res.status === 429) {
       const retryAfter = Number(res.headers.get('retry-after'));
-      this.backoffMs =
-        Number.isFinite(retryAfter) && retryAfter > 0
-          ? retryAfter * 1000
-          : Math.min(Math.max(this.backoffMs * 2, 1000), 60_000);
-      this.nextAt = Date.now() + this.backoffMs;
+      const pauseMs =
+        Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : IRIS_BLOCK_MS;
       await res.body?.cancel();
-      throw new IrisError(`Iris rate limited: paused ${this.backoffMs} ms`);
+      await this.gate.pause(pauseMs);
+      throw new IrisError(`Iris rate limited: paused ${pauseMs} ms`);
     }
-    this.backoffMs = 0;
     if (!res.ok) {
       await res.body?.cancel();
       throw new IrisError(`Iris answered ${res.status}`);

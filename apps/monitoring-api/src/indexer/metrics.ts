@@ -26,6 +26,16 @@ const INSTRUMENTS = {
     help: 'Iris answers by result (attested, error)',
     labelNames: ['result'],
   },
+  deepReorgs: {
+    name: 'indexer_deep_reorgs_total',
+    help: 'Reorgs that replaced blocks already counted final (deeper than the confirmation depth), by chain',
+    labelNames: ['chain'],
+  },
+  irisRequests: {
+    name: 'indexer_iris_requests_total',
+    help: 'Requests sent to Iris by this process',
+    labelNames: [],
+  },
 } as const;
 
 /** The instruments the indexer's loops update (runner.ts). */
@@ -38,6 +48,10 @@ export interface IndexerMetrics {
   readonly lag: Gauge<'chain'>;
   /** Iris answers by result (`attested`, `error`). */
   readonly attested: Counter<'result'>;
+  /** Reorgs that replaced blocks counted final, by chain (each one is also logged as an error). */
+  readonly deepReorgs: Counter<'chain'>;
+  /** Requests sent to Iris by this process. */
+  readonly irisRequests: Counter;
 }
 
 /**
@@ -52,5 +66,7 @@ export function createIndexerMetrics(registry: Registry): IndexerMetrics {
     inserted: new Counter({ ...INSTRUMENTS.inserted, registers }),
     lag: new Gauge({ ...INSTRUMENTS.lag, registers }),
     attested: new Counter({ ...INSTRUMENTS.attested, registers }),
+    deepReorgs: new Counter({ ...INSTRUMENTS.deepReorgs, registers }),
+    irisRequests: new Counter({ ...INSTRUMENTS.irisRequests, registers }),
   };
 }

@@ -1,8 +1,11 @@
 /**
- * Runs the chain indexers and the attestation poller as loops (docs/indexer.md "Process"): a
+ * Runs the chain indexers and the attestation pollers as loops (docs/indexer.md "Process"): a
  * chain that scanned a range goes on at once (backfill), an idle or standby chain waits its poll
  * interval, a failed tick waits the interval doubled per consecutive failure (at most 60 s) and
- * scans the same range again. `stop()` ends the loops between steps.
+ * scans the same range again. Each chain has its attestation poller, which asks Iris only while
+ * this process holds the chain's lock, so one process polls a chain however many replicas run.
+ * A reorg that replaced blocks counted final is counted (`indexer_deep_reorgs_total`) and
+ * logged as an error. `stop()` ends the loops between steps.
  */
 import type { Logger } from '@ctss/server-kit';
 import type { Knex } from 'knex';
@@ -36,7 +39,7 @@ export interface RunnerDeps {
   readonly attestation: AttestationOptions;
   readonly logger: Logger;
   readonly registry: Registry;
-  /** Pause between attestation passes, ms. */
+  /** Pause between two attestation passes of a chain, ms (default 1000). */
   readonly attestationIntervalMs?: number;
 }
 
@@ -55,7 +58,9 @@ export function startIndexerRunner(deps: RunnerDeps): IndexerRunner {
       const timer = setTimeout(done, ms);
       wakers.add(done);
     });
-  const { ticks, inserted, lag, attested } = createIndexerMetrics(deps.registry);
+  const { ticks, inserted, lag, attested, deepReorgs, irisRequests } = createIndexerMetrics(
+    deps.registry,
+  );
 
   const chains: ChainStatus[] = deps.indexers.map((i) => ({
     name: i.config.name,
@@ -96,32 +101,56 @@ export function startIndexerRunner(deps: RunnerDeps): IndexerRunner {
         status.head = result.head.toString();
       }
       if (result.kind === 'rewound') {
-        deps.logger.warn(
-          { chain: name, to: result.to.toString(), deleted: result.deleted },
-          'reorg',
-        );
+        const fields = {
+          chain: name,
+          to: result.to.toString(),
+          depth: result.depth,
+          deleted: result.deleted,
+        };
+        if (result.deep) {
+          deepReorgs.inc({ chain: name });
+          deps.logger.error(
+            fields,
+            'reorg deeper than the confirmation depth: records counted final were repaired',
+          );
+        } else {
+          deps.logger.warn(fields, 'reorg');
+        }
         continue;
       }
       await pause(indexer.config.pollIntervalMs);
     }
   };
 
-  const attestationLoop = async () => {
+  let irisCounted = deps.iris.requests;
+  const attestationLoop = async (indexer: ChainIndexer) => {
+    const chain = { network: indexer.config.network, domain: indexer.config.domain };
     while (!stopped) {
-      try {
-        const pass = await pollAttestations(deps.knex, deps.iris, deps.attestation);
-        attested.inc({ result: 'attested' }, pass.attested);
-        attested.inc({ result: 'error' }, pass.errors);
-      } catch (error) {
-        deps.logger.warn({ err: error }, 'attestation pass failed');
+      if (indexer.isWriter()) {
+        try {
+          const pass = await pollAttestations(deps.knex, deps.iris, {
+            ...deps.attestation,
+            chain,
+          });
+          attested.inc({ result: 'attested' }, pass.attested);
+          attested.inc({ result: 'error' }, pass.errors);
+          irisRequests.inc(deps.iris.requests - irisCounted);
+          irisCounted = deps.iris.requests;
+          // A full pass leaves more due records: go on at once (the rate gate paces the requests).
+          if (pass.asked >= (deps.attestation.batch ?? 20) && pass.errors === 0) continue;
+        } catch (error) {
+          deps.logger.warn({ chain: indexer.config.name, err: error }, 'attestation pass failed');
+        }
+        irisRequests.inc(deps.iris.requests - irisCounted);
+        irisCounted = deps.iris.requests;
       }
-      await pause(deps.attestationIntervalMs ?? 2_000);
+      await pause(deps.attestationIntervalMs ?? 1_000);
     }
   };
 
   const loops = [
     ...deps.indexers.map((indexer, i) => chainLoop(indexer, chains[i]!)),
-    ...(deps.indexers.length > 0 ? [attestationLoop()] : []),
+    ...deps.indexers.map((indexer) => attestationLoop(indexer)),
   ];
   return {
     chains,

@@ -21,6 +21,7 @@ import { createKnex } from '../db/connect.js';
 import { ChainIndexer } from './chain-indexer.js';
 import type { IndexerConfig } from './config.js';
 import { IrisClient } from './iris.js';
+import { PgRateGate } from './iris-budget.js';
 import { ChainLocks } from './lock.js';
 import { createChainClient } from './rpc.js';
 import { startIndexerRunner } from './runner.js';
@@ -45,10 +46,16 @@ export async function startIndexerService(
   const runner = startIndexerRunner({
     indexers,
     knex,
-    iris: new IrisClient(config.IRIS_URL, config.IRIS_RATE_PER_SECOND),
+    // One Iris budget for every indexer process on this database (iris-budget.ts).
+    iris: new IrisClient(config.IRIS_URL, new PgRateGate(knex, config.IRIS_RATE_PER_SECOND)),
     attestation: {
       timeoutSeconds: config.ATTESTATION_TIMEOUT_SECONDS,
       recheckSeconds: config.IRIS_RECHECK_SECONDS,
+      maxBackoffSeconds: config.IRIS_MAX_BACKOFF_SECONDS,
+      giveUpSeconds: config.ATTESTATION_GIVE_UP_SECONDS,
+      giveUpRecheckSeconds: config.ATTESTATION_GIVE_UP_RECHECK_SECONDS,
+      // About one second of the budget per pass, so a newly due transfer waits at most that.
+      batch: config.IRIS_RATE_PER_SECOND,
     },
     logger,
     registry: metrics.registry,

@@ -5,6 +5,7 @@
  * cursor another writer has moved. Rollups follow through the table's triggers.
  */
 import type { Knex } from 'knex';
+import { moveCursor } from './cursor.js';
 import type { TransferRow } from './decode.js';
 
 /** A chain's scan position: the last block fully written, and its hash. */
@@ -36,52 +37,7 @@ export interface ChainKey {
   readonly domain: number;
 }
 
-/** Thrown when the stored cursor is not the one this writer read (another writer moved it). */
-export class CursorMovedError extends Error {
-  constructor(chain: string) {
-    super(`cursor of ${chain} moved under this writer`);
-    this.name = 'CursorMovedError';
-  }
-}
-
-/** Reads a chain's cursor; undefined before its first batch. */
-export async function readCursor(knex: Knex, chain: string): Promise<Cursor | undefined> {
-  const row = (await knex('indexer_cursors').where({ chain }).first()) as
-    { block_number: string; block_hash: string } | undefined;
-  return row ? { number: BigInt(row.block_number), hash: row.block_hash } : undefined;
-}
-
-async function moveCursor(
-  trx: Knex.Transaction,
-  chain: string,
-  expected: Cursor | undefined,
-  next: Cursor | undefined,
-): Promise<void> {
-  let changed: number;
-  if (!expected) {
-    if (!next) return;
-    const inserted = await trx('indexer_cursors')
-      .insert({ chain, block_number: next.number.toString(), block_hash: next.hash })
-      .onConflict('chain')
-      .ignore()
-      .returning('chain');
-    changed = inserted.length;
-  } else {
-    const guard = trx('indexer_cursors').where({
-      chain,
-      block_number: expected.number.toString(),
-      block_hash: expected.hash,
-    });
-    changed = next
-      ? await guard.update({
-          block_number: next.number.toString(),
-          block_hash: next.hash,
-          updated_at: trx.fn.now(),
-        })
-      : await guard.delete();
-  }
-  if (changed !== 1) throw new CursorMovedError(chain);
-}
+export { CursorMovedError } from './cursor.js';
 
 /** Which records or receipts a destination match looks at (a scope keeps it to a few rows). */
 export type MatchScope =
@@ -155,7 +111,7 @@ const INSERT_CHUNK_ROWS = 1_000;
  */
 export async function writeBatch(knex: Knex, batch: Batch): Promise<number> {
   return knex.transaction(async (trx) => {
-    await moveCursor(trx, batch.chain.name, batch.expected, batch.next);
+    await moveCursor(trx, batch.chain, batch.expected, batch.next, batch.safeBlock);
     let inserted = 0;
     const ids: string[] = [];
     if (batch.transfers.length > 0) {
@@ -256,7 +212,7 @@ export async function rewind(
   canonical: ReadonlyMap<bigint, string>,
 ): Promise<number> {
   return knex.transaction(async (trx) => {
-    await moveCursor(trx, chain.name, expected, to);
+    await moveCursor(trx, chain, expected, to);
     const floor = (to?.number ?? -1n).toString();
     const keep = [...canonical].map(([n, h]) => `${n.toString()}:${h}`);
     const stale = (table: string, domainColumn: string) =>

@@ -261,6 +261,28 @@ describe('idempotence and one writer per chain', () => {
     await expectRollupsExact(db.knex);
   });
 
+  it('adopts a cursor keyed by name only (written before cursors had a domain) and resumes from it', async () => {
+    await syncAll(indexers);
+    const [before] = await rows(
+      db.knex,
+      `select block_number::text, block_hash from indexer_cursors where network = 'mainnet' and domain = 0`,
+    );
+    await db
+      .knex('indexer_cursors')
+      .where({ network: 'mainnet', domain: 0 })
+      .update({ network: null, domain: null, chain: 'chain-a' });
+    const count = await rows(db.knex, `select count(*)::text as n from transactions`);
+    const results = await syncAll(indexers);
+    expect(results.map((r) => r.kind)).toEqual(['idle', 'idle']);
+    expect(
+      await rows(
+        db.knex,
+        `select chain, block_number::text, block_hash from indexer_cursors where network = 'mainnet' and domain = 0`,
+      ),
+    ).toEqual([{ chain: 'chain-a', ...before }]);
+    expect(await rows(db.knex, `select count(*)::text as n from transactions`)).toEqual(count);
+  });
+
   // The embedded PGlite serves every socket connection in one session, so its advisory locks are
   // shared: the one-writer guarantee needs a real server.
   const realServer = process.env.DATABASE_URL ? it : it.skip;

@@ -1,11 +1,19 @@
 /**
- * Reorgs on a local anvil chain (`anvil_reorg`): a reorg that drops a transfer removes its row and
- * its rollup contributions; one that re-includes it in another block leaves one row, with the new
- * block, confirmed once deep enough.
+ * Reorgs on a local anvil chain (`anvil_reorg`, `evm_snapshot` / `evm_revert`): a reorg that
+ * drops a transfer removes its row and its rollup contributions; one that re-includes it in
+ * another block leaves one row, with the new block, confirmed once deep enough; one deeper than
+ * the confirmation depth is repaired back to the common ancestor (the confirmed ghost record
+ * leaves, the transfer mined in its place appears, statistics stay exact) and is counted and
+ * logged as an error.
  */
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
 import type { Hex } from 'viem';
 import type { ChainIndexer } from '../../src/indexer/chain-indexer.js';
+import { IrisClient } from '../../src/indexer/iris.js';
+import { startIndexerRunner } from '../../src/indexer/runner.js';
 import { expectRollupsExact, rows } from '../support/rollups.js';
 import { makeTransfer } from '@ctss/devnet';
 import {
@@ -110,4 +118,87 @@ it('a reorg that re-includes a transfer in another block leaves one row, confirm
     { n: '2' },
   ]);
   await expectRollupsExact(fx.db.knex);
+});
+
+it('a reorg deeper than the confirmation depth is repaired back to the common ancestor, counted and logged', async () => {
+  await syncAll([indexer]);
+  const [totalsBefore] = await rows(
+    fx.db.knex,
+    `select volume::text, tx_count::text from tx_domain_totals where source_domain = 6`,
+  );
+  const snapshot = await fx.anvil.rpc<Hex>('evm_snapshot', []);
+  const ghost = await transfer(6_000_000n);
+  // 6 blocks above the ghost: deeper than the 4 confirmations, so it is counted final.
+  await fx.chain.client.request({ method: 'anvil_mine' as never, params: ['0x6'] as never });
+  await syncAll([indexer]);
+  expect((await rowsOf(ghost.receipt.transactionHash))[0]!.confirmed).toBe('true');
+
+  // The chain goes back before the ghost's block; another transfer is mined in its place.
+  await fx.anvil.rpc('evm_revert', [snapshot]);
+  const replacement = await transfer(2_500_000n);
+  expect(replacement.receipt.blockNumber).toBe(ghost.receipt.blockNumber);
+  await fx.chain.client.request({ method: 'anvil_mine' as never, params: ['0x8'] as never });
+
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'warn' },
+    new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    }),
+  );
+  const registry = new Registry();
+  const runner = startIndexerRunner({
+    indexers: [indexer],
+    knex: fx.db.knex,
+    // No Iris here: the attestation poller's requests fail fast and are retried later.
+    iris: new IrisClient('http://127.0.0.1:9', 9),
+    attestation: { timeoutSeconds: 3600, recheckSeconds: 60 },
+    logger,
+    registry,
+  });
+  try {
+    for (let i = 0; i < 200; i++) {
+      const replaced = await rowsOf(replacement.receipt.transactionHash);
+      if (replaced.length === 1 && runner.chains[0]!.lastTickAt && i > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await runner.stop();
+  }
+  expect(await rowsOf(ghost.receipt.transactionHash)).toEqual([]);
+  expect(await rowsOf(replacement.receipt.transactionHash)).toEqual([
+    expect.objectContaining({
+      block_number: replacement.receipt.blockNumber.toString(),
+      block_hash: replacement.receipt.blockHash.toLowerCase(),
+      deposit_amount: '2500000',
+      confirmed: 'true',
+    }),
+  ]);
+  const [totalsAfter] = await rows(
+    fx.db.knex,
+    `select volume::text, tx_count::text from tx_domain_totals where source_domain = 6`,
+  );
+  expect(totalsAfter).toEqual({
+    volume: (BigInt(totalsBefore!.volume!) + 2_500_000n).toString(),
+    tx_count: (BigInt(totalsBefore!.tx_count!) + 1n).toString(),
+  });
+  await expectRollupsExact(fx.db.knex);
+  const deep = await registry.getSingleMetric('indexer_deep_reorgs_total')!.get();
+  expect(deep.values).toEqual([{ labels: { chain: 'reorg-chain' }, value: 1 }]);
+  const alert = lines.find((l) => l.level === 50);
+  expect(alert).toMatchObject({
+    chain: 'reorg-chain',
+    msg: 'reorg deeper than the confirmation depth: records counted final were repaired',
+  });
+  expect(Number(alert!.depth)).toBeGreaterThan(4);
+  // The cursor is back on the canonical chain, keyed by network and domain.
+  const [cursor] = await rows(
+    fx.db.knex,
+    `select network, domain::text, block_hash from indexer_cursors where domain = 6`,
+  );
+  const head = await fx.chain.client.getBlock({ blockTag: 'latest' });
+  expect(cursor).toEqual({ network: 'mainnet', domain: '6', block_hash: head.hash.toLowerCase() });
 });

@@ -23,6 +23,8 @@ export function chainConfigInput(
     rpcUrls: [chain.url],
     transferContracts: [chain.cashmere, chain.cashmereLegacy],
     messageTransmitters: [chain.transmitterV1, chain.transmitterV2],
+    tokenMessengers: [chain.tokenMessengerV1, chain.tokenMessengerV2],
+    usdc: chain.usdc,
     startBlock: chain.startBlock,
     confirmations: 2,
     pollIntervalMs: 50,
