@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import { IrisError, isAttested, type IrisClient } from './iris.js';
-import { matchDestinations } from './store.js';
+import { attestedColumns, matchDestinations } from './store.js';
 
 /** Options of {@link pollAttestations}. */
 export interface AttestationOptions {
@@ -76,6 +76,7 @@ export async function pollAttestations(
                 attested: true,
                 has_attestation_error: false,
                 iris_checked_at: trx.fn.now(),
+                ...attestedColumns(trx, version, m.message),
                 ...(version === 2 ? { cctp_nonce: m.eventNonce.toLowerCase() } : {}),
               });
           } else {
