@@ -82,6 +82,8 @@ async function main(): Promise<void> {
     { 0: a.url, 3: b.url },
     { attestAfterMs: config.DEMO_ATTEST_SECONDS * 1000 },
   );
+  // Circle's fee on the fast v2 transfers, as the local Iris executes it (within their maxFee).
+  iris.feeExecuted = 1_500n;
 
   const quiet = { LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' };
   const gas = startChild('gas-quote-api', gasQuoteApiEntry(), {
@@ -145,6 +147,8 @@ async function main(): Promise<void> {
     gasQuoteUrl: gasUrl,
     irisUrl: iris.url,
     intervalMs: config.DEMO_INTERVAL_SECONDS * 1000,
+    monitoringUrl: apiUrl,
+    maxFee: 5_000n,
     log,
   });
   for (const child of children) {
