@@ -379,10 +379,6 @@ export async function receiveMessages(
     chain.batchRelayer,
     contract('TestBatchRelayer').abi,
     'receiveMessages',
-    [
-      version === 1 ? chain.transmitterV1 : chain.transmitterV2,
-      messages,
-      messages.map(() => '0x'),
-    ],
+    [version === 1 ? chain.transmitterV1 : chain.transmitterV2, messages, messages.map(() => '0x')],
   );
 }

@@ -81,9 +81,14 @@ export function addTransactionRoutes(app: Express, deps: TransactionRouteDeps): 
       const filter = { txHash: hash };
       const page = await listTransactions(deps.db.read, network, filter, FEED_MAX_LIMIT, fields);
       if (page.records === '') {
-        throw new HttpProblem(404, 'NOT_FOUND', `no transfer with source_tx_hash or destination_tx_hash ${hash}`, {
-          'Cache-Control': NOT_FOUND_CACHE_CONTROL,
-        });
+        throw new HttpProblem(
+          404,
+          'NOT_FOUND',
+          `no transfer with source_tx_hash or destination_tx_hash ${hash}`,
+          {
+            'Cache-Control': NOT_FOUND_CACHE_CONTROL,
+          },
+        );
       }
       sendCacheableJson(req, res, pageJson(page), recordCacheControl(page.settled));
     };

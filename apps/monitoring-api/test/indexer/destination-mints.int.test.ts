@@ -109,16 +109,18 @@ const ALL_EVENTS = parseAbi([
 
 /** The receipt's logs as `Emitter.Event` in log order (emitters named by the chain's addresses). */
 function sequence(chain: CctpChain, receipt: TransactionReceipt): string[] {
-  const names = new Map<string, string>([
-    [chain.usdc, 'USDC'],
-    [chain.transmitterV1, 'MessageTransmitter'],
-    [chain.transmitterV2, 'MessageTransmitterV2'],
-    [chain.messengerV1, 'TokenMessenger'],
-    [chain.messengerV2, 'TokenMessengerV2'],
-    [chain.minterV1, 'TokenMinter'],
-    [chain.minterV2, 'TokenMinterV2'],
-    [chain.cashmere, 'Cashmere'],
-  ].map(([k, v]) => [k!.toLowerCase(), v!]));
+  const names = new Map<string, string>(
+    [
+      [chain.usdc, 'USDC'],
+      [chain.transmitterV1, 'MessageTransmitter'],
+      [chain.transmitterV2, 'MessageTransmitterV2'],
+      [chain.messengerV1, 'TokenMessenger'],
+      [chain.messengerV2, 'TokenMessengerV2'],
+      [chain.minterV1, 'TokenMinter'],
+      [chain.minterV2, 'TokenMinterV2'],
+      [chain.cashmere, 'Cashmere'],
+    ].map(([k, v]) => [k!.toLowerCase(), v!]),
+  );
   return [...receipt.logs]
     .sort((x, y) => x.logIndex - y.logIndex)
     .map((log: Log) => {
