@@ -43,7 +43,7 @@ export const TransactionRecord = z
     /** CCTP nonce: v1 uint64 in decimal, v2 bytes32 0x hex (once attested); null until known. */
     nonce: z.string().nullable(),
     /** v2: Circle's fee executed, base units (null until received); v1: 0. */
-    fee_executed: BaseUnits.nullable(),
+    fee_executed: BaseUnits.nullable().openapi({ type: ['integer', 'null'], format: 'int64' }),
     /** v2: the burn's minimum finality threshold (1000 fast, 2000 standard); v1: null. */
     min_finality_threshold: z.number().int().nonnegative().nullable(),
   })
