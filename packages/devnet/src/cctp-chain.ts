@@ -45,6 +45,16 @@ export function contract(name: string): CompiledContract {
   return c;
 }
 
+/** The contracts {@link deployCctpChain} deploys (all in CctpTestChain.sol). */
+const CONTRACTS = [
+  'TestUsdc',
+  'TestMessageTransmitter',
+  'TestTokenMinter',
+  'TestTokenMessenger',
+  'TestBatchRelayer',
+  'TestCashmere',
+] as const;
+
 /** anvil's first two default accounts (well-known test keys): deployer/relayer and user. */
 export const DEPLOYER_KEY: Hex =
   '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -133,6 +143,10 @@ export async function deployCctpChain(
   domain: number,
   chainId: number,
 ): Promise<CctpChain> {
+  // Compile every contract before the first request: a solc-js compile blocks the event loop for
+  // seconds, and one run while a request is in flight (a second chain deployed concurrently)
+  // can outlast the request's timeout.
+  for (const name of CONTRACTS) contract(name);
   const chain: TestChain = { ...foundry, id: chainId };
   const client = createPublicClient({ chain, transport: http(url) });
   const deployerAccount = privateKeyToAccount(DEPLOYER_KEY);
