@@ -12,15 +12,24 @@ import { useTestApp } from './support/app.js';
 /** Text that needs JSON escaping: quote, backslash, control characters, non-ASCII, U+2028. */
 const AWKWARD = 'a"b\\c\nd\te\u0001f/é\u2028𝄞';
 
-/** `row_to_json` over the same field names and values: each column as is, created_at as text. */
+/** A timestamptz column as ISO 8601 UTC text with milliseconds (docs/api.md "Transaction record"). */
+const iso = (column: string) =>
+  `to_char(t.${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`;
+
+/**
+ * `row_to_json` over the same field names and values: each column as is, timestamps as text,
+ * `nonce` from `cctp_nonce`, `fee_executed` 0 for v1 (docs/indexer.md "Record fields").
+ */
 function rowToJsonSql(fields: readonly RecordField[]): string {
-  const list = fields
-    .map((f) =>
-      f.name === 'created_at'
-        ? `to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"') as created_at`
-        : `t.${f.name} as ${f.name}`,
-    )
-    .join(', ');
+  const special: Record<string, string> = {
+    created_at: `to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"') as created_at`,
+    attested_at: iso('attested_at'),
+    received_at: iso('received_at'),
+    updated_at: iso('updated_at'),
+    nonce: 't.cctp_nonce as nonce',
+    fee_executed: 'case when t.version = 1 then 0 else t.fee_executed end as fee_executed',
+  };
+  const list = fields.map((f) => special[f.name] ?? `t.${f.name} as ${f.name}`).join(', ');
   return `select t.id, row_to_json(r)::text as json from transactions t
     cross join lateral (select ${list}) r where t.network = ? order by t.created_at desc, t.id desc`;
 }
@@ -47,12 +56,20 @@ describe('feed record JSON', () => {
         destination_tx_status: 'failed',
       }),
       aTransaction({ created_at: new Date('2026-11-21T09:59:59Z') }),
+      aTransaction({ created_at: new Date('2026-11-21T09:59:58Z'), version: 2 }),
       aTransaction({
         network: 'testnet',
         created_at: new Date('2026-11-21T11:00:00Z'),
         sender: AWKWARD,
       }),
     ]);
+    // A received fast v2 transfer with every explorer field set (as the indexer writes them).
+    await t.db.knex.raw(
+      `update transactions set attested_at = '2026-11-21T09:59:58.123Z', received_at = '2026-11-21T10:00:05Z',
+              message_hash = '0x${'ab'.repeat(32)}', cctp_nonce = '0x${'cd'.repeat(32)}',
+              fee_executed = 3000, min_finality_threshold = 1000
+        where created_at = '2026-11-21T09:59:59Z'`,
+    );
   });
 
   it.each([

@@ -1,9 +1,11 @@
 /**
  * The CCTP stand-in contracts (contracts/CctpTestChain.sol, compiled with solc-js) deployed on an anvil
- * chain as one CCTP domain: a bridge token, TokenMessenger + MessageTransmitter for v1 and v2,
- * and two transfer contracts (the current `CashmereTransfer` and the pre-2025-09-02 one), with
- * helpers that make transfers as a user would (quote signed like the gas quote API's, then the
- * contract call) and that relay a message on the destination.
+ * chain as one CCTP domain: a bridge token, TokenMinter + TokenMessenger + MessageTransmitter for
+ * v1 and v2 (emitting Circle's events in Circle's order: docs/indexer.md "Event order"), a batch
+ * relayer, and two transfer contracts (the current `CashmereTransfer` and the pre-2025-09-02
+ * one), with helpers that make transfers as a user would (quote signed like the gas quote API's,
+ * then the contract call) and that relay messages on the destination, one or several per
+ * transaction.
  */
 import { readFileSync } from 'node:fs';
 import { compileSolidity, type CompiledContract } from '@ctss/test-support';
@@ -43,6 +45,16 @@ export function contract(name: string): CompiledContract {
   return c;
 }
 
+/** The contracts {@link deployCctpChain} deploys (all in CctpTestChain.sol). */
+const CONTRACTS = [
+  'TestUsdc',
+  'TestMessageTransmitter',
+  'TestTokenMinter',
+  'TestTokenMessenger',
+  'TestBatchRelayer',
+  'TestCashmere',
+] as const;
+
 /** anvil's first two default accounts (well-known test keys): deployer/relayer and user. */
 export const DEPLOYER_KEY: Hex =
   '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -63,10 +75,14 @@ export interface CctpChain {
   readonly usdc: Address;
   readonly transmitterV1: Address;
   readonly transmitterV2: Address;
-  /** TokenMessenger v1 (emits `DepositForBurn` and `MintAndWithdraw` of v1). */
-  readonly tokenMessengerV1: Address;
-  /** TokenMessenger v2. */
-  readonly tokenMessengerV2: Address;
+  /** TokenMessenger v1 and v2 (they emit `DepositForBurn` and `MintAndWithdraw`). */
+  readonly messengerV1: Address;
+  readonly messengerV2: Address;
+  /** TokenMinter v1 and v2 (the token's minters; they hold and burn deposits). */
+  readonly minterV1: Address;
+  readonly minterV2: Address;
+  /** A relayer contract receiving several messages in one transaction ({@link receiveMessages}). */
+  readonly batchRelayer: Address;
   readonly cashmere: Address;
   readonly cashmereLegacy: Address;
   /** Block of the first transfer contract deployment. */
@@ -127,6 +143,10 @@ export async function deployCctpChain(
   domain: number,
   chainId: number,
 ): Promise<CctpChain> {
+  // Compile every contract before the first request: a solc-js compile blocks the event loop for
+  // seconds, and one run while a request is in flight (a second chain deployed concurrently)
+  // can outlast the request's timeout.
+  for (const name of CONTRACTS) contract(name);
   const chain: TestChain = { ...foundry, id: chainId };
   const client = createPublicClient({ chain, transport: http(url) });
   const deployerAccount = privateKeyToAccount(DEPLOYER_KEY);
@@ -136,16 +156,22 @@ export async function deployCctpChain(
   const usdcAbi = contract('TestUsdc').abi;
   const mtAbi = contract('TestMessageTransmitter').abi;
   const usdc = await deploy(chain, deployer, client, 'TestUsdc', []);
+  const minterAbi = contract('TestTokenMinter').abi;
   const messengers: Address[] = [];
   const transmitters: Address[] = [];
+  const minters: Address[] = [];
   for (const version of [1, 2]) {
     const mt = await deploy(chain, deployer, client, 'TestMessageTransmitter', [domain, version]);
-    const tm = await deploy(chain, deployer, client, 'TestTokenMessenger', [mt, usdc]);
+    const minter = await deploy(chain, deployer, client, 'TestTokenMinter', [usdc]);
+    const tm = await deploy(chain, deployer, client, 'TestTokenMessenger', [mt, usdc, minter]);
     await call(chain, deployer, client, mt, mtAbi, 'setTokenMessenger', [tm]);
-    await call(chain, deployer, client, usdc, usdcAbi, 'addMinter', [tm]);
+    await call(chain, deployer, client, minter, minterAbi, 'setTokenMessenger', [tm]);
+    await call(chain, deployer, client, usdc, usdcAbi, 'addMinter', [minter]);
     messengers.push(tm);
     transmitters.push(mt);
+    minters.push(minter);
   }
+  const batchRelayer = await deploy(chain, deployer, client, 'TestBatchRelayer', []);
   const startBlock = Number(await client.getBlockNumber({ cacheTime: 0 })) + 1;
   const cashmereArgs = (legacy: boolean) => [
     domain,
@@ -173,8 +199,11 @@ export async function deployCctpChain(
     usdc,
     transmitterV1: transmitters[0]!,
     transmitterV2: transmitters[1]!,
-    tokenMessengerV1: messengers[0]!,
-    tokenMessengerV2: messengers[1]!,
+    messengerV1: messengers[0]!,
+    messengerV2: messengers[1]!,
+    minterV1: minters[0]!,
+    minterV2: minters[1]!,
+    batchRelayer,
     cashmere,
     cashmereLegacy,
     startBlock,
@@ -232,6 +261,8 @@ export interface TransferInput {
   readonly isNative?: boolean;
   readonly recipient: Hex;
   readonly maxFee?: bigint;
+  /** v2: the burn's `minFinalityThreshold` (1000 = fast, 2000 = standard; default 2000). */
+  readonly minFinalityThreshold?: number;
   readonly legacy?: boolean;
   readonly quote?: SignedQuote;
 }
@@ -308,7 +339,7 @@ export async function makeTransfer(
               deadline,
               gasDropAmount: gasDrop,
               destinationDomain: t.destinationDomain,
-              minFinalityThreshold: 2000,
+              minFinalityThreshold: t.minFinalityThreshold ?? 2000,
               recipient: recipient32,
               isNative,
               hookData: '0x',
@@ -340,5 +371,28 @@ export async function receiveMessage(
     contract('TestMessageTransmitter').abi,
     'receiveMessage',
     [message, '0x'],
+  );
+}
+
+/**
+ * Relays several messages of one CCTP version in ONE destination transaction through the batch
+ * relayer, in order (the receipt holds each message's mint, `MintAndWithdraw` and
+ * `MessageReceived` in turn), from the deployer account.
+ *
+ * @throws when the transaction reverts (e.g. a nonce already used).
+ */
+export async function receiveMessages(
+  chain: CctpChain,
+  version: 1 | 2,
+  messages: readonly Hex[],
+): Promise<TransactionReceipt> {
+  return call(
+    chain.chain,
+    chain.deployer,
+    chain.client,
+    chain.batchRelayer,
+    contract('TestBatchRelayer').abi,
+    'receiveMessages',
+    [version === 1 ? chain.transmitterV1 : chain.transmitterV2, messages, messages.map(() => '0x')],
   );
 }

@@ -82,6 +82,8 @@ async function main(): Promise<void> {
     { 0: a.url, 3: b.url },
     { attestAfterMs: config.DEMO_ATTEST_SECONDS * 1000 },
   );
+  // Circle's fee on the fast v2 transfers, as the local Iris executes it (within their maxFee).
+  iris.feeExecuted = 1_500n;
 
   const quiet = { LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' };
   const gas = startChild('gas-quote-api', gasQuoteApiEntry(), {
@@ -122,7 +124,7 @@ async function main(): Promise<void> {
     rpcUrls: [chain.url],
     transferContracts: [chain.cashmere, chain.cashmereLegacy],
     messageTransmitters: [chain.transmitterV1, chain.transmitterV2],
-    tokenMessengers: [chain.tokenMessengerV1, chain.tokenMessengerV2],
+    tokenMessengers: [chain.messengerV1, chain.messengerV2],
     usdc: chain.usdc,
     startBlock: chain.startBlock,
     confirmations: 2,
@@ -147,6 +149,8 @@ async function main(): Promise<void> {
     gasQuoteUrl: gasUrl,
     irisUrl: iris.url,
     intervalMs: config.DEMO_INTERVAL_SECONDS * 1000,
+    monitoringUrl: apiUrl,
+    maxFee: 5_000n,
     log,
   });
   for (const child of children) {

@@ -8,7 +8,7 @@
  * `MessageSent` logs of the transaction from the source chain's RPC (as Iris observes chains),
  * answers 404 for an unknown transaction, `pending_confirmations` / `PENDING` until it is
  * completed (by `complete`, or `attestAfterMs` after Iris first saw it), then the attested message
- * (v2: with the assigned nonce and the fee executed).
+ * (v2: with the assigned nonce, the finality threshold executed and the fee executed).
  */
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -65,8 +65,13 @@ export async function startFakeIris(
   const withNonce = (message: Hex, nonce: Hex): Hex => {
     const hex = message.slice(2);
     const fee = state.feeExecuted.toString(16).padStart(64, '0');
-    // nonce @12 (32 bytes); body @148, feeExecuted @148+164 (32 bytes).
-    return `0x${hex.slice(0, 24)}${nonce.slice(2)}${hex.slice(88, 2 * 312)}${fee}${hex.slice(2 * 344)}`;
+    // Iris attests a message asking for 1000 or less at the confirmed level (fast: 1000), any
+    // other at finalized (2000).
+    const minThreshold = Number.parseInt(hex.slice(2 * 140, 2 * 144), 16);
+    const executed = (minThreshold <= 1000 ? 1000 : 2000).toString(16).padStart(8, '0');
+    // nonce @12 (32 bytes); finalityThresholdExecuted @144 (4 bytes); body @148, feeExecuted
+    // @148+164 (32 bytes).
+    return `0x${hex.slice(0, 24)}${nonce.slice(2)}${hex.slice(88, 2 * 144)}${executed}${hex.slice(2 * 148, 2 * 312)}${fee}${hex.slice(2 * 344)}`;
   };
 
   const lookup = async (domain: number, txHash: string) => {

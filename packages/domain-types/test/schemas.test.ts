@@ -34,6 +34,13 @@ const record = {
   has_destination_tx_error: false,
   destination_tx_status: 'success',
   created_at: '2026-11-21T10:00:00.000Z',
+  attested_at: '2026-11-21T10:00:09.250Z',
+  received_at: '2026-11-21T10:00:14.000Z',
+  updated_at: '2026-11-21T10:00:15.120Z',
+  message_hash: `0x${'ab'.repeat(32)}`,
+  nonce: `0x${'cd'.repeat(32)}`,
+  fee_executed: 3_000n,
+  min_finality_threshold: 1000,
 };
 
 describe('resource schemas', () => {
@@ -41,6 +48,20 @@ describe('resource schemas', () => {
     expect(TransactionRecord.parse(record).destination_domain).toBe(600001);
     expect(() => TransactionRecord.parse({ ...record, source_domain: 2 ** 32 })).toThrow();
     expect(() => TransactionRecord.parse({ ...record, destination_tx_status: 'done' })).toThrow();
+  });
+
+  it('accept a pending v2 record with the explorer fields not known yet, and require updated_at', () => {
+    const pending = {
+      ...record,
+      attested_at: null,
+      received_at: null,
+      message_hash: null,
+      nonce: null,
+      fee_executed: null,
+    };
+    expect(TransactionRecord.parse(pending).fee_executed).toBeNull();
+    expect(() => TransactionRecord.parse({ ...pending, updated_at: null })).toThrow();
+    expect(() => TransactionRecord.parse({ ...record, received_at: '2026-11-21 10:00' })).toThrow();
   });
 
   it('list the mainnet record in the order of the spec table (the feed writes it so)', () => {

@@ -12,7 +12,7 @@
  */
 import type { Knex } from 'knex';
 import { IrisError, isAttested, type IrisClient } from './iris.js';
-import { matchDestinations } from './store.js';
+import { attestedColumns, matchDestinations } from './store.js';
 
 /** Options of {@link pollAttestations}. */
 export interface AttestationOptions {
@@ -135,6 +135,7 @@ export async function pollAttestations(
                 iris_checked_at: trx.fn.now(),
                 iris_attempts: trx.raw('iris_attempts + 1'),
                 iris_next_at: null,
+                ...attestedColumns(trx, version, m.message),
                 ...(version === 2 ? { cctp_nonce: m.eventNonce.toLowerCase() } : {}),
               });
           } else {

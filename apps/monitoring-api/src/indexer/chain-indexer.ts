@@ -232,16 +232,18 @@ export class ChainIndexer {
         return receipt;
       },
     );
+    const numbers = [...new Set(receipts.map((r) => r.blockNumber))];
+    const blocks = await mapLimit(numbers, RPC_CONCURRENCY, (n) => this.blockAt(n));
+    const { network, domain } = this.config;
+    const destination = { network, domain, transmitters: this.transmitters };
     const rows: ReceivedRow[] = [];
     for (const receipt of receipts) {
-      rows.push(
-        ...decodeReceived(
-          trustedLogs(receipt.logs, this.emitters),
-          this.config.network,
-          this.config.domain,
-          this.transmitters,
-        ),
-      );
+      const block = blocks[numbers.indexOf(receipt.blockNumber)];
+      if (block?.hash?.toLowerCase() !== receipt.blockHash.toLowerCase()) {
+        throw new ChainMovedError(`block ${receipt.blockNumber} changed during scan`);
+      }
+      const time = new Date(Number(block.timestamp) * 1000);
+      rows.push(...decodeReceived(trustedLogs(receipt.logs, this.emitters), destination, time));
     }
     return rows;
   }

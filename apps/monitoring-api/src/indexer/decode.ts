@@ -5,7 +5,7 @@
  * contract), the `MessageSent` before that, and the user's ERC-20 `Transfer` of the burn token
  * to the contract.
  */
-import { decodeEventLog, type Hex, type Log } from 'viem';
+import { decodeEventLog, keccak256, type Hex, type Log } from 'viem';
 import type { TransferColumns } from '../transactions/row.js';
 import { addressFromBytes32, isZero32, vmOfDomain } from './addresses.js';
 import { INDEXER_ABI, TOPIC0 } from './events.js';
@@ -19,6 +19,13 @@ export interface TransferRow extends TransferColumns {
   version: 1 | 2;
   /** v1 nonce (decimal) known at the source; null for v2 until Iris gives the eventNonce. */
   cctp_nonce: string | null;
+  /**
+   * keccak-256 of the CCTP message, 0x hex: v1 of the `MessageSent` bytes (what is attested and
+   * received); null for v2 until attested (Iris fills in the nonce, so the hash changes).
+   */
+  message_hash: string | null;
+  /** v2: `DepositForBurn.minFinalityThreshold` (1000 fast, 2000 standard); v1: null. */
+  min_finality_threshold: number | null;
 }
 
 /** What the decoder needs to know of the origin chain. */
@@ -132,6 +139,8 @@ export function decodeTransfers(
       max_fee: version === 2 ? (burn.args.maxFee as bigint) : 0n,
       version,
       cctp_nonce: version === 1 ? (message?.nonce ?? String(burn.args.nonce)) : null,
+      message_hash: version === 1 && sent ? keccak256(sent.args.message as Hex) : null,
+      min_finality_threshold: version === 2 ? Number(burn.args.minFinalityThreshold) : null,
       confirmed,
       created_at: createdAt,
     });

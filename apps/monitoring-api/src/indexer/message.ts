@@ -54,3 +54,30 @@ export function parseCctpMessage(message: Hex, cctpVersion: 1 | 2): CctpMessage 
     amount: uint(bytes, bodyAt + 68, 32),
   };
 }
+
+/** The fields of a CCTP burn message (the message body of a TokenMessenger) the indexer uses. */
+export interface BurnBody {
+  /** The mint recipient as an EVM address (last 20 bytes of `mintRecipient`), 0x lower case. */
+  readonly mintRecipient: string;
+  /** The burned amount, base units. */
+  readonly amount: bigint;
+  /** v2: Circle's fee executed (set by the attestation service), base units; v1: 0. */
+  readonly feeExecuted: bigint;
+}
+
+/**
+ * Parses a burn message body (v1: 132 bytes; v2: at least 228) as the destination's
+ * `MessageReceived.messageBody` carries it.
+ *
+ * @returns undefined when the body is too short to be a burn message of that version (another
+ *   kind of CCTP message).
+ */
+export function parseBurnBody(body: Hex, cctpVersion: 1 | 2): BurnBody | undefined {
+  const bytes = hexToBytes(body);
+  if (bytes.length < (cctpVersion === 1 ? 132 : 228)) return undefined;
+  return {
+    mintRecipient: hexOf(bytes, 48, 20),
+    amount: uint(bytes, 68, 32),
+    feeExecuted: cctpVersion === 1 ? 0n : uint(bytes, 164, 32),
+  };
+}

@@ -6,6 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { moveCursor } from './cursor.js';
+import { keccak256, type Hex } from 'viem';
 import type { TransferRow } from './decode.js';
 
 /** A chain's scan position: the last block fully written, and its hash. */
@@ -28,6 +29,10 @@ export interface ReceivedRow {
   block_hash: string;
   /** Amount minted to the recipient (`MintAndWithdraw.amount`), base units; null if not seen. */
   mint_amount: bigint | null;
+  /** v2: Circle's fee executed (`MintAndWithdraw.feeCollected`), base units; null for v1 or unseen. */
+  fee_executed: bigint | null;
+  /** The destination block's timestamp. */
+  received_at: Date;
 }
 
 /** The rows of one chain: its network and CCTP domain. */
@@ -51,8 +56,10 @@ export type MatchScope =
 
 /**
  * Sets destination fields from the receipts seen so far: a record whose (destination domain,
- * source domain, version, nonce) has a `MessageReceived` becomes `success` with that tx hash and
- * the minted amount. Only the scoped receipts or records are looked at.
+ * source domain, version, nonce) has a `MessageReceived` becomes `success` with that tx hash, the
+ * minted amount (`receive_amount`), v2's `fee_executed`, and `received_at` = the receive's block
+ * time; `attested_at` becomes that time too if no attestation was seen before (a message is
+ * attested before it can be received). Only the scoped receipts or records are looked at.
  *
  * @returns the number of records completed.
  */
@@ -72,7 +79,10 @@ export async function matchDestinations(
     `update transactions t
         set destination_tx_hash = r.tx_hash,
             receive_amount = coalesce(r.mint_amount, t.receive_amount),
-            destination_tx_status = 'success'
+            destination_tx_status = 'success',
+            fee_executed = coalesce(r.fee_executed, t.fee_executed),
+            received_at = r.received_at,
+            attested_at = coalesce(t.attested_at, r.received_at)
        from cctp_received r
       where t.log_index is not null and t.destination_tx_hash is null and t.cctp_nonce is not null
         and r.network = t.network and r.destination_domain = t.destination_domain
@@ -81,6 +91,29 @@ export async function matchDestinations(
     bindings,
   );
   return result.rowCount;
+}
+
+/** The destination fields a record loses when its receipt is undone (a reorg). */
+const UNRECEIVED = { received_at: null, fee_executed: null } as const;
+
+/**
+ * The columns an attestation sets on a record (docs/indexer.md "Record fields"): `attested_at`
+ * = now unless already set, and for v2 `message_hash` = keccak-256 of the attested message
+ * (Iris's `message`, with the nonce it assigned; v1's hash is known from `MessageSent`).
+ *
+ * @param message the attested message, 0x hex.
+ */
+export function attestedColumns(
+  knex: Knex | Knex.Transaction,
+  version: 1 | 2,
+  message: string,
+): Record<string, unknown> {
+  return {
+    attested_at: knex.raw('coalesce(attested_at, now())'),
+    ...(version === 2 && /^0x[0-9a-fA-F]*$/.test(message)
+      ? { message_hash: keccak256(message as Hex) }
+      : {}),
+  };
 }
 
 /** What one scanned range writes. */
@@ -145,12 +178,13 @@ export async function writeBatch(knex: Knex, batch: Batch): Promise<number> {
       ...r,
       block_number: r.block_number.toString(),
       mint_amount: r.mint_amount?.toString() ?? null,
+      fee_executed: r.fee_executed?.toString() ?? null,
     }));
     for (let i = 0; i < received.length; i += INSERT_CHUNK_ROWS) {
       await trx('cctp_received')
         .insert(received.slice(i, i + INSERT_CHUNK_ROWS))
         .onConflict(['network', 'destination_domain', 'tx_hash', 'log_index'])
-        .merge(['block_number', 'block_hash', 'mint_amount']);
+        .merge(['block_number', 'block_hash', 'mint_amount', 'fee_executed', 'received_at']);
     }
     await trx('transactions')
       .where({ network: batch.chain.network, source_domain: batch.chain.domain })
@@ -234,6 +268,7 @@ export async function rewind(
           destination_tx_hash: null,
           destination_tx_status: 'pending',
           receive_amount: trx.raw('deposit_amount - relayer_fee'),
+          ...UNRECEIVED,
         });
     }
     return Number(await stale('transactions', 'source_domain').whereNotNull('log_index').delete());

@@ -11,6 +11,7 @@ import * as users from './20261121000200_users.js';
 import * as totals from './20261121000300_totals.js';
 import * as indexer from './20261125000100_indexer.js';
 import * as feedFilters from './20261201000100_feed_filters.js';
+import * as explorerFields from './20261202000100_explorer_fields.js';
 import * as indexerPolling from './20261202000200_indexer_polling.js';
 import type { Migration } from './types.js';
 
@@ -23,6 +24,7 @@ export const migrations: readonly Migration[] = [
   { name: '20261121000300_totals', ...totals },
   { name: '20261125000100_indexer', ...indexer },
   { name: '20261201000100_feed_filters', ...feedFilters },
+  { name: '20261202000100_explorer_fields', ...explorerFields },
   { name: '20261202000200_indexer_polling', ...indexerPolling },
 ];
 

@@ -42,6 +42,18 @@ const CREATED_AT: RecordField = {
   json: `coalesce('"' || to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"') || '"', 'null')`,
 };
 
+/** A timestamptz column as `"YYYY-MM-DDTHH:MM:SS.mmmZ"` (ISO 8601 UTC, milliseconds). */
+const timestamp = (name: string): RecordField => ({
+  name,
+  json: `coalesce('"' || to_char(t.${name} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`,
+});
+
+/** `fee_executed`: v1 has no Circle fee (0); v2's column, null until received. */
+const FEE_EXECUTED: RecordField = {
+  name: 'fee_executed',
+  json: `case when t.version = 1 then '0' else coalesce(t.fee_executed::text, 'null') end`,
+};
+
 /**
  * The JSON kind of every field of the record (docs/api.md "Transaction record"), each defined once; `satisfies` makes a field
  * added to the shared schema without a kind here a compile error.
@@ -68,6 +80,13 @@ const COLUMNS = {
   has_destination_tx_error: plain('has_destination_tx_error'),
   destination_tx_status: text('destination_tx_status'),
   created_at: CREATED_AT,
+  attested_at: timestamp('attested_at'),
+  received_at: timestamp('received_at'),
+  updated_at: timestamp('updated_at'),
+  message_hash: text('message_hash'),
+  nonce: { name: 'nonce', json: `coalesce(to_json(t.cctp_nonce)::text, 'null')` },
+  fee_executed: FEE_EXECUTED,
+  min_finality_threshold: plain('min_finality_threshold'),
 } as const satisfies Record<keyof TransactionRecord, RecordField>;
 
 /**

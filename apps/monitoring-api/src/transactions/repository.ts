@@ -17,8 +17,11 @@ export interface FeedFilter {
   readonly recipients?: readonly string[];
   /** Matches sender, recipient, source_tx_hash or destination_tx_hash. */
   readonly match?: string;
-  /** The origin transaction hash exactly (single-record lookups). */
-  readonly sourceTxHash?: string;
+  /**
+   * A transaction hash matching `source_tx_hash` or `destination_tx_hash` exactly (the lookups:
+   * either leg of a transfer).
+   */
+  readonly txHash?: string;
   readonly sourceDomain?: number;
   readonly destinationDomain?: number;
   /** Matches source_domain or destination_domain. */
@@ -84,8 +87,6 @@ function buildStatement(
   };
   addressList('sender', (f) => f.senders);
   addressList('recipient', (f) => f.recipients);
-  if (filter.sourceTxHash !== undefined)
-    where.push(`source_tx_hash = ${bind((f) => f.sourceTxHash)}`);
   if (filter.sourceDomain !== undefined)
     where.push(`source_domain = ${bind((f) => f.sourceDomain)}::int8`);
   if (filter.destinationDomain !== undefined)
@@ -112,6 +113,10 @@ function buildStatement(
   if (filter.match !== undefined) {
     const value = bind((f) => f.match);
     groups.push(MATCH_COLUMNS.map((column) => `${column} = ${value}`));
+  }
+  if (filter.txHash !== undefined) {
+    const value = bind((f) => f.txHash);
+    groups.push([`source_tx_hash = ${value}`, `destination_tx_hash = ${value}`]);
   }
   if (filter.domain !== undefined) {
     const value = bind((f) => f.domain);
@@ -156,7 +161,7 @@ function shapeKey(network: Network, filter: FeedFilter, fields: readonly RecordF
     list(filter.senders, 's'),
     list(filter.recipients, 'r'),
     filter.match === undefined ? '' : 'm',
-    filter.sourceTxHash === undefined ? '' : 'h',
+    filter.txHash === undefined ? '' : 'h',
     filter.sourceDomain === undefined ? '' : 'o',
     filter.destinationDomain === undefined ? '' : 'd',
     filter.domain === undefined ? '' : 'x',

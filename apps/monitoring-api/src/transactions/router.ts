@@ -69,18 +69,26 @@ export function addTransactionRoutes(app: Express, deps: TransactionRouteDeps): 
       sendCacheableJson(req, res, page.body, cacheControl, page.etag);
     };
   };
-  /** The records of one origin hash, as a page (several transfers may share one transaction). */
+  /**
+   * The records of one transaction hash, origin or destination leg, as a page (several transfers
+   * may share one transaction, e.g. a batch relayer's receives).
+   */
   const lookup = (network: Network) => {
     const fields = fieldsOf(network);
     return async function handler(req: Request, res: Response): Promise<void> {
       const { source_tx_hash: hash } = parseQuery(RecordParams, req.params);
       parseQuery(RecordQuery, req.query);
-      const filter = { sourceTxHash: hash };
+      const filter = { txHash: hash };
       const page = await listTransactions(deps.db.read, network, filter, FEED_MAX_LIMIT, fields);
       if (page.records === '') {
-        throw new HttpProblem(404, 'NOT_FOUND', `no transfer with source_tx_hash ${hash}`, {
-          'Cache-Control': NOT_FOUND_CACHE_CONTROL,
-        });
+        throw new HttpProblem(
+          404,
+          'NOT_FOUND',
+          `no transfer with source_tx_hash or destination_tx_hash ${hash}`,
+          {
+            'Cache-Control': NOT_FOUND_CACHE_CONTROL,
+          },
+        );
       }
       sendCacheableJson(req, res, pageJson(page), recordCacheControl(page.settled));
     };

@@ -97,7 +97,7 @@ export type FeedQuery = z.output<typeof FeedQuery>;
 export const RecordParams = z.strictObject({
   source_tx_hash: txHashParam.openapi(
     doc(
-      'Origin transaction hash: 0x hex (compared case-insensitively) or base58 (exactly).',
+      'Origin or destination transaction hash: 0x hex (compared case-insensitively) or base58 (exactly).',
       '0xfa7bc6fb2ed26f5bacb3fdf473e203ac76fc83403a35846df300bd5606b7ab7a',
     ),
   ),

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '@ctss/server-kit';
 import { Registry } from 'prom-client';
-import type { Address, Hex } from 'viem';
+import { keccak256, type Address, type Hex } from 'viem';
 import { IrisClient } from '../../src/indexer/iris.js';
 import { ChainLocks } from '../../src/indexer/lock.js';
 import { startIndexerRunner, type IndexerRunner } from '../../src/indexer/runner.js';
@@ -278,7 +278,7 @@ async function quotedTransfer(source: CctpChain, c: Case): Promise<void> {
   );
 
   const paidBefore = await usdcBalance(source, sender);
-  const { receipt } = await makeTransfer(source, transfer);
+  const { receipt, message: sentMessage } = await makeTransfer(source, transfer);
   const txHash = receipt.transactionHash;
   const block = await source.client.getBlock({ blockNumber: receipt.blockNumber });
   const paid = paidBefore - (await usdcBalance(source, sender));
@@ -314,6 +314,13 @@ async function quotedTransfer(source: CctpChain, c: Case): Promise<void> {
     has_destination_tx_error: false,
     destination_tx_status: 'pending',
     created_at: new Date(Number(block.timestamp) * 1000).toISOString(),
+    attested_at: null,
+    received_at: null,
+    updated_at: expect.any(String),
+    message_hash: c.version === 1 ? keccak256(sentMessage) : null,
+    nonce: c.version === 1 ? expect.stringMatching(/^[0-9]+$/) : null,
+    fee_executed: c.version === 1 ? 0 : null,
+    min_finality_threshold: c.version === 2 ? 2000 : null,
   };
   // Automine: no block follows the transfer until one is mined, so it stays above the depth.
   const [first, ...others] = await until(
@@ -364,6 +371,13 @@ async function quotedTransfer(source: CctpChain, c: Case): Promise<void> {
     destination_tx_hash: received.transactionHash.toLowerCase(),
     destination_tx_status: 'success',
     receive_amount: Number(minted),
+    attested_at: expect.any(String),
+    received_at: new Date(
+      Number((await b.client.getBlock({ blockHash: received.blockHash })).timestamp) * 1000,
+    ).toISOString(),
+    message_hash: keccak256(message!),
+    nonce: expect.any(String),
+    fee_executed: Number(c.version === 2 ? c.feeExecuted : 0n),
   });
 
   const after = await statistics(sender);

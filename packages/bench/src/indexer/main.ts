@@ -96,7 +96,7 @@ async function run(o: IndexerBenchOptions): Promise<void> {
             rpcUrls: [anvil.url],
             transferContracts: [chain.cashmere, chain.cashmereLegacy],
             messageTransmitters: [chain.transmitterV1, chain.transmitterV2],
-            tokenMessengers: [chain.tokenMessengerV1, chain.tokenMessengerV2],
+            tokenMessengers: [chain.messengerV1, chain.messengerV2],
             usdc: chain.usdc,
             startBlock: chain.startBlock,
             confirmations: o.confirmations,

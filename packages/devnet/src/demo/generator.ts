@@ -1,8 +1,11 @@
 /**
  * The demo's traffic: every few seconds a transfer on chain A priced and signed by the Gas Quote
- * API (`GET /getEcdsaSig_native`, docs/api.md "ECDSA quote"), alternately CCTP v2 and v1; once
+ * API (`GET /getEcdsaSig_native`, docs/api.md "ECDSA quote"), alternately CCTP v2 (fast:
+ * minFinalityThreshold 1000, with a max fee covering the local Iris's fee executed) and v1; once
  * the local Iris attests it, the receive on chain B with the attested message (v2: carrying the
- * nonce Iris assigned, which the indexer matches on).
+ * nonce and fee Iris filled in, which the indexer matches on). Each transfer's record is read
+ * back from the Monitoring API when attested and when received, so the log shows its explorer
+ * fields move (docs/api.md "Transaction record").
  */
 import type { Hex } from 'viem';
 import { makeTransfer, receiveMessage, type CctpChain } from '../cctp-chain.js';
@@ -18,6 +21,10 @@ export interface GeneratorOptions {
   readonly gasQuoteUrl: string;
   readonly irisUrl: string;
   readonly intervalMs: number;
+  /** Base URL of the Monitoring API whose lookup is read back (absent: not read). */
+  readonly monitoringUrl?: string;
+  /** v2 transfers' `maxFee`, base units (at least the local Iris's fee executed). */
+  readonly maxFee?: bigint;
   readonly log: (line: string) => void;
 }
 
@@ -45,6 +52,44 @@ async function fetchQuote(base: string, from: number, to: number, v2: boolean): 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The explorer fields of a record shown in the log. */
+const SHOWN = [
+  'destination_tx_status',
+  'receive_amount',
+  'fee_executed',
+  'min_finality_threshold',
+  'nonce',
+  'message_hash',
+  'attested_at',
+  'received_at',
+  'updated_at',
+] as const;
+
+/**
+ * Reads the record of `txHash` from the Monitoring API lookup until `done` holds for it (at most
+ * ~10 s), and returns its fields as one log line; undefined when it did not appear.
+ */
+async function readBack(
+  monitoringUrl: string,
+  txHash: Hex,
+  done: (record: Record<string, unknown>) => boolean,
+): Promise<string | undefined> {
+  for (let i = 0; i < 40; i++) {
+    const res = await fetch(`${monitoringUrl}/transactionsmainnet/${txHash}`);
+    if (res.ok) {
+      const [record] = ((await res.json()) as { transactions: Record<string, unknown>[] })
+        .transactions;
+      if (record && done(record)) {
+        return SHOWN.map((name) => `${name}=${JSON.stringify(record[name])}`).join(' ');
+      }
+    } else {
+      await res.arrayBuffer();
+    }
+    await sleep(250);
+  }
+  return undefined;
+}
+
 /** Starts sending one transfer every `intervalMs`. */
 export function startGenerator(o: GeneratorOptions): Generator {
   const counts = { sent: 0, received: 0, failed: 0 };
@@ -55,9 +100,21 @@ export function startGenerator(o: GeneratorOptions): Generator {
     for (let i = 0; i < 600 && !stopping; i++) {
       const message = await attestedMessage(o.irisUrl, o.source.domain, txHash, version);
       if (message) {
+        if (o.monitoringUrl) {
+          const line = await readBack(o.monitoringUrl, txHash, (r) => r.attested_at !== null);
+          if (line) o.log(`  attested ${txHash.slice(0, 10)}: ${line}`);
+        }
         const receipt = await receiveMessage(o.destination, version, message);
         counts.received++;
         o.log(`received on chain B: ${receipt.transactionHash} (for ${txHash})`);
+        if (o.monitoringUrl) {
+          const line = await readBack(
+            o.monitoringUrl,
+            receipt.transactionHash,
+            (r) => r.destination_tx_status === 'success',
+          );
+          if (line) o.log(`  received ${txHash.slice(0, 10)}: ${line}`);
+        }
         return;
       }
       await sleep(500);
@@ -82,6 +139,7 @@ export function startGenerator(o: GeneratorOptions): Generator {
           amount: amount + BigInt(quote.fee),
           fee: BigInt(quote.fee),
           recipient: RECIPIENT,
+          ...(version === 2 ? { minFinalityThreshold: 1000, maxFee: o.maxFee ?? 0n } : {}),
           quote: { deadline: BigInt(quote.deadline), signature: quote.signature },
         });
         counts.sent++;

@@ -32,6 +32,20 @@ export const TransactionRecord = z
     has_destination_tx_error: z.boolean(),
     destination_tx_status: DestinationTxStatus,
     created_at: IsoTimestamp,
+    /** When the attestation was first seen (at the latest the receive's block time); null until then. */
+    attested_at: IsoTimestamp.nullable(),
+    /** The destination block's time of the receive; null until received. */
+    received_at: IsoTimestamp.nullable(),
+    /** The last change of any field of this record. */
+    updated_at: IsoTimestamp,
+    /** keccak-256 of the CCTP message, 0x hex (v1 from the origin; v2 once attested); null until known. */
+    message_hash: z.string().nullable(),
+    /** CCTP nonce: v1 uint64 in decimal, v2 bytes32 0x hex (once attested); null until known. */
+    nonce: z.string().nullable(),
+    /** v2: Circle's fee executed, base units (null until received); v1: 0. */
+    fee_executed: BaseUnits.nullable().openapi({ type: ['integer', 'null'], format: 'int64' }),
+    /** v2: the burn's minimum finality threshold (1000 fast, 2000 standard); v1: null. */
+    min_finality_threshold: z.number().int().nonnegative().nullable(),
   })
   .openapi('TransactionRecord');
 export type TransactionRecord = z.infer<typeof TransactionRecord>;
