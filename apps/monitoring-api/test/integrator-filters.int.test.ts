@@ -1,6 +1,6 @@
 /**
  * The lookups by origin hash and the feed filters `domain`, `status` and `recipients` over real
- * HTTP and a real database (docs/api.md "Transaction by origin hash", "Transaction feeds"): each
+ * HTTP and a real database (docs/api.md "Transaction by hash (either leg)", "Transaction feeds"): each
  * filter against the same rows filtered in the test, the cursor walk over filtered pages, and
  * every bad input a 4xx problem.
  */

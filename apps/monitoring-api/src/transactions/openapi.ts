@@ -1,6 +1,6 @@
 /**
  * OpenAPI paths of the transaction feeds and the single-record lookups (docs/api.md "Transaction
- * feeds", "Transaction by origin hash"), from the schemas that validate their requests
+ * feeds", "Transaction by hash (either leg)"), from the schemas that validate their requests
  * (schemas.ts) and the shared record schemas.
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';

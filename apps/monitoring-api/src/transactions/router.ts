@@ -2,7 +2,7 @@
  * `GET /transactionsmainnet` (full records) and `GET /transactions` (testnet subset): newest
  * first, keyset cursor pagination (docs/api.md "Transaction feeds", "Pagination"); and the
  * single-record lookups `GET /transactionsmainnet/{source_tx_hash}` and
- * `GET /transactions/{source_tx_hash}` (docs/api.md "Transaction by origin hash"). Every page
+ * `GET /transactions/{source_tx_hash}` (docs/api.md "Transaction by hash (either leg)"). Every page
  * carries a strong `ETag` and a `Cache-Control` (docs/api.md "Compression and HTTP caching").
  */
 import { HttpProblem, parseQuery, sendCacheableJson } from '@ctss/server-kit';
