@@ -63,16 +63,6 @@ type Reach = 'ok' | 'unreachable' | 'credentials refused';
 
 const REFUSED: Reach = 'credentials refused';
 
-/** The metric name prefix of `metrics` (e.g. `monitoring_`), read off its HTTP request counter. */
-function metricsPrefix(metrics: Metrics): string {
-  const suffix = 'http_requests_total';
-  const name = metrics.registry
-    .getMetricsAsArray()
-    .map((m) => m.name)
-    .find((n) => n.endsWith(suffix));
-  return name ? name.slice(0, -suffix.length) : '';
-}
-
 /** `GET /health` and `GET /ready`. */
 export function createHealthRouter(deps: HealthDeps): Router {
   const router = Router();
@@ -81,7 +71,7 @@ export function createHealthRouter(deps: HealthDeps): Router {
   const cacheRefused = () => deps.kv.redis?.credentialsRefused === true;
   if (deps.metrics) {
     new Gauge({
-      name: `${metricsPrefix(deps.metrics)}dependency_credentials_refused`,
+      name: `${deps.metrics.prefix}dependency_credentials_refused`,
       help: 'Whether PostgreSQL or Redis refuses the credentials this process was configured with (1) or not (0)',
       labelNames: ['dependency'],
       registers: [deps.metrics.registry],

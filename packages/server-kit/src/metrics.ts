@@ -6,6 +6,8 @@ import type { RefusalReason } from './connection-limits.js';
 /** A service's metrics registry and the HTTP instruments every service has. */
 export interface Metrics {
   readonly registry: Registry;
+  /** The prefix of every metric name in `registry` (e.g. `gas_quote_`, `monitoring_`). */
+  readonly prefix: string;
   /** `<prefix>http_requests_total{method,route,status}`. */
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   /** `<prefix>http_request_duration_seconds{method,route,status}`. */
@@ -26,6 +28,7 @@ export function createMetrics(opts: { prefix: string }): Metrics {
   const labelNames = ['method', 'route', 'status'] as const;
   return {
     registry,
+    prefix: opts.prefix,
     httpRequests: new Counter({
       name: `${opts.prefix}http_requests_total`,
       help: 'HTTP requests by method, matched route and status',

@@ -130,23 +130,13 @@ export interface RateLimiter extends RequestHandler {
   ): Promise<RateLimitDecision>;
 }
 
-/** The metric name prefix of `metrics` (e.g. `gas_quote_`), read off its HTTP request counter. */
-function metricsPrefix(metrics: Metrics): string {
-  const suffix = 'http_requests_total';
-  const name = metrics.registry
-    .getMetricsAsArray()
-    .map((m) => m.name)
-    .find((n) => n.endsWith(suffix));
-  return name ? name.slice(0, -suffix.length) : '';
-}
-
 /** The fallback counter and the Redis gauge in the app's registry (created once per registry). */
 function rateLimitInstruments(
   metrics: Metrics | undefined,
   redis: RedisConnection | undefined,
 ): { fallback?: Counter } {
   if (!metrics) return {};
-  const prefix = metricsPrefix(metrics);
+  const prefix = metrics.prefix;
   const registry = metrics.registry;
   const fallbackName = `${prefix}rate_limit_fallback_total`;
   const fallback =
