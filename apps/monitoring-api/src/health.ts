@@ -6,7 +6,7 @@
  * could: its own credentials refused by PostgreSQL or Redis (a bad Secret in a rollout stops at
  * the first new pod). An unreachable database or Redis is reported but does not decide it: every
  * replica shares that outage, and each answers what it can (stale statistics, 503 problems with
- * Retry-After for the rest) instead of leaving no endpoint at all (docs/decisions.md "D90.
+ * Retry-After for the rest) instead of leaving no endpoint at all (docs/decisions.md "D88.
  * Readiness for one replica, not for shared outages"). Draining and start-up are server-kit's and
  * the listener's (no /ready before start-up is done).
  */

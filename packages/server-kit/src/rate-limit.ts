@@ -63,7 +63,7 @@ const DIGEST_ENTRY = /^sha256:([0-9a-f]{64})$/;
 /**
  * The SHA-256 digest of an API key as 64 lowercase hex digits: what the rate limiter keeps,
  * compares and counts under (`key:<digest>`), so no key appears in a Redis key name, a metric or
- * a log line (docs/decisions.md "D91. API keys kept as digests").
+ * a log line (docs/decisions.md "D89. API keys kept as digests").
  */
 export function apiKeyDigest(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');

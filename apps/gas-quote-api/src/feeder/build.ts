@@ -113,7 +113,7 @@ export function buildFeeder(deps: {
       ? snapshotGasSources(snapshot)
       : buildGasSources(config, deps.registry, deps.params),
     usdSources: snapshot ? [snapshotUsdSource(snapshot, clock)] : buildUsdSources(config, clock),
-    // A short lease renewed by a heartbeat, every write fenced by it (D89).
+    // A short lease renewed by a heartbeat, every write fenced by it (D87).
     lock: createFeederLock(
       deps.kv,
       FEEDER_LOCK_KEY,

@@ -6,7 +6,7 @@
  * messages (latest copy in the store, live copy on the pub/sub channel). Every write is fenced
  * by the lock, which a heartbeat renews every third of its lease; a cycle also runs at once when
  * the heartbeat takes the lock anew (a dead owner's lease ran out, or the store came back without
- * the lock and the prices) and when Redis reconnects (docs/decisions.md "D89. A short, fenced
+ * the lock and the prices) and when Redis reconnects (docs/decisions.md "D87. A short, fenced
  * feeder lease").
  */
 import type { ChainRegistry, SubscribeMessage } from '@ctss/domain-types';

@@ -1,6 +1,6 @@
 /**
  * Single-writer lock for the price feeder on the KvStore, with fencing (docs/decisions.md
- * "D89. A short, fenced feeder lease"): `SET key token NX EX ttl` to acquire, renewed by the owner
+ * "D87. A short, fenced feeder lease"): `SET key token NX EX ttl` to acquire, renewed by the owner
  * on a heartbeat every third of the lease (compare-and-expire, Lua on Redis), released only by
  * the owner (compare-and-delete). Every write the owner makes is fenced: it lands only while the
  * lock key still holds the owner's token ({@link KvStore.setIfHeld}), so an owner that lost its

@@ -14,7 +14,7 @@
  * never replaces an entry by an older, missing or malformed one: when the store comes back
  * without the prices (a Redis restarted without persistence, a flush, an eviction), each replica
  * keeps serving the entries it holds until they pass the maximum age or the feeder writes newer
- * ones (docs/decisions.md "D88. Prices survive an empty store").
+ * ones (docs/decisions.md "D86. Prices survive an empty store").
  */
 import type { ChainRegistry, z } from '@ctss/domain-types';
 import { FenceLostError, type KvFence, type KvStore } from '@ctss/server-kit';
@@ -40,7 +40,7 @@ export interface PriceStoreOptions {
 export interface PriceStore {
   /**
    * Stores the gas price of `domain`; with `fence`, only while the fence key holds its value
-   * (the feeder's lock, docs/decisions.md "D89. A short, fenced feeder lease").
+   * (the feeder's lock, docs/decisions.md "D87. A short, fenced feeder lease").
    * @throws FenceLostError when fenced and the lock is no longer held; KvUnavailableError when the store does not answer.
    */
   putGas(
