@@ -65,6 +65,8 @@ export const LIMITS = {
   recoveryMs: 2000,
   /** SIGTERM to process exit, as a share of the drain timeout ("well inside"). */
   exitWithinShareOfDrain: 0.5,
+  /** p99 of the other clients during the connection flood, ms (served, not starved). */
+  floodP99Ms: 250,
 } as const;
 
 /** Seeded dataset size (apps/monitoring-api dist/bin/seed.js). */
