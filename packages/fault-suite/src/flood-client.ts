@@ -42,6 +42,8 @@ export interface FloodReport {
   readonly slow: GroupReport;
   /** The soft file limit this process ran with (`ulimit -n`, from /proc/self/limits). */
   readonly fileLimit: string;
+  /** When every socket of both groups had been attempted and had connected or failed, ms (Date.now). */
+  readonly openedAt: number;
 }
 
 const { values } = parseArgs({
@@ -179,6 +181,7 @@ const [slow] = await Promise.all([
   }),
 ]);
 
+const openedAt = Date.now();
 const all = [...idle.tracked, ...slow.tracked];
 while (Date.now() < deadline && all.some((t) => t.connectedAt !== undefined && !t.closedAt)) {
   await new Promise((resolve) => setTimeout(resolve, 100));
@@ -188,6 +191,7 @@ const result: FloodReport = {
   idle: report(idle.tracked, idle.openingMs, now),
   slow: report(slow.tracked, slow.openingMs, now),
   fileLimit: fileLimit(),
+  openedAt,
 };
 for (const drip of drips) clearInterval(drip);
 for (const t of all) t.socket.destroy();

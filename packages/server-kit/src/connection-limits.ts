@@ -8,7 +8,11 @@
  * - over a soft cap (the process's `maxConnections`, or `maxConnectionsPerAddress` for the peer's
  *   address) the connection is accepted only to answer its first request with a problem body
  *   (503 `SERVICE_UNAVAILABLE` or 429 `RATE_LIMITED`, `Retry-After`, `Connection: close`), and is
- *   destroyed after {@link REFUSED_GRACE_MS} if it sends nothing;
+ *   destroyed after {@link REFUSED_GRACE_MS} if it sends nothing; at most
+ *   `maxConnectionsPerAddress` refused connections of one address (of the whole process, for the
+ *   process cap) wait for that answer at a time, and a refused connection beyond them is closed
+ *   at accept, before the HTTP parser, a timer or a listener is set up for it (a flood's
+ *   thousands of connections a second then cost an accept and a close each);
  * - at the hard cap (`hardMaxConnections`, Node's `server.maxConnections`) a new connection is
  *   closed at accept, before any byte is read.
  *
@@ -79,13 +83,19 @@ export interface ConnectionRefusal {
   readonly status: 429 | 503;
   readonly code: ErrorCode;
   readonly detail: string;
+  /**
+   * False when as many refused connections of the same address (of the process, for the process
+   * cap) already wait for their answer as the per-address cap: close this one at accept instead.
+   */
+  readonly answered: boolean;
 }
 
 /** Counts open connections against the soft caps ({@link createConnectionGate}). */
 export interface ConnectionGate {
   /**
    * Admits `socket` (it then holds a slot of the process and of its address until it closes) or
-   * returns the refusal to answer it with (it then holds no slot).
+   * returns the refusal to answer it with (it then holds no slot; an answered refusal holds a
+   * place among its address's refusals waiting for their answer until it closes).
    */
   admit(socket: Socket): ConnectionRefusal | undefined;
   /** Admitted connections open now. */
@@ -102,7 +112,23 @@ export function createConnectionGate(limits: ConnectionLimits): ConnectionGate {
   const trust = compileTrustProxy(limits.trustProxy);
   const byAddress = new Map<string, number>();
   let open = 0;
+  /** Answered refusals not closed yet, by address key ('' counts the process cap's). */
+  const answering = new Map<string, number>();
   const keyOf = (address: string | undefined) => clientKey(address);
+  const PROCESS = '';
+  const release = (counts: Map<string, number>, key: string): void => {
+    const left = (counts.get(key) ?? 1) - 1;
+    if (left <= 0) counts.delete(key);
+    else counts.set(key, left);
+  };
+  /** Whether one more refusal on `key` may be answered; if so it holds a place until it closes. */
+  const answer = (socket: Socket, key: string): boolean => {
+    const waiting = answering.get(key) ?? 0;
+    if (waiting >= limits.maxConnectionsPerAddress) return false;
+    answering.set(key, waiting + 1);
+    socket.once('close', () => release(answering, key));
+    return true;
+  };
 
   return {
     admit(socket) {
@@ -115,6 +141,7 @@ export function createConnectionGate(limits: ConnectionLimits): ConnectionGate {
           status: 503,
           code: 'SERVICE_UNAVAILABLE',
           detail: `this instance holds its maximum of ${limits.maxConnections} connections`,
+          answered: answer(socket, PROCESS),
         };
       }
       if (!exempt && (byAddress.get(key) ?? 0) >= limits.maxConnectionsPerAddress) {
@@ -123,16 +150,14 @@ export function createConnectionGate(limits: ConnectionLimits): ConnectionGate {
           status: 429,
           code: 'RATE_LIMITED',
           detail: `at most ${limits.maxConnectionsPerAddress} open connections per client address`,
+          answered: answer(socket, key),
         };
       }
       open += 1;
       if (!exempt) byAddress.set(key, (byAddress.get(key) ?? 0) + 1);
       socket.once('close', () => {
         open -= 1;
-        if (exempt) return;
-        const left = (byAddress.get(key) ?? 1) - 1;
-        if (left <= 0) byAddress.delete(key);
-        else byAddress.set(key, left);
+        if (!exempt) release(byAddress, key);
       });
       return undefined;
     },

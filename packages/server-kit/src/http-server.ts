@@ -223,8 +223,10 @@ function isPath(path: string | undefined, wanted: string): boolean {
  *   idle time and requests per connection; a connection over the process's soft cap gets a 503
  *   `SERVICE_UNAVAILABLE` problem, over its address's a 429 `RATE_LIMITED` problem (both with
  *   `Retry-After` and `Connection: close`, on its first request or upgrade, and it is destroyed
- *   if it sends nothing within a second); at the hard cap Node closes it at accept. Refusals are
- *   logged at warn level at most every 10 s.
+ *   if it sends nothing within a second); beyond `maxConnectionsPerAddress` refusals of one
+ *   address (of the process, for the process cap) waiting for that answer, a refused connection
+ *   is closed at accept, before Node's HTTP connection listener runs; at the hard cap Node closes
+ *   it at accept. Refusals are logged at warn level at most every 10 s.
  */
 export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptions): Server {
   const { logger } = opts;
@@ -262,8 +264,18 @@ export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptio
   };
   server.on('drop', () => refused('hard'));
 
-  server.on('connection', (socket: Socket) => {
+  /**
+   * Runs first for every accepted connection, before Node's HTTP connection listener (see the
+   * `emit` wrapper below): a refusal beyond the ones answered at a time is closed here, so Node
+   * never sets up its parser, timeouts and listeners for it. False when the socket was closed.
+   */
+  const gateConnection = (socket: Socket): boolean => {
     const refusal = gate.admit(socket);
+    if (refusal && !refusal.answered) {
+      refused(refusal.reason);
+      socket.destroy();
+      return false;
+    }
     state.sockets.set(socket, { responses: new Set(), idleSince: Date.now(), refusal });
     socket.once('close', () => state.sockets.delete(socket));
     if (!refusal && opts.onOpenChange) {
@@ -278,7 +290,8 @@ export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptio
       timer.unref();
       socket.once('close', () => clearTimeout(timer));
     }
-  });
+    return true;
+  };
 
   /** Counts the request on its connection and applies the drain rules; false when answered here. */
   const admit = (req: IncomingMessage, res: ServerResponse): boolean => {
@@ -381,6 +394,9 @@ export function createEdgeServer(handler: RequestListener, opts: EdgeServerOptio
     else respondWithProblem(res, 500, 'INTERNAL', 'internal error', true);
   };
   server.emit = ((event: string | symbol, ...args: unknown[]): boolean => {
+    if (event === 'connection') {
+      return gateConnection(args[0] as Socket) ? emit(event, ...args) : true;
+    }
     if (
       event !== 'request' &&
       event !== 'upgrade' &&

@@ -64,8 +64,15 @@ export function connectionMetricHooks(metrics: Metrics): {
   onRefused: (reason: RefusalReason) => void;
   onOpenChange: (delta: 1 | -1) => void;
 } {
+  // One labelled child per reason, so a flood's thousands of refusals a second do not each
+  // hash their labels.
+  const refused = {
+    address: metrics.connectionsRefused.labels({ reason: 'address' }),
+    process: metrics.connectionsRefused.labels({ reason: 'process' }),
+    hard: metrics.connectionsRefused.labels({ reason: 'hard' }),
+  } satisfies Record<RefusalReason, unknown>;
   return {
-    onRefused: (reason) => metrics.connectionsRefused.inc({ reason }),
+    onRefused: (reason) => refused[reason].inc(),
     onOpenChange: (delta) => metrics.openConnections.inc(delta),
   };
 }

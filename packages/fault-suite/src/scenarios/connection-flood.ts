@@ -5,11 +5,12 @@
  * slow-body requests from 127.0.0.3 (headers, then one body byte every 5 s), while other clients
  * on 127.0.0.1 keep polling on keep-alive and fresh connections. The server's side is read from
  * its /metrics (admitted open connections, refusals by reason). Asserted: the other clients are
- * served (success ratio, p99 below an absolute bound; the ratio to their p99 before the flood is
- * printed against its 2x target), the server admits at most
- * the per-address cap from each flooding address and refuses the rest, dripping bodies are cut
- * with a 408 at the request timeout (or refused with a 429), nothing of the flood is left open
- * after it, and the service did not restart.
+ * served (success ratio) with a p99 over the whole flood within 2x their p99 just before it (or
+ * within a small absolute margin of it, LIMITS.floodP99MarginMs); the p99 while the flood opens
+ * its connections and while it holds them are printed apart. The server admits at most the
+ * per-address cap from each flooding address and refuses the rest, dripping bodies are cut with
+ * a 408 at the request timeout (or refused with a 429), nothing of the flood is left open after
+ * it, and the service did not restart.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -39,8 +40,8 @@ const TIMEOUT_SLACK_MS = 5000;
 const OTHER_CONNECTIONS = 10;
 /** Longest a flood process runs: opening (about 10 s) and the request timeout, with slack. */
 const FLOOD_DEADLINE_MS = REQUEST_TIMEOUT_MS + 30_000;
-/** How long the other clients are measured before the flood. */
-const BASELINE_MS = 5000;
+/** How long the other clients are measured before the flood (long enough for a stable p99). */
+const BASELINE_MS = 10_000;
 
 /** The other clients' requests: served from the monitoring API's caches (memory and Redis). */
 const OTHERS = cycle([
@@ -141,6 +142,7 @@ async function connectionMetrics(): Promise<{ open: number; refused: Record<stri
 
 const counts = (r: Record<string, number>) =>
   Object.entries(r)
+    .filter(([, n]) => n > 0)
     .map(([k, n]) => `${k} x${n}`)
     .join(', ') || 'none';
 
@@ -208,6 +210,20 @@ export async function connectionFlood(monitoring: Child): Promise<void> {
     `peak ${peakOpen}, after the flood ${after.open}`,
   );
   const load = summarize(NAME, 'other clients during the flood', samples, ok);
+  // The opening phase ends when both flood processes have attempted every connection.
+  const openedAt = Math.max(...reports.map((r) => r.openedAt));
+  const opening = summarize(
+    NAME,
+    `  of which while the flood opens (${fmt((openedAt - started) / 1000)} s)`,
+    samples.filter((x) => x.startedAt < openedAt),
+    ok,
+  );
+  const held = summarize(
+    NAME,
+    '  of which while the flood holds its connections',
+    samples.filter((x) => x.startedAt >= openedAt),
+    ok,
+  );
   summarize(
     NAME,
     '  of which keep-alive',
@@ -234,19 +250,20 @@ export async function connectionFlood(monitoring: Child): Promise<void> {
     `${fmt(load.ratio * 100)} % of ${load.count}`,
     load.count > 0 && load.ratio >= LIMITS.minSuccessRatio,
   );
-  // The 2x-of-before target is reported, not asserted: on one 2-core host the flood processes,
-  // the server and these clients share the cores, and the quiet-host run measures about 3.3x
-  // (docs/decisions.md "D95. Floods and the memory soak in the fault suite").
   figure(
     NAME,
-    'other clients: p99 during the flood against before (target 2x)',
-    `${fmt(load.p99 / base.p99)}x (${fmt(load.p99)} ms vs ${fmt(base.p99)} ms before)`,
+    'other clients: p99 against before, while opening / while held',
+    `${fmt(opening.p99 / base.p99)}x / ${fmt(held.p99 / base.p99)}x`,
+  );
+  const allowedP99 = Math.max(
+    LIMITS.floodP99Ratio * base.p99,
+    base.p99 + LIMITS.floodP99MarginMs,
   );
   check(
     NAME,
-    `other clients: p99 during the flood below ${LIMITS.floodP99Ms} ms`,
-    `${fmt(load.p99)} ms`,
-    load.p99 < LIMITS.floodP99Ms,
+    `other clients: p99 during the flood within ${LIMITS.floodP99Ratio}x of before (or ${LIMITS.floodP99MarginMs} ms over it)`,
+    `${fmt(load.p99 / base.p99)}x: ${fmt(load.p99)} ms vs ${fmt(base.p99)} ms before (allowed ${fmt(allowedP99)} ms)`,
+    load.p99 <= allowedP99,
   );
   check(
     NAME,
