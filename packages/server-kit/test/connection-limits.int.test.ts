@@ -2,7 +2,7 @@
  * The connection limits of createEdgeServer over real sockets (connection-limits.ts,
  * docs/operations.md "Connection limits"): the per-address and per-process soft caps answer with
  * 429 / 503 problems and `Retry-After`, a refused connection that sends nothing is closed within
- * a second, the hard cap closes connections at accept, headers and request timeouts end idle and
+ * a second, refusals beyond the ones waiting for their answer are closed at accept, the hard cap closes connections at accept, headers and request timeouts end idle and
  * dripping connections with a 408 problem, keep-alive connections close after their request
  * budget, and a spoofed `X-Forwarded-For` on a direct connection changes nothing unless the peer
  * is a trusted proxy.
@@ -124,6 +124,21 @@ it('a refused connection that sends nothing is closed after the grace', async ()
   expect(silent.text).toBe('');
   expect(silent.closedAfterMs).toBeGreaterThanOrEqual(REFUSED_GRACE_MS - 50);
   expect(silent.closedAfterMs).toBeLessThan(REFUSED_GRACE_MS + 1000);
+});
+
+it('beyond as many refusals of an address waiting for their answer as the cap, a refused connection is closed at accept', async () => {
+  const reasons: RefusalReason[] = [];
+  const port = await start({ maxConnectionsPerAddress: 1 }, (r) => reasons.push(r));
+  await openIdle(port);
+  // Refused and answered: it holds the address's one place among the refusals for the grace.
+  await openIdle(port);
+  const closed = await exchange(port, GET());
+  expect(closed.text).toBe('');
+  expect(reasons).toEqual(['address', 'address']);
+  // Another address has its own places.
+  await openIdle(port, '127.0.0.2');
+  const answered = await exchange(port, GET(), '127.0.0.2');
+  expect(answered.text).toMatch(/^HTTP\/1\.1 429 /);
 });
 
 it('at the hard cap a new connection is closed at accept, without an answer', async () => {

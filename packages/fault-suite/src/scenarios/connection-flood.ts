@@ -13,6 +13,7 @@
  * it, and the service did not restart.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ok, send, type Sample } from '../http.js';
@@ -140,6 +141,20 @@ async function connectionMetrics(): Promise<{ open: number; refused: Record<stri
   return { open, refused };
 }
 
+/**
+ * CPU time `pid` has used (user + system), s, from /proc/<pid>/stat (fields 14 and 15, in clock
+ * ticks of 1/100 s on Linux); NaN when unreadable.
+ */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const counts = (r: Record<string, number>) =>
   Object.entries(r)
     .filter(([, n]) => n > 0)
@@ -165,6 +180,7 @@ export async function connectionFlood(monitoring: Child): Promise<void> {
   const base = summarize(NAME, 'other clients before the flood', idle, ok);
 
   const floodStop = stopSwitch();
+  const cpuBefore = cpuSeconds(monitoring.pid);
   const started = Date.now();
   const during = others(floodStop.stopped, started + FLOOD_DEADLINE_MS + 5000);
   const refusedBefore = (await connectionMetrics().catch(() => undefined))?.refused ?? {};
@@ -182,6 +198,7 @@ export async function connectionFlood(monitoring: Child): Promise<void> {
   ]).finally(() => floodStop.stop());
   const samples = (await Promise.all(during)).flat();
   await sampler;
+  const cpuFlood = cpuSeconds(monitoring.pid) - cpuBefore;
   const after = await connectionMetrics();
   figure(
     NAME,
@@ -197,6 +214,11 @@ export async function connectionFlood(monitoring: Child): Promise<void> {
     Object.entries(after.refused).map(([k, n]) => [k, n - (refusedBefore[k] ?? 0)]),
   );
   figure(NAME, 'flood processes, file limit of each (ulimit -n)', `2, ${report.fileLimit}`);
+  figure(
+    NAME,
+    'server: CPU time during the flood (user + system, /proc), and per flood connection',
+    `${fmt(cpuFlood)} s in ${fmt((Date.now() - started) / 1000)} s, ${fmt((cpuFlood * 1e6) / (report.idle.attempted + report.slow.attempted))} us per connection (the other clients' requests included)`,
+  );
   groupFigure(`idle connections from 127.0.0.2`, report.idle);
   groupFigure(`slow bodies from 127.0.0.3 (1 byte / ${DRIP_MS / 1000} s)`, report.slow);
   figure(

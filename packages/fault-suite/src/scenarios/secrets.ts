@@ -1,6 +1,7 @@
 /**
  * Scenario 5: no signer key (ECDSA or Ed25519, in hex, base64 or base58, seed or 64-byte keypair),
- * database password or Redis password appears in any log line of any process.
+ * database password or Redis password appears in any log line of any process, and every line the
+ * services wrote (every log but redis-server's and PostgreSQL's) is one JSON object.
  */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -60,10 +61,42 @@ export function secretsScan(): void {
     }
   }
   figure(NAME, 'scanned', `${files.length} log files, ${lines} lines, ${forms.size} secret forms`);
+  jsonLogs(files);
   check(
     NAME,
     'no secret in any log line',
     hits.length ? hits.join('; ') : 'none found',
     hits.length === 0 && files.length > 0,
+  );
+}
+
+/** Whether `line` is one JSON object. */
+function isJsonObject(line: string): boolean {
+  try {
+    const value = JSON.parse(line) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Checks that every line of the services' logs among `files` (in LOG_DIR) is a JSON object. */
+function jsonLogs(files: readonly string[]): void {
+  const services = files.filter((f) => !f.startsWith('redis') && !f.startsWith('postgres'));
+  let lines = 0;
+  const bad: string[] = [];
+  for (const file of services) {
+    for (const line of readFileSync(path.join(LOG_DIR, file), 'utf8').split('\n')) {
+      if (line === '') continue;
+      lines += 1;
+      if (!isJsonObject(line)) bad.push(`${file}: ${line.slice(0, 80)}`);
+    }
+  }
+  figure(NAME, 'service logs read as JSON', `${services.length} files (${services.join(', ')}), ${lines} lines`);
+  check(
+    NAME,
+    'every service log line is one JSON object',
+    bad.length ? `${bad.length} not: ${bad.slice(0, 3).join('; ')}` : `${lines} lines`,
+    bad.length === 0 && lines > 0,
   );
 }
