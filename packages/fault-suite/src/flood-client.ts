@@ -2,7 +2,7 @@
  * The attacker of scenario 8 (scenarios/connection-flood.ts), as its own process so its sockets
  * do not count against the suite's file limit (each process may hold `ulimit -n` descriptors, so
  * the scenario splits the flood over processes): from one client address it opens `--idle`
- * connections (in batches of 100, at most one batch per 100 ms) that never send a byte, then from another
+ * connections (in batches of 10, at most one batch per 10 ms) that never send a byte, then from another
  * `--slow` connections that send a request's headers and then drip its body one byte every
  * `--drip-ms`. It never reconnects. When every socket has closed, or at `--deadline-ms`, it prints
  * one JSON line ({@link FloodReport}) on stdout and exits. Only 127.0.0.0/8 is ever a target.
@@ -63,9 +63,13 @@ const { values } = parseArgs({
 const port = Number(values.port);
 const deadline = Date.now() + Number(values['deadline-ms']);
 const dripMs = Number(values['drip-ms']);
-const BATCH = 100;
-/** Shortest time between two batches, ms (at most 1,000 connections a second). */
-const BATCH_INTERVAL_MS = 100;
+/**
+ * Connections opened together, and the shortest time between two batches, ms: at most 1,000
+ * connections a second, spread in small batches as a flood arriving over a network is, rather
+ * than in bursts of hundreds that the server must accept in one turn of its event loop.
+ */
+const BATCH = 10;
+const BATCH_INTERVAL_MS = 10;
 /** A connect that has not completed in this long counts as a connect error, ms. */
 const CONNECT_TIMEOUT_MS = 5000;
 

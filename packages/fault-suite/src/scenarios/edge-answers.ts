@@ -45,7 +45,8 @@ function get(url: string, headers: Record<string, string> = {}, localAddress?: s
 /** The `code` of a problem body, or '' when the body is not one. */
 function problemCode(a: Answer): string {
   try {
-    return String((JSON.parse(a.text) as { code?: unknown }).code ?? '');
+    const { code } = JSON.parse(a.text) as { code?: unknown };
+    return typeof code === 'string' ? code : '';
   } catch {
     return '';
   }
@@ -78,7 +79,12 @@ export async function edgeAnswers(): Promise<void> {
   ] as const) {
     const ready = await get(`${base}/ready`);
     figure(NAME, `${name} /ready`, `${ready.status} ${ready.text.slice(0, 120)}`);
-    check(NAME, `${name} /ready answers 200 while its backends are up`, ready.status, ready.status === 200);
+    check(
+      NAME,
+      `${name} /ready answers 200 while its backends are up`,
+      ready.status,
+      ready.status === 200,
+    );
   }
 
   const file = `${MONITORING_URL}/docs/swagger-ui.css`;
@@ -93,7 +99,9 @@ export async function edgeAnswers(): Promise<void> {
     NAME,
     '/docs Range: 206 with Content-Range for bytes=0-9',
     `${part.status} ${part.headers['content-range'] ?? '-'}`,
-    part.status === 206 && /^bytes 0-9\/\d+$/.test(part.headers['content-range'] ?? '') && part.text.length === 10,
+    part.status === 206 &&
+      /^bytes 0-9\/\d+$/.test(part.headers['content-range'] ?? '') &&
+      part.text.length === 10,
   );
   check(
     NAME,

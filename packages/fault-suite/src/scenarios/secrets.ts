@@ -92,7 +92,11 @@ function jsonLogs(files: readonly string[]): void {
       if (!isJsonObject(line)) bad.push(`${file}: ${line.slice(0, 80)}`);
     }
   }
-  figure(NAME, 'service logs read as JSON', `${services.length} files (${services.join(', ')}), ${lines} lines`);
+  figure(
+    NAME,
+    'service logs read as JSON',
+    `${services.length} files (${services.join(', ')}), ${lines} lines`,
+  );
   check(
     NAME,
     'every service log line is one JSON object',
