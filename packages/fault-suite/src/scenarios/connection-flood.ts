@@ -1,5 +1,5 @@
 /**
- * Scenario 6: connection floods against the monitoring API at its default connection limits
+ * Scenario 8: connection floods against the monitoring API at its default connection limits
  * (docs/operations.md "Connection limits"). Two flood processes (flood-client.ts; each holds at
  * most `ulimit -n` descriptors) open 20,000 idle connections from 127.0.0.2, one of them then 400
  * slow-body requests from 127.0.0.3 (headers, then one body byte every 5 s), while other clients
