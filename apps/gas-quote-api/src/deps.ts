@@ -16,9 +16,9 @@ import {
 import type { Clock } from './clock.js';
 import type { GasQuoteConfig } from './config.js';
 import { createUpgradeAdmission, type UpgradeAdmission } from './feed/admission.js';
-import { createSubscribeHub, type SubscribeHub } from './feed/service.js';
+import { createSubscribeHub, type SubscribeHub } from './feed/hub.js';
 import type { GasQuoteMetrics } from './metrics.js';
-import { priceAgeSamples } from './prices/service.js';
+import { priceAgeSamples } from './prices/sampler.js';
 import type { PriceStore } from './prices/store.js';
 import { pricingParamsFromConfig } from './pricing/params.js';
 import { createRoutePricer, type PricingParams } from './pricing/route-pricer.js';

@@ -20,7 +20,7 @@ import { createFirstPageCache, firstPageKey } from './first-page-cache.js';
 import { MAINNET_FIELDS, TESTNET_FIELDS } from './record.js';
 import { createFeedRepository, type FeedPage } from './repository.js';
 import { FEED_MAX_LIMIT, FeedQuery, RecordParams, RecordQuery } from './schemas.js';
-import { toFilter } from './service.js';
+import { toFilter } from './filters.js';
 
 /**
  * What the transaction routes use: the read pool, the clock, name resolution and the first-page
