@@ -25,7 +25,7 @@ const postgresUrl = z
  * Default requests per minute per client IP of the Monitoring API (docs/decisions.md "D69.
  * Monitoring API rate-limit defaults").
  */
-export const MONITORING_RATE_LIMIT_PER_MINUTE = 600;
+const MONITORING_RATE_LIMIT_PER_MINUTE = 600;
 
 /** The core environment schema; every variable optional with a default unless stated. */
 const CoreConfigSchema = z.object({
@@ -121,7 +121,7 @@ export const ConfigSchema = CoreConfigSchema.extend(usersConfigSchema.shape).sup
 export type AppConfig = z.output<typeof ConfigSchema>;
 
 /** Default pipelined connections per pool (DATABASE_PIPELINE_LANES), when the pool allows. */
-export const DEFAULT_PIPELINE_LANES = 2;
+const DEFAULT_PIPELINE_LANES = 2;
 
 /**
  * The pipelined connections per pool in effect: DATABASE_PIPELINE_LANES when set, else

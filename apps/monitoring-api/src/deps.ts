@@ -11,7 +11,7 @@ import type { Databases } from './db/connect.js';
 import type { NameResolver } from './names/resolver.js';
 
 /** Prometheus metrics of the app (server-kit `createMetrics`). */
-export type AppMetrics = Metrics;
+type AppMetrics = Metrics;
 
 /** Everything the app needs; nothing else is reached through globals. */
 export interface AppDeps {

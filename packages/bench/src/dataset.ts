@@ -26,7 +26,7 @@ const MARKER = 'ctss_bench_dataset';
  * dist/bin/seed.js): a database loaded by other code is reloaded, so a schema change (a new index,
  * a new rollup table) is always measured.
  */
-export async function seedFingerprint(): Promise<string> {
+async function seedFingerprint(): Promise<string> {
   const dist = path.join(MONITORING_APP_DIR, 'dist');
   const hash = createHash('sha256');
   for (const dir of ['migrations', 'seed']) {

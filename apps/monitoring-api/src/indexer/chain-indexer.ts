@@ -37,7 +37,7 @@ export type TickResult =
     };
 
 /** Thrown when the chain changed under a scan (the range is scanned again). */
-export class ChainMovedError extends Error {
+class ChainMovedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ChainMovedError';

@@ -11,7 +11,7 @@
  */
 
 /** Pause after a 429 without `Retry-After`: Circle's documented block of 5 minutes, ms. */
-export const IRIS_BLOCK_MS = 300_000;
+const IRIS_BLOCK_MS = 300_000;
 
 /**
  * Spaces requests to a rate: `acquire()` resolves when the caller may send one request;
@@ -27,7 +27,7 @@ export interface RateGate {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A {@link RateGate} of this process only: one slot every `1000 / ratePerSecond` ms. */
-export class LocalRateGate implements RateGate {
+class LocalRateGate implements RateGate {
   private nextAt = 0;
 
   /** @param ratePerSecond requests per second (> 0). */

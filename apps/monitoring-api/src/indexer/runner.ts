@@ -16,7 +16,7 @@ import type { IrisClient } from './iris.js';
 import { createIndexerMetrics } from './metrics.js';
 
 /** The last known state of one chain, for `/health`. */
-export interface ChainStatus {
+interface ChainStatus {
   readonly name: string;
   role: 'starting' | 'writer' | 'standby';
   head: string | null;

@@ -14,10 +14,10 @@ import { createEnsLookup } from './ens.js';
 import { createSnsLookup } from './sns-lookup.js';
 
 /** Which naming system a name belongs to. */
-export type NameKind = 'ens' | 'sns';
+type NameKind = 'ens' | 'sns';
 
 /** A resolved name. */
-export interface ResolvedName {
+interface ResolvedName {
   /** The name as normalized before lookup (ENSIP-15 for `.eth`, lower case for `.sol`). */
   name: string;
   kind: NameKind;
@@ -57,12 +57,12 @@ export interface NameResolverOptions {
 
 const MAX_NAME_LENGTH = 253;
 /** Resolved names kept (least recently used evicted first). */
-export const NAME_CACHE_ENTRIES = 10_000;
+const NAME_CACHE_ENTRIES = 10_000;
 /**
  * Most characters of names and addresses kept (docs/operations.md "Memory"): 1 Mi, about 10,000
  * entries of a long name and a Solana address.
  */
-export const NAME_CACHE_MAX_CHARACTERS = 1024 * 1024;
+const NAME_CACHE_MAX_CHARACTERS = 1024 * 1024;
 
 function invalidName(detail: string): HttpProblem {
   return new HttpProblem(400, 'INVALID_NAME', detail);

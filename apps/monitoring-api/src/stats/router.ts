@@ -28,7 +28,7 @@ import { DailyQuery, FeesQuery, HourlyQuery, NoQuery, VolumesQuery } from './sch
 import type { StatsService } from './service.js';
 
 /** Keys whose last good body is kept for serving stale (a few hundred short JSON bodies). */
-export const STALE_ENTRIES = 500;
+const STALE_ENTRIES = 500;
 
 /** The cache's name in `Cache-Status` (RFC 9211 section 2). */
 const CACHE_NAME = 'monitoring-api';
