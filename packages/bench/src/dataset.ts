@@ -190,7 +190,7 @@ function shuffle<T>(items: T[], seed = 42): T[] {
  */
 export async function pickParams(url: string): Promise<BenchParams> {
   return withClient(url, async (c) => {
-    // Same parameters on every run over the same data: seed random() of this session.
+    // Same parameters on every run over the same data: seed random() of this connection.
     await c.query('select setseed(0.42)');
     const range = await c.query<{ lo: string | null; hi: string | null; n: string }>(`
       select extract(epoch from min(created_at))::bigint::text as lo,
