@@ -152,7 +152,7 @@ export async function pollAttestations(
     } catch (error) {
       if (!(error instanceof IrisError)) throw error;
       errors++;
-      if (/rate limited/.test(error.message)) break;
+      if (error.kind === 'rate_limited') break;
       await knex('transactions')
         .where(where)
         .whereRaw('log_index is not null and not attested')
