@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * Smoke run of the README's two commands as a newcomer runs them (docs/operations.md "Smoke
- * run"): `pnpm start` and `pnpm demo` from the repository root with no DATABASE_URL, REDIS_URL
- * or any other setting, after `pnpm build`. For each: wait until ready; request the feed, the
+ * Smoke run of the README's two commands as a newcomer runs them (docs/operations.md "Smoke run
+ * of the README's commands"): `pnpm start` and `pnpm demo` from the repository root with no
+ * DATABASE_URL, REDIS_URL or any other setting, after `pnpm build`. For each: wait until ready; request the feed, the
  * statistics, the leaderboard and both DefiLlama routes (every one must answer 200); stay idle
  * longer than every idle timeout of the stack; request them again; repeat for `--minutes`. The
  * demo must also settle a transfer (`success` in the feed) and count it in the statistics after

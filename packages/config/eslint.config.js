@@ -2,8 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * Shared ESLint flat config: typescript-eslint type-checked rules, with the promise rules
- * STYLE.md asks for (no floating or misused promises).
+ * Shared ESLint flat config: typescript-eslint type-checked rules, with no floating or misused
+ * promises.
  */
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },

@@ -1,5 +1,5 @@
 /**
- * The Gas Quote API: the route table. Each feature's handlers are mounted with the part of
+ * The Gas Quote API: the route table. Each feature's routes are added with the part of
  * {@link AppDeps} they use (deps.ts builds the services); `server.ts` listens, hands WebSocket
  * upgrades to {@link GasQuoteApp.onUpgrade} and drains.
  */
@@ -9,14 +9,9 @@ import type { AppDeps } from './deps.js';
 import { subscribeUpgradeHandler, type UpgradeListener } from './feed/router.js';
 import { healthRouter } from './health.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { TOKEN_PRICES_PATH, missingPriceDataProblem, tokenPricesHandler } from './prices/router.js';
-import {
-  ECDSA_QUOTE_PATH,
-  ED25519_QUOTE_PATH,
-  ecdsaQuoteHandler,
-  ed25519QuoteHandler,
-} from './quotes/router.js';
-import { ROUTES_PATH, routesHandler } from './routes/router.js';
+import { addPriceRoutes, missingPriceDataProblem } from './prices/router.js';
+import { addQuoteRoutes } from './quotes/router.js';
+import { addRoutesRoutes } from './routes/router.js';
 
 /** The routes of the app: HTTP requests and WebSocket upgrades, on one HTTP server. */
 export interface GasQuoteApp {
@@ -38,10 +33,9 @@ export function createApp(deps: AppDeps): GasQuoteApp {
     rateLimit: deps.rateLimiter,
   });
   // The hot endpoints first, as plain routes: no nested router to walk through per request.
-  app.get(ECDSA_QUOTE_PATH, ecdsaQuoteHandler(deps.quotes));
-  app.get(ED25519_QUOTE_PATH, ed25519QuoteHandler(deps.quotes));
-  app.get(TOKEN_PRICES_PATH, tokenPricesHandler(priceStore));
-  app.get(ROUTES_PATH, routesHandler(deps.routes));
+  addQuoteRoutes(app, deps);
+  addPriceRoutes(app, deps);
+  addRoutesRoutes(app, deps);
   app.use(
     healthRouter(
       {

@@ -98,7 +98,7 @@ function resolveDomain(suffix: string, chains: readonly ChainInfo[]): number | u
 }
 
 /** Builds the configuration schema for the served `chains` (default: the registry defaults). */
-export function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
+function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
   return z.record(z.string(), z.string()).transform((raw, ctx): GasQuoteConfig => {
     // Fixed and per-domain variables are checked together, so one start-up lists every problem.
     const fixedResult = Fixed.safeParse(raw);

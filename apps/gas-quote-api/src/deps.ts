@@ -16,9 +16,10 @@ import {
 import type { Clock } from './clock.js';
 import type { GasQuoteConfig } from './config.js';
 import { createUpgradeAdmission, type UpgradeAdmission } from './feed/admission.js';
-import { createSubscribeHub, type SubscribeHub } from './feed/service.js';
+import { createSubscribeHub, type SubscribeHub } from './feed/hub.js';
 import type { GasQuoteMetrics } from './metrics.js';
-import { priceAgeSamples } from './prices/service.js';
+import { priceAgeSamples } from './prices/sampler.js';
+import { createPricesService, type PricesService } from './prices/service.js';
 import type { PriceStore } from './prices/store.js';
 import { pricingParamsFromConfig } from './pricing/params.js';
 import { createRoutePricer, type PricingParams } from './pricing/route-pricer.js';
@@ -54,6 +55,8 @@ export interface AppResources {
 export interface AppDeps extends AppResources {
   /** Pricing parameters in effect (the in-process feeder uses the same). */
   readonly params: PricingParams;
+  /** The `/tokenPrices` answer from the price store (`prices/service.ts`). */
+  readonly prices: PricesService;
   /** Prices, signs and caches quotes (`quotes/service.ts`). */
   readonly quotes: QuoteService;
   /** Lists the served routes with their current fees (`routes/service.ts`). */
@@ -116,6 +119,7 @@ export function buildAppDeps(resources: AppResources): AppDeps {
   return {
     ...resources,
     params,
+    prices: createPricesService({ priceStore }),
     quotes,
     routes,
     signerIdentities: identities,

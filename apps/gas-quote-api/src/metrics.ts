@@ -26,7 +26,7 @@ export interface PriceAgeSample {
   readonly ageSeconds: number;
 }
 /** The current ages of the entries, from in-process state (a scrape reads no backend). */
-export type PriceAgeProvider = () => readonly PriceAgeSample[];
+type PriceAgeProvider = () => readonly PriceAgeSample[];
 
 /** Creates a fresh registry (one per app instance) with all instruments. */
 export function createGasQuoteMetrics(): GasQuoteMetrics {

@@ -14,7 +14,7 @@ export function jsonResponse<S extends z.ZodType>(
 }
 
 /** The content of a problem response (`application/problem+json`). */
-export const problemContent = { 'application/problem+json': { schema: ProblemDetails } };
+const problemContent = { 'application/problem+json': { schema: ProblemDetails } };
 
 /** A problem response (RFC 9457) described by `description` (which names its codes). */
 export const problemResponse = (description: string) => ({ description, content: problemContent });

@@ -7,7 +7,7 @@ import { WebSocket } from 'ws';
 import { FeesMessage, TokenPricesMessage } from '@ctss/domain-types';
 import { rawExchange, upgradeRequest } from '@ctss/test-support';
 import { UPDATES_CHANNEL } from '../src/channels.js';
-import { CLOSE_GOING_AWAY } from '../src/feed/service.js';
+import { CLOSE_GOING_AWAY } from '../src/feed/hub.js';
 import { buildTestApp, uniquePrefix, usingRedis, type TestApp } from './support/app.js';
 import { connectWs } from './support/ws-client.js';
 

@@ -1,31 +1,24 @@
 /**
- * The Monitoring API: the route table. Each feature is built from the part of {@link AppDeps} it
- * uses and mounted here, behind server-kit's helmet, CORS, request logs, metrics and rate
- * limiting; `server.ts` builds the dependencies, listens and drains.
+ * The Monitoring API: the route table. The services are built from the resources by
+ * {@link buildAppDeps} (deps.ts); each feature's routes are added with the part of them they use,
+ * behind server-kit's helmet, CORS, request logs, metrics and rate limiting; `server.ts` opens
+ * the resources, listens and drains.
  */
-import {
-  createHttpApp,
-  finishHttpApp,
-  mountRouter,
-  rateLimitFromConfig,
-  serveOpenApi,
-} from '@ctss/server-kit';
+import { createHttpApp, finishHttpApp, rateLimitFromConfig, serveOpenApi } from '@ctss/server-kit';
 import type { Express } from 'express';
 import { classifyDatabaseError } from './db/unavailable.js';
-import { createDefiLlamaRouter } from './defillama/router.js';
-import type { AppDeps } from './deps.js';
+import { addDefiLlamaRoutes } from './defillama/router.js';
+import { buildAppDeps, type AppResources } from './deps.js';
 import { createHealthRouter } from './health.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { createStatsRouter } from './stats/router.js';
-import { createStatsService } from './stats/service.js';
+import { addStatsRoutes } from './stats/router.js';
 import { addTransactionRoutes } from './transactions/router.js';
-import { BindingService } from './users/binding-service.js';
-import { createUsersRouter } from './users/router.js';
-import { createUsersService } from './users/service.js';
+import { addUsersRoutes } from './users/router.js';
 
 /** Builds the express app; it holds no resources of its own (closing is the caller's job). */
-export function createApp(deps: AppDeps): Express {
-  const { config, db, kv, clock, logger, metrics, names } = deps;
+export function createApp(resources: AppResources): Express {
+  const deps = buildAppDeps(resources);
+  const { config, db, kv, logger, metrics } = deps;
   const app = createHttpApp({
     logger,
     metrics,
@@ -37,37 +30,13 @@ export function createApp(deps: AppDeps): Express {
   });
   // Most-requested first: express tries each route in turn, so the feed's and the statistics'
   // requests should not walk past probes and docs. The feeds are plain routes (a router mounted at
-  // the root is entered by every request); /stats and /users are prefix mounts, so their routes
-  // are tried only for paths under them.
-  addTransactionRoutes(app, {
-    db,
-    clock,
-    names,
-    firstPageCacheSeconds: config.FEED_FIRST_PAGE_CACHE_SECONDS,
-  });
-  // mountRouter: the metrics label is the mount pattern, not the request's spelling of it.
-  const stats = createStatsService({ db, clock });
-  mountRouter(
-    app,
-    '/stats',
-    createStatsRouter({ stats, kv, logger, cacheTtlSeconds: config.CACHE_TTL_SECONDS }),
-  );
-  const users = createUsersService({
-    db,
-    kv,
-    logger,
-    usernameSuffix: config.USERNAME_SUFFIX,
-    countTtlSeconds: config.LEADERBOARD_COUNT_TTL_SECONDS,
-  });
-  const binding = new BindingService({
-    primary: db.primary,
-    kv,
-    clock,
-    nonceTtlSeconds: config.NONCE_TTL_SECONDS,
-    usernameSuffix: config.USERNAME_SUFFIX,
-  });
-  mountRouter(app, '/users', createUsersRouter({ users, binding }));
-  mountRouter(app, '/defillama', createDefiLlamaRouter({ db, clock }));
+  // the root is entered by every request); /stats, /users and /defillama are prefix mounts
+  // (server-kit mountRouter: the metrics label is the mount pattern), so their routes are tried
+  // only for paths under them.
+  addTransactionRoutes(app, deps);
+  addStatsRoutes(app, { ...deps, cacheTtlSeconds: config.CACHE_TTL_SECONDS });
+  addUsersRoutes(app, deps);
+  addDefiLlamaRoutes(app, deps);
   app.use(createHealthRouter({ db, kv, logger, metrics }));
   serveOpenApi(app, buildOpenApiDocument());
   return finishHttpApp(app, logger, { classifyError: classifyDatabaseError });

@@ -9,16 +9,16 @@
 export const OPEN_WINDOW_MAX_AGE = 5;
 
 /** Seconds a page of a window that ended more than {@link CLOSED_AFTER_SECONDS} ago is fresh. */
-export const CLOSED_WINDOW_MAX_AGE = 60;
+const CLOSED_WINDOW_MAX_AGE = 60;
 
 /** Age of `end_time` after which a window counts as closed, seconds (one day). */
-export const CLOSED_AFTER_SECONDS = 86_400;
+const CLOSED_AFTER_SECONDS = 86_400;
 
 /** Seconds a lookup answer holding a `pending` record is fresh. */
-export const PENDING_RECORD_MAX_AGE = 5;
+const PENDING_RECORD_MAX_AGE = 5;
 
 /** Seconds a lookup answer whose records are all `success` or `failed` is fresh. */
-export const SETTLED_RECORD_MAX_AGE = 300;
+const SETTLED_RECORD_MAX_AGE = 300;
 
 /** `Cache-Control` of a 404 lookup: the transfer may be indexed within seconds. */
 export const NOT_FOUND_CACHE_CONTROL = `public, max-age=${PENDING_RECORD_MAX_AGE}`;

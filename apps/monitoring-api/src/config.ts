@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 import { OPEN_WINDOW_MAX_AGE } from './cache-control.js';
 import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './db/connect.js';
+import { namesConfigSchema } from './names/config.js';
 import { DEFAULT_USERNAME_SUFFIX, usersConfigSchema } from './users/config.js';
 
 const postgresUrl = z
@@ -25,7 +26,7 @@ const postgresUrl = z
  * Default requests per minute per client IP of the Monitoring API (docs/decisions.md "D69.
  * Monitoring API rate-limit defaults").
  */
-export const MONITORING_RATE_LIMIT_PER_MINUTE = 600;
+const MONITORING_RATE_LIMIT_PER_MINUTE = 600;
 
 /** The core environment schema; every variable optional with a default unless stated. */
 const CoreConfigSchema = z.object({
@@ -103,9 +104,10 @@ const CoreConfigSchema = z.object({
   FEED_FIRST_PAGE_CACHE_SECONDS: envInteger(0, OPEN_WINDOW_MAX_AGE).default(OPEN_WINDOW_MAX_AGE),
 });
 
-/** The whole environment schema: the core variables plus those of the users module. */
-export const ConfigSchema = CoreConfigSchema.extend(usersConfigSchema.shape).superRefine(
-  (config, ctx) => {
+/** The whole environment schema: the core variables plus those of the users and names modules. */
+export const ConfigSchema = CoreConfigSchema.extend(usersConfigSchema.shape)
+  .extend(namesConfigSchema.shape)
+  .superRefine((config, ctx) => {
     const lanes = config.DATABASE_PIPELINE_LANES;
     if (lanes !== undefined && lanes > 0 && lanes >= config.DATABASE_POOL_MAX) {
       ctx.addIssue({
@@ -114,14 +116,13 @@ export const ConfigSchema = CoreConfigSchema.extend(usersConfigSchema.shape).sup
         message: `must be less than DATABASE_POOL_MAX (${config.DATABASE_POOL_MAX}), so other queries keep a connection; 0 turns pipelining off`,
       });
     }
-  },
-);
+  });
 
 /** The validated configuration. */
 export type AppConfig = z.output<typeof ConfigSchema>;
 
 /** Default pipelined connections per pool (DATABASE_PIPELINE_LANES), when the pool allows. */
-export const DEFAULT_PIPELINE_LANES = 2;
+const DEFAULT_PIPELINE_LANES = 2;
 
 /**
  * The pipelined connections per pool in effect: DATABASE_PIPELINE_LANES when set, else

@@ -1,20 +1,25 @@
 /**
- * The one typed object of dependencies the app factory takes (docs/architecture.md "Packages
- * and what they own"): tests build it with real PostgreSQL/Redis and a fixed clock, `server.ts`
- * builds it from configuration. Each router takes only the part it uses.
+ * The typed dependencies of the app (docs/architecture.md "Packages and what they own", "Feature
+ * shape"): what start-up opens ({@link AppResources}: databases, store, clock, logger, metrics,
+ * name resolution) and the services built from it once ({@link buildAppDeps}). `server.ts` opens
+ * the resources from configuration, tests open them with real PostgreSQL/Redis and a fixed clock;
+ * `createApp` builds the services with {@link buildAppDeps}. Each router takes only the part it
+ * uses.
  */
 import type { KvStore, Metrics } from '@ctss/server-kit';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import type { AppConfig } from './config.js';
 import type { Databases } from './db/connect.js';
+import { createDefiLlamaService, type DefiLlamaService } from './defillama/service.js';
 import type { NameResolver } from './names/resolver.js';
+import { createStatsService, type StatsService } from './stats/service.js';
+import { createTransactionsService, type TransactionsService } from './transactions/service.js';
+import { createBindingService, type BindingService } from './users/binding-service.js';
+import { createUsersService, type UsersService } from './users/service.js';
 
-/** Prometheus metrics of the app (server-kit `createMetrics`). */
-export type AppMetrics = Metrics;
-
-/** Everything the app needs; nothing else is reached through globals. */
-export interface AppDeps {
+/** What start-up opens before any service is built; nothing else is reached through globals. */
+export interface AppResources {
   readonly config: AppConfig;
   readonly db: Databases;
   /** Cache, rate-limit and nonce store (Redis in production, in-process otherwise). */
@@ -22,7 +27,52 @@ export interface AppDeps {
   /** The current time, epoch milliseconds; tests pass a fixed clock. */
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly metrics: AppMetrics;
+  /** Prometheus metrics of the app (server-kit `createMetrics`). */
+  readonly metrics: Metrics;
   /** `.eth` / `.sol` name resolution (throws HttpProblem 400 INVALID_NAME). */
   readonly names: NameResolver;
+}
+
+/** The resources and the service of each feature built from them. */
+export interface AppDeps extends AppResources {
+  /** The feeds and lookups by hash (`transactions/service.ts`). */
+  readonly transactions: TransactionsService;
+  /** The statistics (`stats/service.ts`). */
+  readonly stats: StatsService;
+  /** Leaderboard and lookups (`users/service.ts`). */
+  readonly users: UsersService;
+  /** Wallet binding (`users/binding-service.ts`). */
+  readonly binding: BindingService;
+  /** The DefiLlama figures (`defillama/service.ts`). */
+  readonly defillama: DefiLlamaService;
+}
+
+/** Builds the service of each feature from `resources`; starts nothing and holds no resources. */
+export function buildAppDeps(resources: AppResources): AppDeps {
+  const { config, db, kv, clock, logger, names } = resources;
+  return {
+    ...resources,
+    transactions: createTransactionsService({
+      db,
+      clock,
+      names,
+      firstPageCacheSeconds: config.FEED_FIRST_PAGE_CACHE_SECONDS,
+    }),
+    stats: createStatsService({ db, clock }),
+    users: createUsersService({
+      db,
+      kv,
+      logger,
+      usernameSuffix: config.USERNAME_SUFFIX,
+      countTtlSeconds: config.LEADERBOARD_COUNT_TTL_SECONDS,
+    }),
+    binding: createBindingService({
+      primary: db.primary,
+      kv,
+      clock,
+      nonceTtlSeconds: config.NONCE_TTL_SECONDS,
+      usernameSuffix: config.USERNAME_SUFFIX,
+    }),
+    defillama: createDefiLlamaService({ db }),
+  };
 }

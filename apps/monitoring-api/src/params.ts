@@ -14,7 +14,7 @@ export const MAX_UNIX_SECONDS = 253_402_300_799;
 export const MAX_SENDERS = 50;
 
 /** Longest address or hash accepted. */
-export const MAX_ADDRESS_LENGTH = 128;
+const MAX_ADDRESS_LENGTH = 128;
 
 /**
  * A page size or bucket count: a positive decimal integer; above `max` it is clamped to `max`
@@ -62,7 +62,7 @@ const ADDRESS_PATTERN = /^[0-9A-Za-z]+$/;
  * Canonical form of an address or hash for comparison: `0x` hex (EVM addresses, Sui/Aptos
  * addresses, EVM hashes) is lower-cased, as the database stores it; base58 (Solana) is exact.
  */
-export function normalizeAddress(value: string): string {
+function normalizeAddress(value: string): string {
   return /^0x/i.test(value) ? value.toLowerCase() : value;
 }
 
@@ -90,11 +90,8 @@ export const addressListParam = z
   .pipe(z.array(addressParam).max(MAX_SENDERS, `must list at most ${MAX_SENDERS} addresses`))
   .transform((list) => [...new Set(list)]);
 
-/** The `senders` list (see {@link addressListParam}). */
-export const sendersParam = addressListParam;
-
 /** Longest transaction hash accepted by the single-record lookups. */
-export const MAX_TX_HASH_LENGTH = 128;
+const MAX_TX_HASH_LENGTH = 128;
 
 /**
  * An origin transaction hash in a path: `0x` hex (EVM and Move chains; lower-cased, as stored) or

@@ -20,7 +20,7 @@ import type { Clock } from './clock.js';
 import { databaseTimeouts, pipelineLanes, type AppConfig } from './config.js';
 import { createDatabases, createKnex } from './db/connect.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
-import type { AppDeps } from './deps.js';
+import type { AppResources } from './deps.js';
 import { migrateLatest } from './migrations/index.js';
 import { createNameResolver } from './names/resolver.js';
 import { seedDemoData } from './seed/index.js';
@@ -91,7 +91,7 @@ export async function startMonitoringService(
     );
   const metrics = createMetrics({ prefix: 'monitoring_' });
   dbs.health.registerMetrics(metrics.registry, 'monitoring_');
-  const deps: AppDeps = {
+  const deps: AppResources = {
     config,
     db: { primary: dbs.primary, read: dbs.read, health: dbs.health },
     kv,

@@ -17,7 +17,7 @@ export const int = (description, minimum = 0, extra = {}) => ({
 export const bool = (description) => ({ type: 'boolean', description });
 
 /** Kubernetes quantity such as 100m, 0.5, 256Mi, 1Gi. */
-export const quantity = {
+const quantity = {
   oneOf: [
     { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$' },
     { type: 'number', minimum: 0 },
@@ -47,7 +47,7 @@ export function configMap(description) {
 }
 
 /** A reference to a key of an existing Secret. */
-export const secretKeyRef = object(
+const secretKeyRef = object(
   {
     secretName: str('Name of an existing Secret in the release namespace.', {
       minLength: 1,
@@ -71,7 +71,7 @@ export function secretEnvMap(description, required = []) {
   };
 }
 
-export const image = object(
+const image = object(
   {
     repository: str('Image repository.', { minLength: 1 }),
     tag: str('Image tag; empty = Chart appVersion.', {
@@ -124,7 +124,7 @@ const seccompProfile = object(
 );
 
 /** Pod security context: non-root and a seccomp profile are mandatory. */
-export const podSecurityContext = object(
+const podSecurityContext = object(
   {
     runAsNonRoot: { const: true },
     runAsUser: int('UID; not 0.', 1),
@@ -138,7 +138,7 @@ export const podSecurityContext = object(
 );
 
 /** Container security context: the restrictive settings are fixed by `const`. */
-export const containerSecurityContext = object(
+const containerSecurityContext = object(
   {
     runAsNonRoot: { const: true },
     runAsUser: int('UID; not 0.', 1),
@@ -288,7 +288,7 @@ export const networkPolicy = object(
 );
 
 export const command = { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } };
-export const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
 
 /** Keys every chart has at the top level. */
 export const topLevelCommon = {

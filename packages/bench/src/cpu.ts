@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 const TICKS_PER_SECOND = 100;
 
 /** CPU seconds (user + system, proc(5)) `pid` has used so far; 0 when it is gone or unreadable. */
-export async function processSeconds(pid: number | string): Promise<number> {
+async function processSeconds(pid: number | string): Promise<number> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -26,7 +26,7 @@ const MARKER = 'ctss_bench_dataset';
  * dist/bin/seed.js): a database loaded by other code is reloaded, so a schema change (a new index,
  * a new rollup table) is always measured.
  */
-export async function seedFingerprint(): Promise<string> {
+async function seedFingerprint(): Promise<string> {
   const dist = path.join(MONITORING_APP_DIR, 'dist');
   const hash = createHash('sha256');
   for (const dir of ['migrations', 'seed']) {
@@ -190,7 +190,7 @@ function shuffle<T>(items: T[], seed = 42): T[] {
  */
 export async function pickParams(url: string): Promise<BenchParams> {
   return withClient(url, async (c) => {
-    // Same parameters on every run over the same data: seed random() of this session.
+    // Same parameters on every run over the same data: seed random() of this connection.
     await c.query('select setseed(0.42)');
     const range = await c.query<{ lo: string | null; hi: string | null; n: string }>(`
       select extract(epoch from min(created_at))::bigint::text as lo,

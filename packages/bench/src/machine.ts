@@ -16,7 +16,7 @@ export interface Machine {
 }
 
 /** Soft `Max open files` of this process from /proc/self/limits; undefined off Linux. */
-export async function openFilesLimit(): Promise<number | undefined> {
+async function openFilesLimit(): Promise<number | undefined> {
   try {
     const limits = await readFile('/proc/self/limits', 'utf8');
     const match = /^Max open files\s+(\d+|unlimited)/m.exec(limits);

@@ -25,7 +25,7 @@ export interface FanoutOptions {
 }
 
 /** One publish round. Times in ms from just before the publish call. */
-export interface FanoutRound {
+interface FanoutRound {
   readonly received: number;
   readonly firstMs: number;
   readonly p50Ms: number;

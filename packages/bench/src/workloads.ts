@@ -136,7 +136,7 @@ export const HELLO_WORLD_32 = 'hello-world-32';
  * Express serving, from memory, the bytes of one 100-record time-window page: the floor for a
  * page of that size on the host, which the time-window walks are judged against.
  */
-export const SAME_BYTES = 'same-bytes-window-page';
+const SAME_BYTES = 'same-bytes-window-page';
 
 /** Workload names in report order (the WebSocket fan-out is `ws-fanout`). */
 export const WORKLOAD_ORDER: readonly string[] = [

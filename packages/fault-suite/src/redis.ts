@@ -10,7 +10,7 @@ import { PORTS, REDIS_PASSWORD } from './settings.js';
 export const REDIS_URL = `redis://:${REDIS_PASSWORD}@127.0.0.1:${PORTS.redis}`;
 
 /** Whether the server answers `AUTH` + `PING` with `+PONG` within 1 s. */
-export function redisPing(): Promise<boolean> {
+function redisPing(): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(PORTS.redis, '127.0.0.1');
     let text = '';

@@ -8,14 +8,14 @@ import { quantile } from './load.js';
 import type { Child } from './processes.js';
 
 /** One row of the figures table. */
-export interface Figure {
+interface Figure {
   readonly scenario: string;
   readonly what: string;
   readonly value: string;
 }
 
 /** One assertion's outcome. */
-export interface Check {
+interface Check {
   readonly scenario: string;
   readonly what: string;
   readonly measured: string;

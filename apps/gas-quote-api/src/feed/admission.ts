@@ -16,7 +16,7 @@ import {
 } from '@ctss/server-kit';
 
 /** `Retry-After` of a refusal for too many open connections, seconds (connections close at any time). */
-export const WS_CAP_RETRY_AFTER_SECONDS = 10;
+const WS_CAP_RETRY_AFTER_SECONDS = 10;
 
 /** Options of {@link createUpgradeAdmission}. */
 export interface UpgradeAdmissionOptions {

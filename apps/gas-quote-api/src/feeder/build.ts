@@ -20,7 +20,7 @@ import type { Clock } from '../clock.js';
 export const FEEDER_LOCK_KEY = 'feeder:lock';
 
 /** The gas sources for every chain with an RPC URL. */
-export function buildGasSources(
+function buildGasSources(
   config: GasQuoteConfig,
   registry: ChainRegistry,
   params: PricingParams,
@@ -68,7 +68,7 @@ export function buildGasSources(
 }
 
 /** Pyth Hermes first, then the CoinGecko-style fallback. */
-export function buildUsdSources(config: GasQuoteConfig, clock: Clock): UsdSource[] {
+function buildUsdSources(config: GasQuoteConfig, clock: Clock): UsdSource[] {
   return [
     createPythSource({
       baseUrl: config.PYTH_HERMES_URL,

@@ -16,7 +16,7 @@ import { FenceLostError, type KvFence, type KvStore } from '@ctss/server-kit';
  * `acquired` (it was free: first start, a dead owner's lease ran out, or the store lost the key,
  * and with it the data written under it) or `elsewhere` (another holder has it).
  */
-export type LockState = 'renewed' | 'acquired' | 'elsewhere';
+type LockState = 'renewed' | 'acquired' | 'elsewhere';
 
 /** A lease-based, fenced lock; see {@link createFeederLock}. */
 export interface LeaderLock {

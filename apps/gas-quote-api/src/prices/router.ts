@@ -3,28 +3,32 @@
  * fresh values; and the mapping of missing or stale price data to its problem response.
  */
 import { HttpProblem, sendJsonText } from '@ctss/server-kit';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Express } from 'express';
 import { MissingPriceDataError } from './entries.js';
-import { PriceSnapshot } from './snapshot.js';
-import type { PriceStore } from './store.js';
+import type { PricesService } from './service.js';
 
 /** Path of the token prices endpoint. */
 export const TOKEN_PRICES_PATH = '/tokenPrices';
 
+/** What the token prices route uses: the prices service. */
+export interface PriceRouteDeps {
+  readonly prices: PricesService;
+}
+
 /**
- * Handler of the token prices endpoint (mounted directly on the app), served from the store's
- * in-process snapshot (its body is built once per snapshot and kept while every included price
- * is fresh); stale tokens are left out, and no fresh price at all is a MissingPriceDataError
- * (500 MISSING_PRICE_DATA). Any query parameter is 400 INVALID_QUERY.
+ * Adds `GET /tokenPrices` to `app` (directly, no nested router): the body of
+ * {@link PricesService.tokenPricesJson}; no fresh price at all is a MissingPriceDataError (500
+ * MISSING_PRICE_DATA through {@link missingPriceDataProblem}). Any query parameter is 400
+ * INVALID_QUERY.
  */
-export function tokenPricesHandler(store: Pick<PriceStore, 'snapshot'>): RequestHandler {
-  return async (req, res) => {
+export function addPriceRoutes(app: Express, deps: PriceRouteDeps): void {
+  const { prices } = deps;
+  app.get(TOKEN_PRICES_PATH, async (req, res) => {
     if (Object.keys(req.query).length > 0)
       throw new HttpProblem(400, 'INVALID_QUERY', '/tokenPrices takes no query parameters');
-    const pending = store.snapshot();
-    const snapshot = pending instanceof PriceSnapshot ? pending : await pending;
-    sendJsonText(res, 200, snapshot.tokenPricesJson());
-  };
+    const pending = prices.tokenPricesJson();
+    sendJsonText(res, 200, typeof pending === 'string' ? pending : await pending);
+  });
 }
 
 /**

@@ -124,7 +124,7 @@ const usdReading = (e: UsdEntry | undefined): UsdReading | undefined =>
  * missing, malformed or observed earlier than the held one, which then stays (it still ages out
  * at read time, so keeping it never serves a price older than the maximum age).
  */
-export function newerEntry<T extends { readonly observedAt: number }>(
+function newerEntry<T extends { readonly observedAt: number }>(
   read: Loaded<T>,
   held: Loaded<T>,
 ): Loaded<T> {

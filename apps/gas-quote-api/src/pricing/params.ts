@@ -8,7 +8,7 @@ import type { PricingParams } from './route-pricer.js';
  * (docs/api.md "Fee computation"); adjustment from the per-domain override, else `defaultAdjustmentBps`.
  * @throws UnknownDomainError (from the registry) for a domain that is not served.
  */
-export function createPricingParams(
+function createPricingParams(
   registry: ChainRegistry,
   overrides: {
     redeemGas: ReadonlyMap<number, bigint>;

@@ -17,7 +17,7 @@ export interface PricingParams {
 }
 
 /** The priced route with the observation times of the data used. */
-export interface PricedRoute extends RouteFee {
+interface PricedRoute extends RouteFee {
   /** Oldest observation time among the entries used, ms since epoch. */
   readonly oldestObservation: number;
 }

@@ -1,7 +1,7 @@
 /** OpenAPI paths of the quote endpoints (docs/api.md "ECDSA quote", "Ed25519 quote"). */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { jsonResponse, problemResponses } from '../openapi-responses.js';
-import { ECDSA_QUOTE_PATH, ED25519_QUOTE_PATH } from './router.js';
+import { ECDSA_QUOTE_PATH, ED25519_QUOTE_PATH } from './paths.js';
 import { EcdsaQuote, EcdsaQuoteQuery, Ed25519Quote, Ed25519QuoteQuery } from './schemas.js';
 
 /** Registers `GET /getEcdsaSig_native` and `GET /getEd25519Sig_native` in `registry`. */

@@ -1,19 +1,15 @@
 /**
  * The quote endpoints (docs/api.md "ECDSA quote", "Ed25519 quote"): `GET /getEcdsaSig_native`
- * for EVM origins and `GET /getEd25519Sig_native` for Solana, Aptos and Sui origins. Each handler
- * is mounted directly on the app (no nested router on the hot path); bad queries throw HttpProblem
+ * for EVM origins and `GET /getEd25519Sig_native` for Solana, Aptos and Sui origins. Each route
+ * is added directly to the app (no nested router on the hot path); bad queries throw HttpProblem
  * 400 and every error goes to the app's problem handler.
  */
 import { parseQuery, sendJsonText } from '@ctss/server-kit';
-import type { RequestHandler } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { z } from 'zod';
+import { ECDSA_QUOTE_PATH, ED25519_QUOTE_PATH } from './paths.js';
 import { EcdsaQuoteQuery, Ed25519QuoteQuery } from './schemas.js';
 import type { QuoteService, SignedQuote } from './service.js';
-
-/** Path of the ECDSA quote endpoint. */
-export const ECDSA_QUOTE_PATH = '/getEcdsaSig_native';
-/** Path of the Ed25519 quote endpoint. */
-export const ED25519_QUOTE_PATH = '/getEd25519Sig_native';
 
 /**
  * A quote handler: parses the query with `schema` (400 INVALID_QUERY), issues the quote with
@@ -32,12 +28,23 @@ function quoteHandler<S extends z.ZodType>(
   };
 }
 
-/** Handler of `GET /getEcdsaSig_native`: an ECDSA-signed quote (errors: see QuoteService). */
-export function ecdsaQuoteHandler(quotes: Pick<QuoteService, 'ecdsa'>): RequestHandler {
-  return quoteHandler(EcdsaQuoteQuery, (query) => quotes.ecdsa(query));
+/** What the quote routes use: the quote service. */
+export interface QuoteRouteDeps {
+  readonly quotes: Pick<QuoteService, 'ecdsa' | 'ed25519'>;
 }
 
-/** Handler of `GET /getEd25519Sig_native`: an Ed25519/BCS quote (errors: see QuoteService). */
-export function ed25519QuoteHandler(quotes: Pick<QuoteService, 'ed25519'>): RequestHandler {
-  return quoteHandler(Ed25519QuoteQuery, (query) => quotes.ed25519(query));
+/**
+ * Adds `GET /getEcdsaSig_native` (an ECDSA-signed quote) and `GET /getEd25519Sig_native` (an
+ * Ed25519/BCS quote) to `app` (errors: see QuoteService).
+ */
+export function addQuoteRoutes(app: Express, deps: QuoteRouteDeps): void {
+  const { quotes } = deps;
+  app.get(
+    ECDSA_QUOTE_PATH,
+    quoteHandler(EcdsaQuoteQuery, (query) => quotes.ecdsa(query)),
+  );
+  app.get(
+    ED25519_QUOTE_PATH,
+    quoteHandler(Ed25519QuoteQuery, (query) => quotes.ed25519(query)),
+  );
 }

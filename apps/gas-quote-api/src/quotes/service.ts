@@ -82,13 +82,13 @@ export function signerIdentities(signers: QuoteSigners): SignerIdentities {
 }
 
 /** Signed quotes kept per scheme (least recently used evicted first). */
-export const QUOTE_CACHE_ENTRIES = 1024;
+const QUOTE_CACHE_ENTRIES = 1024;
 
 /**
  * Most bytes of signed quotes kept per scheme (docs/operations.md "Memory"): each entry counts
  * its key and twice its JSON (the text and the frozen quote object it was made from).
  */
-export const QUOTE_CACHE_MAX_BYTES = 4 * 1024 * 1024;
+const QUOTE_CACHE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** An LRU of signed quotes bounded by {@link QUOTE_CACHE_MAX_BYTES} and `entries` (lru-cache). */
 function quoteCache<Q>(entries: number): LRUCache<string, SignedQuote<Q>> {

@@ -15,7 +15,7 @@ import type { PriceStore } from '../prices/store.js';
 import { computeRouteFee } from '../pricing/fee.js';
 import { USD_DECIMALS, formatFixed } from '../pricing/fixed-point.js';
 import type { PricingParams } from '../pricing/route-pricer.js';
-import { ECDSA_QUOTE_PATH, ED25519_QUOTE_PATH } from '../quotes/router.js';
+import { ECDSA_QUOTE_PATH, ED25519_QUOTE_PATH } from '../quotes/paths.js';
 import { QUOTE_VALIDITY_SECONDS, type SignerIdentities } from '../quotes/service.js';
 
 /** Dependencies of {@link createRoutesService}. */
@@ -37,7 +37,7 @@ interface PricedEntry {
 }
 
 /** The CCTP versions the quote endpoints accept for `local` to `dest` (empty: no route). */
-export function routeVersions(
+function routeVersions(
   registry: ChainRegistry,
   local: number,
   dest: number,
@@ -93,13 +93,13 @@ function priceEntry(
 }
 
 /** The `GET /routes` filters: either domain, both (one route) or none. */
-export interface RoutesFilter {
+interface RoutesFilter {
   readonly localDomain?: number | undefined;
   readonly destinationDomain?: number | undefined;
 }
 
 /** The `GET /routes` body: signer identities and the routes matched. */
-export interface RoutesListing {
+interface RoutesListing {
   readonly signers: RoutesDeps['signers'];
   readonly routes: RouteInfo[];
 }

@@ -31,8 +31,8 @@ import { attachApp } from '../../src/server.js';
 import { SUBSCRIBE_PATH } from '../../src/feed/router.js';
 
 /** Fixed test keys (never used anywhere else). */
-export const TEST_ECDSA_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
-export const TEST_ED25519_SEED = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
+const TEST_ECDSA_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+const TEST_ED25519_SEED = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
 export const testEcdsaSigner = loadSecp256k1Signer(TEST_ECDSA_KEY);
 export const testEd25519Signer = loadEd25519Signer(TEST_ED25519_SEED);
 

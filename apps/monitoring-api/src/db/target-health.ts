@@ -1,6 +1,6 @@
 /**
  * Whether each database target (the primary, each read replica) serves statements, as opposed to
- * merely accepting connections (docs/operations.md "Database targets in /health"): a target whose
+ * merely accepting connections (docs/operations.md "A database target failing"): a target whose
  * statements keep failing with errors of the server while `select 1` still answers is reported
  * `failing` in `GET /health` and in `/metrics`, instead of looking healthy. A lost connection is
  * the circuit breaker's business (db/circuit-breaker.ts) and is reported `unreachable`.

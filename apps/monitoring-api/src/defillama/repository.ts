@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { prepare, queryPreparedRows } from '../db/prepared.js';
 
 /** A range of UNIX seconds `[start, end)`; an empty range has start = end. */
-export type SecondsRange = readonly [number, number];
+type SecondsRange = readonly [number, number];
 
 /**
  * The five disjoint ranges a window is read from, UNIX seconds, each `[start, end)`, in order:

@@ -3,22 +3,21 @@
  * figures over a window for DefiLlama's fee and bridge adapters, from the rollups. Answers carry
  * a strong `ETag` and the window's `Cache-Control` (docs/api.md "Compression and HTTP caching").
  */
-import { parseQuery, sendCacheableJson, stringifyJson } from '@ctss/server-kit';
-import { Router, type Request, type Response } from 'express';
+import { mountRouter, parseQuery, sendCacheableJson, stringifyJson } from '@ctss/server-kit';
+import { Router, type Express, type Request, type Response } from 'express';
 import { windowCacheControl } from '../cache-control.js';
 import type { Clock } from '../clock.js';
-import type { Databases } from '../db/connect.js';
 import { WindowQuery } from './schemas.js';
-import { feesOverWindow, volumeOverWindow } from './service.js';
+import type { DefiLlamaService } from './service.js';
 
-/** What the DefiLlama routes use: the read pool and the clock (the window's Cache-Control). */
+/** What the DefiLlama routes use: the figures and the clock (the window's Cache-Control). */
 export interface DefiLlamaRouteDeps {
-  readonly db: Pick<Databases, 'read'>;
+  readonly defillama: DefiLlamaService;
   readonly clock: Clock;
 }
 
-/** The DefiLlama router, mounted at `/defillama` (its paths below are relative to it). */
-export function createDefiLlamaRouter(deps: DefiLlamaRouteDeps): Router {
+/** Adds the DefiLlama routes to `app` (a router mounted at `/defillama`; paths below are relative). */
+export function addDefiLlamaRoutes(app: Express, deps: DefiLlamaRouteDeps): void {
   const router = Router();
   const figures =
     (compute: (from: number, to: number) => Promise<object>) =>
@@ -30,11 +29,11 @@ export function createDefiLlamaRouter(deps: DefiLlamaRouteDeps): Router {
   // Express 5 passes a rejected promise of a handler to the error handler itself.
   router.get(
     '/fees',
-    figures((from, to) => feesOverWindow(deps.db.read, from, to)),
+    figures((from, to) => deps.defillama.fees(from, to)),
   );
   router.get(
     '/bridge/volumes',
-    figures((from, to) => volumeOverWindow(deps.db.read, from, to)),
+    figures((from, to) => deps.defillama.volume(from, to)),
   );
-  return router;
+  mountRouter(app, '/defillama', router);
 }

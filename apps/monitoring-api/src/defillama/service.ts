@@ -3,7 +3,7 @@
  * "D57. DefiLlama figures", "D68. DefiLlama windows of any alignment"): which buckets and records
  * a window reads, and base units to USD.
  */
-import type { Knex } from 'knex';
+import type { Databases } from '../db/connect.js';
 import { windowSums, type WindowRanges } from './repository.js';
 import type { BridgeVolumeResponse, FeesResponse } from './schemas.js';
 
@@ -57,31 +57,42 @@ export function splitWindow(from: number, to: number): WindowRanges {
 /** Base units (6 decimals, USDC at 1 USD) to a float of USD, as every `_usd` field. */
 const toUsd = (amount: bigint): number => Number(amount) / 1e6;
 
-/**
- * Volume, fees and revenue of mainnet transfers created in `[from, to)`.
- *
- * @throws the database error of the read (see repository.ts).
- */
-export async function feesOverWindow(knex: Knex, from: number, to: number): Promise<FeesResponse> {
-  const sums = await windowSums(knex, splitWindow(from, to));
-  return {
-    volumeUsd: toUsd(sums.volume),
-    feesUsd: toUsd(sums.fee),
-    revenuesUsd: toUsd(sums.relayerFee),
-    protocolRevenueUsd: toUsd(sums.relayerFee),
-  };
+/** What the DefiLlama figures read: the read pool. */
+export interface DefiLlamaServiceDeps {
+  readonly db: Pick<Databases, 'read'>;
 }
 
-/**
- * Bridged volume of mainnet transfers created in `[from, to)`.
- *
- * @throws the database error of the read (see repository.ts).
- */
-export async function volumeOverWindow(
-  knex: Knex,
-  from: number,
-  to: number,
-): Promise<BridgeVolumeResponse> {
-  const sums = await windowSums(knex, splitWindow(from, to));
-  return { volumeUsd: toUsd(sums.volume) };
+/** The DefiLlama figures over a window `[from, to)` (UNIX seconds) of mainnet transfers. */
+export interface DefiLlamaService {
+  /**
+   * Volume, fees and revenue of mainnet transfers created in `[from, to)`.
+   *
+   * @throws the database error of the read (see repository.ts).
+   */
+  fees(from: number, to: number): Promise<FeesResponse>;
+  /**
+   * Bridged volume of mainnet transfers created in `[from, to)`.
+   *
+   * @throws the database error of the read (see repository.ts).
+   */
+  volume(from: number, to: number): Promise<BridgeVolumeResponse>;
+}
+
+/** Builds the DefiLlama figures over the read pool. */
+export function createDefiLlamaService(deps: DefiLlamaServiceDeps): DefiLlamaService {
+  return {
+    async fees(from, to) {
+      const sums = await windowSums(deps.db.read, splitWindow(from, to));
+      return {
+        volumeUsd: toUsd(sums.volume),
+        feesUsd: toUsd(sums.fee),
+        revenuesUsd: toUsd(sums.relayerFee),
+        protocolRevenueUsd: toUsd(sums.relayerFee),
+      };
+    },
+    async volume(from, to) {
+      const sums = await windowSums(deps.db.read, splitWindow(from, to));
+      return { volumeUsd: toUsd(sums.volume) };
+    },
+  };
 }

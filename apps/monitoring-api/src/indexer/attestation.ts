@@ -44,7 +44,7 @@ export interface AttestationPass {
  * a fast transfer (finality threshold at most 1000: "seconds to a few minutes",
  * https://developers.circle.com/cctp/howtos/resolve-stuck-attestation).
  */
-export const BACKOFF_FREE_CHECKS = 6;
+const BACKOFF_FREE_CHECKS = 6;
 
 /**
  * Seconds until the next Iris check of a transfer that is still unattested: `recheckSeconds`
@@ -54,7 +54,7 @@ export const BACKOFF_FREE_CHECKS = 6;
  * @param attempts checks answered so far, this one included (>= 1).
  * @param ageSeconds seconds since the transfer's block.
  */
-export function nextCheckSeconds(
+function nextCheckSeconds(
   attempts: number,
   ageSeconds: number,
   options: AttestationOptions,
@@ -152,7 +152,7 @@ export async function pollAttestations(
     } catch (error) {
       if (!(error instanceof IrisError)) throw error;
       errors++;
-      if (/rate limited/.test(error.message)) break;
+      if (error.kind === 'rate_limited') break;
       await knex('transactions')
         .where(where)
         .whereRaw('log_index is not null and not attested')

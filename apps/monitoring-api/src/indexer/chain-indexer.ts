@@ -7,7 +7,7 @@
  * same range is scanned again on the next tick.
  */
 import type { Knex } from 'knex';
-import type { Block, Hash, Log, PublicClient } from 'viem';
+import { BlockNotFoundError, type Block, type Hash, type Log, type PublicClient } from 'viem';
 import type { ChainConfig } from './config.js';
 import { decodeTransfers, type TransferRow } from './decode.js';
 import { decodeReceived } from './destination.js';
@@ -37,7 +37,7 @@ export type TickResult =
     };
 
 /** Thrown when the chain changed under a scan (the range is scanned again). */
-export class ChainMovedError extends Error {
+class ChainMovedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ChainMovedError';
@@ -118,7 +118,7 @@ export class ChainIndexer {
     try {
       return await this.client.getBlock({ blockNumber: number });
     } catch (error) {
-      if ((error as { name?: string }).name === 'BlockNotFoundError') return undefined;
+      if (error instanceof BlockNotFoundError) return undefined;
       throw error;
     }
   }

@@ -97,7 +97,7 @@ const chainsJson = envJson(z.array(ChainConfigSchema), 'a JSON array of chains')
   );
 
 /** The indexer's environment schema (files already read, see {@link loadIndexerConfig}). */
-export const IndexerConfigSchema = z.object({
+const IndexerConfigSchema = z.object({
   /** PostgreSQL primary (required: the indexer writes). */
   DATABASE_URL: z
     .string()
@@ -133,7 +133,7 @@ export const IndexerConfigSchema = z.object({
 export type IndexerConfig = z.infer<typeof IndexerConfigSchema>;
 
 /** The variable of a chain's RPC URLs: `INDEXER_RPC_URLS_` + name upper-cased, `-` as `_`. */
-export function rpcUrlsVariable(name: string): string {
+function rpcUrlsVariable(name: string): string {
   return `INDEXER_RPC_URLS_${name.toUpperCase().replace(/-/g, '_')}`;
 }
 

@@ -16,10 +16,10 @@ export interface StoredCursor extends Cursor {
 }
 
 /** Block hashes kept per chain for the reorg walk-back (one per written range). */
-export const CHECKPOINTS_KEPT = 10_000;
+const CHECKPOINTS_KEPT = 10_000;
 
 /** Thrown when the stored cursor is not the one this writer read (another writer moved it). */
-export class CursorMovedError extends Error {
+class CursorMovedError extends Error {
   constructor(chain: string) {
     super(`cursor of ${chain} moved under this writer`);
     this.name = 'CursorMovedError';

@@ -10,8 +10,10 @@
  * gate for `Retry-After`, or for those 5 minutes when Iris sends none.
  */
 
+import type { Clock } from '../clock.js';
+
 /** Pause after a 429 without `Retry-After`: Circle's documented block of 5 minutes, ms. */
-export const IRIS_BLOCK_MS = 300_000;
+const IRIS_BLOCK_MS = 300_000;
 
 /**
  * Spaces requests to a rate: `acquire()` resolves when the caller may send one request;
@@ -27,21 +29,27 @@ export interface RateGate {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A {@link RateGate} of this process only: one slot every `1000 / ratePerSecond` ms. */
-export class LocalRateGate implements RateGate {
+class LocalRateGate implements RateGate {
   private nextAt = 0;
 
-  /** @param ratePerSecond requests per second (> 0). */
-  constructor(private readonly ratePerSecond: number) {}
+  /**
+   * @param ratePerSecond requests per second (> 0).
+   * @param clock the time the slots are counted in (ms since epoch).
+   */
+  constructor(
+    private readonly ratePerSecond: number,
+    private readonly clock: Clock,
+  ) {}
 
   async acquire(): Promise<void> {
-    const now = Date.now();
+    const now = this.clock();
     const at = Math.max(now, this.nextAt);
     this.nextAt = at + Math.ceil(1000 / this.ratePerSecond);
     if (at > now) await sleep(at - now);
   }
 
   pause(ms: number): Promise<void> {
-    this.nextAt = Math.max(this.nextAt, Date.now() + ms);
+    this.nextAt = Math.max(this.nextAt, this.clock() + ms);
     return Promise.resolve();
   }
 }
@@ -65,9 +73,19 @@ export function isAttested(m: IrisMessage): boolean {
     : m.status === 'complete' && m.attestation !== 'PENDING';
 }
 
-/** Thrown for an Iris answer the client cannot use (5xx, 429 after backoff, bad body). */
+/**
+ * What went wrong with an Iris request: `unreachable` (network error or timeout), `rate_limited`
+ * (429; the gate is paused), `status` (another non-2xx answer), `body` (an answer without
+ * `messages`).
+ */
+export type IrisErrorKind = 'unreachable' | 'rate_limited' | 'status' | 'body';
+
+/** Thrown for an Iris answer the client cannot use; {@link IrisError.kind} says which. */
 export class IrisError extends Error {
-  constructor(message: string) {
+  constructor(
+    readonly kind: IrisErrorKind,
+    message: string,
+  ) {
     super(message);
     this.name = 'IrisError';
   }
@@ -83,13 +101,15 @@ export class IrisClient {
    * @param baseUrl e.g. `https://iris-api.circle.com` (no trailing slash).
    * @param rate a shared {@link RateGate}, or requests per second of a {@link LocalRateGate}.
    * @param timeoutMs per-request timeout.
+   * @param clock the time a {@link LocalRateGate} counts its slots in (ms since epoch).
    */
   constructor(
     private readonly baseUrl: string,
     rate: RateGate | number,
     private readonly timeoutMs = 10_000,
+    clock: Clock = Date.now,
   ) {
-    this.gate = typeof rate === 'number' ? new LocalRateGate(rate) : rate;
+    this.gate = typeof rate === 'number' ? new LocalRateGate(rate, clock) : rate;
   }
 
   /**
@@ -110,7 +130,7 @@ export class IrisClient {
     try {
       res = await fetch(url, { signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
-      throw new IrisError(`Iris unreachable: ${(error as Error).message}`);
+      throw new IrisError('unreachable', `Iris unreachable: ${(error as Error).message}`);
     }
     if (res.status === 404) {
       await res.body?.cancel();
@@ -122,14 +142,14 @@ export class IrisClient {
         Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : IRIS_BLOCK_MS;
       await res.body?.cancel();
       await this.gate.pause(pauseMs);
-      throw new IrisError(`Iris rate limited: paused ${pauseMs} ms`);
+      throw new IrisError('rate_limited', `Iris rate limited: paused ${pauseMs} ms`);
     }
     if (!res.ok) {
       await res.body?.cancel();
-      throw new IrisError(`Iris answered ${res.status}`);
+      throw new IrisError('status', `Iris answered ${res.status}`);
     }
     const body = (await res.json()) as { messages?: unknown };
-    if (!Array.isArray(body.messages)) throw new IrisError('Iris answer without messages');
+    if (!Array.isArray(body.messages)) throw new IrisError('body', 'Iris answer without messages');
     return body.messages.filter(
       (m): m is IrisMessage =>
         typeof m === 'object' &&

@@ -40,7 +40,7 @@ const RANGE_TOO_LARGE =
   /range|too many|more than \d+ (results|logs)|limit exceeded|response size|-32005|query timeout/i;
 
 /** Whether an RPC error asks for a smaller `eth_getLogs` range. */
-export function isRangeTooLarge(error: unknown): boolean {
+function isRangeTooLarge(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 6; depth++) {
     const e = current as {

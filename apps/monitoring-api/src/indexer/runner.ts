@@ -1,5 +1,5 @@
 /**
- * Runs the chain indexers and the attestation pollers as loops (docs/indexer.md "Process"): a
+ * Runs the chain indexers and the attestation pollers as loops (docs/indexer.md "Polling"): a
  * chain that scanned a range goes on at once (backfill), an idle or standby chain waits its poll
  * interval, a failed tick waits the interval doubled per consecutive failure (at most 60 s) and
  * scans the same range again. Each chain has its attestation poller, which asks Iris only while
@@ -16,7 +16,7 @@ import type { IrisClient } from './iris.js';
 import { createIndexerMetrics } from './metrics.js';
 
 /** The last known state of one chain, for `/health`. */
-export interface ChainStatus {
+interface ChainStatus {
   readonly name: string;
   role: 'starting' | 'writer' | 'standby';
   head: string | null;

@@ -42,8 +42,6 @@ export interface ChainKey {
   readonly domain: number;
 }
 
-export { CursorMovedError } from './cursor.js';
-
 /** Which records or receipts a destination match looks at (a scope keeps it to a few rows). */
 export type MatchScope =
   | {

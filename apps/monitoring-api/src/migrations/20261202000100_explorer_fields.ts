@@ -10,7 +10,7 @@
  *   `DepositForBurn.minFinalityThreshold`). Existing rows get `updated_at` = the migration's time
  *   (a constant default: no table rewrite, no rollup trigger run) and NULL for the rest.
  * - `cctp_received`: the receive's block time and the fee collected by its mint.
- * - an index for the lookup by destination hash (docs/api.md "Transaction by hash"): the
+ * - an index for the lookup by destination hash (docs/api.md "Transaction by hash (either leg)"): the
  *   existing `(network, destination_tx_hash)` index serves it.
  *
  * The `updated_at` trigger compares the row without the columns the API does not show

@@ -29,7 +29,7 @@ export const migrations: readonly Migration[] = [
 ];
 
 /** The knex migration source over {@link migrations}. */
-export const migrationSource: Knex.MigrationSource<Migration> = {
+const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: () => Promise.resolve([...migrations]),
   getMigrationName: (migration) => migration.name,
   getMigration: (migration) => Promise.resolve(migration),

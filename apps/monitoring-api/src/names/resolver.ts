@@ -9,15 +9,15 @@ import { HttpProblem } from '@ctss/server-kit';
 import { LRUCache } from 'lru-cache';
 import type { Address } from 'viem';
 import { normalize } from 'viem/ens';
-import { USERS_CONFIG_DEFAULTS, type UsersConfig } from '../users/config.js';
+import { NAMES_CONFIG_DEFAULTS, type NamesConfig } from './config.js';
 import { createEnsLookup } from './ens.js';
 import { createSnsLookup } from './sns-lookup.js';
 
 /** Which naming system a name belongs to. */
-export type NameKind = 'ens' | 'sns';
+type NameKind = 'ens' | 'sns';
 
 /** A resolved name. */
-export interface ResolvedName {
+interface ResolvedName {
   /** The name as normalized before lookup (ENSIP-15 for `.eth`, lower case for `.sol`). */
   name: string;
   kind: NameKind;
@@ -39,15 +39,15 @@ export interface NameResolver {
 }
 
 /**
- * Configuration fields the resolver reads (a subset of the app config). The users-module fields
- * fall back to the defaults of `usersConfigSchema` when the app config does not merge them yet.
+ * Configuration fields the resolver reads (a subset of the app config). The name-resolution
+ * fields fall back to the defaults of `namesConfigSchema` when absent.
  */
 export type NameResolverConfig = {
   /** Ethereum JSON-RPC URL; absent = `.eth` names are a 400. */
   ETH_RPC_URL?: string | undefined;
   /** Solana JSON-RPC URL; absent = `.sol` names are a 400. */
   SOLANA_RPC_URL?: string | undefined;
-} & Partial<UsersConfig>;
+} & Partial<NamesConfig>;
 
 /** Options for tests: a clock for cache expiry. */
 export interface NameResolverOptions {
@@ -57,12 +57,12 @@ export interface NameResolverOptions {
 
 const MAX_NAME_LENGTH = 253;
 /** Resolved names kept (least recently used evicted first). */
-export const NAME_CACHE_ENTRIES = 10_000;
+const NAME_CACHE_ENTRIES = 10_000;
 /**
  * Most characters of names and addresses kept (docs/operations.md "Memory"): 1 Mi, about 10,000
  * entries of a long name and a Solana address.
  */
-export const NAME_CACHE_MAX_CHARACTERS = 1024 * 1024;
+const NAME_CACHE_MAX_CHARACTERS = 1024 * 1024;
 
 function invalidName(detail: string): HttpProblem {
   return new HttpProblem(400, 'INVALID_NAME', detail);
@@ -104,7 +104,7 @@ export function createNameResolver(
   options: NameResolverOptions = {},
 ): NameResolver {
   const now = options.now ?? Date.now;
-  const settings = { ...USERS_CONFIG_DEFAULTS, ...config };
+  const settings = { ...NAMES_CONFIG_DEFAULTS, ...config };
   const ttlMs = settings.NAME_CACHE_TTL_SECONDS * 1000;
   const ens = config.ETH_RPC_URL
     ? createEnsLookup({

@@ -26,7 +26,7 @@ const AccountInfoReply = z.union([
 ]);
 
 /** The Solana RPC could not be asked or answered with an error or an unexpected shape. */
-export class SolanaRpcError extends Error {
+class SolanaRpcError extends Error {
   constructor(detail: string, options?: { cause?: unknown }) {
     super(detail, options);
     this.name = 'SolanaRpcError';

@@ -18,14 +18,14 @@ export const NAME_PROGRAM_ID = 'namesLPneVptA9Z5rqUDD9tMTWEJwofgaYwp8cawRkX';
 /** Name account of the `.sol` top-level domain (parent of every `.sol` name). */
 export const SOL_TLD_ROOT = '58PwtjSDuFHuUkYjH9BYnnQKHfwo9reZhC2zMJv9JPkx';
 /** Prefix hashed in front of every name (spl-name-service `HASH_PREFIX`). */
-export const HASH_PREFIX = 'SPL Name Service';
+const HASH_PREFIX = 'SPL Name Service';
 /** Size of the name registry header: parent_name, owner, class (3 x 32 bytes). */
-export const NAME_REGISTRY_HEADER_SIZE = 96;
+const NAME_REGISTRY_HEADER_SIZE = 96;
 
 const ZERO_KEY = new Uint8Array(32);
 
 /** sha256(HASH_PREFIX + name), the 32-byte seed of a name account. */
-export function getHashedName(name: string): Uint8Array {
+function getHashedName(name: string): Uint8Array {
   return sha256(utf8ToBytes(HASH_PREFIX + name));
 }
 
@@ -33,7 +33,7 @@ export function getHashedName(name: string): Uint8Array {
  * Address of a name account (base58), from its hashed name, class and parent (both default to
  * 32 zero bytes, as in `getNameAccountKeySync`).
  */
-export function getNameAccountKey(
+function getNameAccountKey(
   hashedName: Uint8Array,
   nameClass?: Uint8Array,
   nameParent?: Uint8Array,

@@ -29,7 +29,7 @@ export function isOnCurve(bytes: Uint8Array): boolean {
  *
  * @throws RangeError when a seed is longer than 32 bytes or there are more than 16 seeds.
  */
-export function createProgramAddress(
+function createProgramAddress(
   seeds: readonly Uint8Array[],
   programId: Uint8Array,
 ): Uint8Array | undefined {

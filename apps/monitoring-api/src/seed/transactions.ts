@@ -97,7 +97,7 @@ function weightedDomain(rng: Rng): Domain {
 }
 
 /** A wallet address in the format of `vm`. */
-export function randomAddress(rng: Rng, vm: VmFamily): string {
+function randomAddress(rng: Rng, vm: VmFamily): string {
   switch (vm) {
     case 'evm':
       return `0x${rng.hex(40)}`;

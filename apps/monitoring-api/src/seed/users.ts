@@ -36,7 +36,7 @@ export interface SeedUser {
 }
 
 /** A generated wallet with points (totals = points x multiplier). */
-export interface SeedWallet {
+interface SeedWallet {
   chain_type: ChainType;
   address: string;
   address_key: string;

@@ -30,7 +30,7 @@ export interface SeriesBucket {
 /**
  * The start of the UTC bucket holding `now`, minus `offset` buckets: the newest bucket of a series.
  */
-export function newestBucketStart(now: Date, period: Period, offset = 0): Date {
+function newestBucketStart(now: Date, period: Period, offset = 0): Date {
   const width = PERIOD_MS[period];
   return new Date(Math.floor(now.getTime() / width) * width - offset * width);
 }

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import {
   cacheStatus,
   createCachedLoader,
+  mountRouter,
   parseQuery,
   sendCacheableJson,
   stringifyJson,
@@ -20,7 +21,7 @@ import {
   type KvStore,
   type Logger,
 } from '@ctss/server-kit';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Express, type Request, type Response } from 'express';
 import { classifyDatabaseError } from '../db/unavailable.js';
 import type { Network } from '../network.js';
 import type { Period } from './repository.js';
@@ -28,7 +29,7 @@ import { DailyQuery, FeesQuery, HourlyQuery, NoQuery, VolumesQuery } from './sch
 import type { StatsService } from './service.js';
 
 /** Keys whose last good body is kept for serving stale (a few hundred short JSON bodies). */
-export const STALE_ENTRIES = 500;
+const STALE_ENTRIES = 500;
 
 /** The cache's name in `Cache-Status` (RFC 9211 section 2). */
 const CACHE_NAME = 'monitoring-api';
@@ -42,8 +43,8 @@ export interface StatsRouteDeps {
   readonly cacheTtlSeconds: number;
 }
 
-/** The statistics router, mounted at `/stats` (its paths below are relative to it). */
-export function createStatsRouter(deps: StatsRouteDeps): Router {
+/** Adds the statistics routes to `app` (a router mounted at `/stats`; paths below are relative). */
+export function addStatsRoutes(app: Express, deps: StatsRouteDeps): void {
   const { stats } = deps;
   const router = Router();
   const cached = createCachedLoader(deps.kv, {
@@ -124,5 +125,5 @@ export function createStatsRouter(deps: StatsRouteDeps): Router {
     };
   router.get('/mainnet/wallets', wallets('mainnet'));
   router.get('/wallets', wallets('testnet'));
-  return router;
+  mountRouter(app, '/stats', router);
 }

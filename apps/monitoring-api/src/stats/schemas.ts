@@ -6,7 +6,7 @@
  * written once, here. The responses are the shared schemas of @ctss/domain-types.
  */
 import { FeePeriod, z } from '@ctss/domain-types';
-import { MAX_SENDERS, limitParam, offsetParam, sendersParam } from '../params.js';
+import { MAX_SENDERS, addressListParam, limitParam, offsetParam } from '../params.js';
 
 export {
   ChainSharesResponse,
@@ -19,13 +19,13 @@ export {
 } from '@ctss/domain-types';
 
 /** Default and largest bucket counts: hourly 24 (max 720), daily 30 (max 365). */
-export const SERIES_LIMITS = {
+const SERIES_LIMITS = {
   hourly: { fallback: 24, max: 720 },
   daily: { fallback: 30, max: 365 },
 } as const;
 
 /** Largest `offset` of the fee series, in buckets (about ten years of days, a year of hours). */
-export const MAX_SERIES_OFFSET = 8_760;
+const MAX_SERIES_OFFSET = 8_760;
 
 /** A documented optional query string parameter. */
 const doc = (description: string, example?: string) =>
@@ -42,7 +42,7 @@ const seriesLimit = (period: FeePeriod) => {
 
 /** `GET /stats/mainnet/volumes`: optional senders. */
 export const VolumesQuery = z.strictObject({
-  senders: sendersParam
+  senders: addressListParam
     .optional()
     .openapi(doc(`Comma-separated sender addresses (at most ${MAX_SENDERS}).`)),
 });

@@ -19,16 +19,16 @@ import type { Network } from '../network.js';
 import type { FeedFilter } from './repository.js';
 
 /** Most pages kept (the first pages of many filters; LRU evicted first). */
-export const MAX_ENTRIES = 2_000;
+const MAX_ENTRIES = 2_000;
 
 /**
  * Most characters of keys and bodies kept (16 Mi; feed JSON is ASCII but for rare names, so about
  * as many bytes): about 230 full 100-record mainnet pages of about 70 KB.
  */
-export const MAX_CHARACTERS = 16 * 1024 * 1024;
+const MAX_CHARACTERS = 16 * 1024 * 1024;
 
 /** A rendered page: its JSON body, its strong ETag and when its query started (epoch ms). */
-export interface RenderedPage {
+interface RenderedPage {
   readonly body: string;
   readonly etag: string;
   readonly renderedAt: number;
@@ -38,7 +38,7 @@ export interface RenderedPage {
  * A page as served: the page and, when this call did not render it (a stored copy, or the render
  * of a concurrent call it waited for), its age in whole seconds rounded up (the `Age` value).
  */
-export interface ServedPage extends RenderedPage {
+interface ServedPage extends RenderedPage {
   readonly ageSeconds?: number;
 }
 

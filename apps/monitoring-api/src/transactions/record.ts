@@ -6,8 +6,8 @@
  *
  * The object is concatenated from each field's JSON text in the order listed here, which costs
  * PostgreSQL about a quarter less per row than `row_to_json` over the same fields (that looks
- * up each column's JSON category again for every row; measured in FINDINGS.md). Amounts (int8
- * and numeric(78,0)) are written as their exact decimal digits, so they stay exact above 2^53
+ * up each column's JSON category again for every row; measured in
+ * packages/bench/FINDINGS.md). Amounts (int8 and numeric(78,0)) are written as their exact decimal digits, so they stay exact above 2^53
  * without passing through a JS Number or BigInt; text goes through PostgreSQL's JSON string
  * escaping (`to_json`); a NULL is `null`; `created_at` is ISO 8601 UTC with milliseconds, like
  * `Date.prototype.toISOString` (the column is whole seconds).

@@ -5,38 +5,16 @@
  * `GET /transactions/{source_tx_hash}` (docs/api.md "Transaction by hash (either leg)"). Every page
  * carries a strong `ETag` and a `Cache-Control` (docs/api.md "Compression and HTTP caching").
  */
-import { HttpProblem, parseQuery, sendCacheableJson } from '@ctss/server-kit';
+import { parseQuery, sendCacheableJson } from '@ctss/server-kit';
 import type { Express, Request, Response } from 'express';
-import {
-  NOT_FOUND_CACHE_CONTROL,
-  recordCacheControl,
-  windowCacheControl,
-} from '../cache-control.js';
-import type { Clock } from '../clock.js';
-import type { Databases } from '../db/connect.js';
-import type { NameResolver } from '../names/resolver.js';
 import type { Network } from '../network.js';
-import { createFirstPageCache, firstPageKey } from './first-page-cache.js';
-import { MAINNET_FIELDS, TESTNET_FIELDS } from './record.js';
-import { createFeedRepository, type FeedPage } from './repository.js';
-import { FEED_MAX_LIMIT, FeedQuery, RecordParams, RecordQuery } from './schemas.js';
-import { toFilter } from './service.js';
+import { FeedQuery, RecordParams, RecordQuery } from './schemas.js';
+import type { PageAnswer, TransactionsService } from './service.js';
 
-/**
- * What the transaction routes use: the read pool, the clock, name resolution and the first-page
- * cache lifetime (seconds, 0 = off).
- */
+/** What the transaction routes use: the feeds. */
 export interface TransactionRouteDeps {
-  readonly db: Pick<Databases, 'read'>;
-  /** Seconds a rendered first page is reused; 0 = off (FEED_FIRST_PAGE_CACHE_SECONDS). */
-  readonly firstPageCacheSeconds: number;
-  readonly clock: Clock;
-  readonly names: NameResolver;
+  readonly transactions: TransactionsService;
 }
-
-/** A page in the envelope of docs/api.md "Pagination" (its records are JSON text already, record.ts). */
-const pageJson = (page: FeedPage): string =>
-  `{"transactions":[${page.records}],"next_cursor":${JSON.stringify(page.nextCursor)},"has_more":${page.hasMore}}`;
 
 /**
  * Adds both feeds and both lookups to `app` as plain routes. Not a nested router mounted at the
@@ -44,55 +22,22 @@ const pageJson = (page: FeedPage): string =>
  * (the router package's exit when no layer matches), and a feed request would pass two routers.
  */
 export function addTransactionRoutes(app: Express, deps: TransactionRouteDeps): void {
-  // This app's feed statements, each query shape built on its first request (repository.ts).
-  const { listTransactions } = createFeedRepository();
-  const fieldsOf = (network: Network) => (network === 'mainnet' ? MAINNET_FIELDS : TESTNET_FIELDS);
-  const firstPages = createFirstPageCache({
-    ttlSeconds: deps.firstPageCacheSeconds,
-    clock: deps.clock,
-  });
-  const feed = (network: Network) => {
-    const fields = fieldsOf(network);
-    return async function handler(req: Request, res: Response): Promise<void> {
-      const query = parseQuery(FeedQuery, req.query);
-      const filter = await toFilter(deps, query);
-      const render = async () =>
-        pageJson(await listTransactions(deps.db.read, network, filter, query.limit, fields));
-      const cacheControl = windowCacheControl(query.end_time, deps.clock());
-      if (filter.cursor !== undefined) {
-        sendCacheableJson(req, res, await render(), cacheControl);
-        return;
-      }
-      // A first page: served from the in-process copy while it is young enough (D63).
-      const page = await firstPages.page(firstPageKey(network, filter, query.limit), render);
-      if (page.ageSeconds !== undefined) res.setHeader('Age', page.ageSeconds);
-      sendCacheableJson(req, res, page.body, cacheControl, page.etag);
-    };
+  const { transactions } = deps;
+  const send = (req: Request, res: Response, page: PageAnswer): void => {
+    if (page.ageSeconds !== undefined) res.setHeader('Age', page.ageSeconds);
+    sendCacheableJson(req, res, page.body, page.cacheControl, page.etag);
   };
-  /**
-   * The records of one transaction hash, origin or destination leg, as a page (several transfers
-   * may share one transaction, e.g. a batch relayer's receives).
-   */
-  const lookup = (network: Network) => {
-    const fields = fieldsOf(network);
-    return async function handler(req: Request, res: Response): Promise<void> {
+  const feed = (network: Network) =>
+    async function handler(req: Request, res: Response): Promise<void> {
+      const query = parseQuery(FeedQuery, req.query);
+      send(req, res, await transactions.feed(network, query));
+    };
+  const lookup = (network: Network) =>
+    async function handler(req: Request, res: Response): Promise<void> {
       const { source_tx_hash: hash } = parseQuery(RecordParams, req.params);
       parseQuery(RecordQuery, req.query);
-      const filter = { txHash: hash };
-      const page = await listTransactions(deps.db.read, network, filter, FEED_MAX_LIMIT, fields);
-      if (page.records === '') {
-        throw new HttpProblem(
-          404,
-          'NOT_FOUND',
-          `no transfer with source_tx_hash or destination_tx_hash ${hash}`,
-          {
-            'Cache-Control': NOT_FOUND_CACHE_CONTROL,
-          },
-        );
-      }
-      sendCacheableJson(req, res, pageJson(page), recordCacheControl(page.settled));
+      send(req, res, await transactions.lookup(network, hash));
     };
-  };
   app.get('/transactionsmainnet', feed('mainnet'));
   app.get('/transactions', feed('testnet'));
   // Express 5 passes a rejected promise of a handler to the error handler itself.

@@ -15,7 +15,7 @@ import {
 } from '../params.js';
 
 /** Default page size of both feeds. */
-export const FEED_DEFAULT_LIMIT = 10;
+const FEED_DEFAULT_LIMIT = 10;
 /** Largest page size; larger values are clamped. */
 export const FEED_MAX_LIMIT = 100;
 

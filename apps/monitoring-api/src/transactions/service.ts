@@ -1,62 +1,115 @@
 /**
- * The feed filter of a validated feed query (docs/api.md "Transaction feeds"): empty lists
- * dropped, `addr_or_tx_hash` resolved (a `.eth` / `.sol` name first) and normalized, the cursor
- * decoded.
+ * The transaction feeds and the lookups by transaction hash (docs/api.md "Transaction feeds",
+ * "Pagination", "Transaction by hash (either leg)"): pages as JSON text in the envelope of
+ * docs/api.md "Pagination", first pages reused from the in-process cache (docs/decisions.md
+ * "D63. In-process first-page cache"), each answer with its `Cache-Control` (docs/api.md
+ * "Compression and HTTP caching").
  */
 import { HttpProblem } from '@ctss/server-kit';
+import {
+  NOT_FOUND_CACHE_CONTROL,
+  recordCacheControl,
+  windowCacheControl,
+} from '../cache-control.js';
+import type { Clock } from '../clock.js';
+import type { Databases } from '../db/connect.js';
 import type { NameResolver } from '../names/resolver.js';
-import { addressParam } from '../params.js';
-import { parseCursor } from './cursor.js';
-import type { FeedFilter } from './repository.js';
-import type { FeedQuery } from './schemas.js';
-
-/** What building a filter uses: name resolution for `addr_or_tx_hash`. */
-export interface FilterDeps {
-  readonly names: Pick<NameResolver, 'isName' | 'resolve'>;
-}
+import type { Network } from '../network.js';
+import { toFilter } from './filters.js';
+import { createFirstPageCache, firstPageKey } from './first-page-cache.js';
+import { MAINNET_FIELDS, TESTNET_FIELDS } from './record.js';
+import { createFeedRepository, type FeedPage } from './repository.js';
+import { FEED_MAX_LIMIT, type FeedQuery } from './schemas.js';
 
 /**
- * Turns `addr_or_tx_hash` into the value compared with the address and hash columns: a `.eth` /
- * `.sol` name is resolved first (400 INVALID_NAME when it does not resolve).
- *
- * @throws HttpProblem 400 INVALID_QUERY when it is neither a name nor an address or hash.
+ * What the transaction feeds use: the read pool, the clock, name resolution and the first-page
+ * cache lifetime (seconds, 0 = off).
  */
-async function resolveMatch(deps: FilterDeps, value: string): Promise<string> {
-  const input = deps.names.isName(value) ? (await deps.names.resolve(value)).address : value;
-  const parsed = addressParam.safeParse(input);
-  if (!parsed.success) {
-    throw new HttpProblem(
-      400,
-      'INVALID_QUERY',
-      'addr_or_tx_hash: must be an address, a transaction hash, or a .eth/.sol name',
-    );
-  }
-  return parsed.data;
+export interface TransactionsServiceDeps {
+  readonly db: Pick<Databases, 'read'>;
+  /** Seconds a rendered first page is reused; 0 = off (FEED_FIRST_PAGE_CACHE_SECONDS). */
+  readonly firstPageCacheSeconds: number;
+  readonly clock: Clock;
+  readonly names: NameResolver;
 }
 
-/**
- * Builds the feed filter from a validated query.
- *
- * @throws HttpProblem 400 INVALID_NAME (a name that does not resolve), 400 INVALID_QUERY
- *         (`addr_or_tx_hash` neither a name nor an address or hash), 400 INVALID_CURSOR.
- */
-export async function toFilter(deps: FilterDeps, query: FeedQuery): Promise<FeedFilter> {
+/** A page to send: JSON text, its `Cache-Control`, and for a cached first page its tag and age. */
+export interface PageAnswer {
+  readonly body: string;
+  readonly cacheControl: string;
+  /** The strong ETag of a cached first page (else computed from `body` when sent). */
+  readonly etag?: string;
+  /** Seconds since a cached first page was rendered (the `Age` header). */
+  readonly ageSeconds?: number;
+}
+
+/** The feeds and lookups of both networks. */
+export interface TransactionsService {
+  /**
+   * A feed page, newest first.
+   *
+   * @throws HttpProblem 400 INVALID_NAME, INVALID_QUERY, INVALID_CURSOR (filters.ts).
+   */
+  feed(network: Network, query: FeedQuery): Promise<PageAnswer>;
+  /**
+   * The records of one transaction hash, origin or destination leg, as a page (several transfers
+   * may share one transaction, e.g. a batch relayer's receives).
+   *
+   * @throws HttpProblem 404 NOT_FOUND when no record has that hash.
+   */
+  lookup(network: Network, hash: string): Promise<PageAnswer>;
+}
+
+/** A page in the envelope of docs/api.md "Pagination" (its records are JSON text already, record.ts). */
+const pageJson = (page: FeedPage): string =>
+  `{"transactions":[${page.records}],"next_cursor":${JSON.stringify(page.nextCursor)},"has_more":${page.hasMore}}`;
+
+const fieldsOf = (network: Network) => (network === 'mainnet' ? MAINNET_FIELDS : TESTNET_FIELDS);
+
+/** Builds the feeds over the read pool, with their first-page cache. */
+export function createTransactionsService(deps: TransactionsServiceDeps): TransactionsService {
+  // This app's feed statements, each query shape built on its first request (repository.ts).
+  const { listTransactions } = createFeedRepository();
+  const firstPages = createFirstPageCache({
+    ttlSeconds: deps.firstPageCacheSeconds,
+    clock: deps.clock,
+  });
   return {
-    ...(query.senders && query.senders.length > 0 ? { senders: query.senders } : {}),
-    ...(query.recipients && query.recipients.length > 0 ? { recipients: query.recipients } : {}),
-    ...(query.addr_or_tx_hash !== undefined
-      ? { match: await resolveMatch(deps, query.addr_or_tx_hash) }
-      : {}),
-    ...(query.source_domain !== undefined ? { sourceDomain: query.source_domain } : {}),
-    ...(query.destination_domain !== undefined
-      ? { destinationDomain: query.destination_domain }
-      : {}),
-    ...(query.domain !== undefined ? { domain: query.domain } : {}),
-    ...(query.status !== undefined ? { status: query.status } : {}),
-    ...(query.start_time !== undefined ? { startTime: query.start_time } : {}),
-    ...(query.end_time !== undefined ? { endTime: query.end_time } : {}),
-    ...(query.cursor !== undefined && query.cursor !== ''
-      ? { cursor: parseCursor(query.cursor) }
-      : {}),
+    async feed(network, query) {
+      const filter = await toFilter(deps, query);
+      const render = async () =>
+        pageJson(
+          await listTransactions(deps.db.read, network, filter, query.limit, fieldsOf(network)),
+        );
+      const cacheControl = windowCacheControl(query.end_time, deps.clock());
+      if (filter.cursor !== undefined) return { body: await render(), cacheControl };
+      // A first page: served from the in-process copy while it is young enough (D63).
+      const page = await firstPages.page(firstPageKey(network, filter, query.limit), render);
+      return {
+        body: page.body,
+        cacheControl,
+        etag: page.etag,
+        ...(page.ageSeconds !== undefined ? { ageSeconds: page.ageSeconds } : {}),
+      };
+    },
+    async lookup(network, hash) {
+      const filter = { txHash: hash };
+      const page = await listTransactions(
+        deps.db.read,
+        network,
+        filter,
+        FEED_MAX_LIMIT,
+        fieldsOf(network),
+      );
+      if (page.records === '') {
+        throw new HttpProblem(
+          404,
+          'NOT_FOUND',
+          `no transfer with source_tx_hash or destination_tx_hash ${hash}`,
+          { 'Cache-Control': NOT_FOUND_CACHE_CONTROL },
+        );
+      }
+      return { body: pageJson(page), cacheControl: recordCacheControl(page.settled) };
+    },
   };
 }

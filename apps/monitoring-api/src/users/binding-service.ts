@@ -43,13 +43,34 @@ async function userOrThrow(db: Knex, username: string): Promise<UserIdentity> {
   return user;
 }
 
-/** The binding flow over a nonce store and the primary database. */
-export class BindingService {
-  private readonly nonces: NonceStore;
+/** The binding flow: nonces to sign, then a signed message that binds or unbinds a wallet. */
+export interface BindingService {
+  /**
+   * Issues a one-time nonce and the exact message to sign. The message carries the username as
+   * stored (canonical case).
+   *
+   * @throws HttpProblem 400 INVALID_QUERY (username without the suffix, bad address), 404
+   *   NOT_FOUND (unknown username),
+   *   503 DEPENDENCY_UNAVAILABLE (DependencyUnavailableError: the nonce store does not answer).
+   */
+  issueNonce(query: {
+    username: string;
+    address: string;
+    chain_type: VerifyRequest['chain_type'];
+  }): Promise<BindingNonce>;
+  /**
+   * Checks the signed message and binds or unbinds the wallet (order of the checks below).
+   *
+   * @throws HttpProblem 400, 401 INVALID_SIGNATURE, 409 ALREADY_BOUND / NOT_BOUND, 410
+   *   NONCE_EXPIRED, 503 DEPENDENCY_UNAVAILABLE.
+   */
+  verify(body: VerifyRequest): Promise<VerifyResponse>;
+}
 
-  constructor(private readonly deps: BindingDeps) {
-    this.nonces = new NonceStore(deps.kv, deps.nonceTtlSeconds);
-  }
+/** The binding flow over a nonce store and the primary database. */
+export function createBindingService(deps: BindingDeps): BindingService {
+  const nonces = new NonceStore(deps.kv, deps.nonceTtlSeconds);
+  return { issueNonce, verify };
 
   /**
    * Issues a one-time nonce and the exact message to sign. The message carries the username as
@@ -59,20 +80,20 @@ export class BindingService {
    *   NOT_FOUND (unknown username),
    *   503 DEPENDENCY_UNAVAILABLE (DependencyUnavailableError: the nonce store does not answer).
    */
-  async issueNonce(query: {
+  async function issueNonce(query: {
     username: string;
     address: string;
     chain_type: VerifyRequest['chain_type'];
   }): Promise<BindingNonce> {
-    const suffix = this.deps.usernameSuffix;
+    const suffix = deps.usernameSuffix;
     if (!query.username.toLowerCase().endsWith(suffix)) {
       throw new HttpProblem(400, 'INVALID_QUERY', `username: must end with ${suffix}`);
     }
     const wallet = walletOrThrow(query.chain_type, query.address, 'INVALID_QUERY');
-    const user = await userOrThrow(this.deps.primary, query.username);
-    const issued = await this.nonces.issue(
+    const user = await userOrThrow(deps.primary, query.username);
+    const issued = await nonces.issue(
       { username: user.username, chain_type: wallet.chainType, address_key: wallet.key },
-      new Date(this.deps.clock()),
+      new Date(deps.clock()),
     );
     return {
       nonce: issued.nonce,
@@ -90,7 +111,7 @@ export class BindingService {
    * (409). A failed signature does not burn the nonce; a success can never be replayed. The nonce
    * store away: 503 DEPENDENCY_UNAVAILABLE (DependencyUnavailableError) after the shape checks.
    */
-  async verify(body: VerifyRequest): Promise<VerifyResponse> {
+  async function verify(body: VerifyRequest): Promise<VerifyResponse> {
     if (body.chain_type === 'aptos' && !body.public_key) {
       throw new HttpProblem(400, 'INVALID_BODY', 'public_key: required for aptos');
     }
@@ -107,8 +128,8 @@ export class BindingService {
         'message: must be the text returned by GET /users/messages',
       );
     }
-    const now = new Date(this.deps.clock());
-    const grant = await this.nonces.peek(nonce, now);
+    const now = new Date(deps.clock());
+    const grant = await nonces.peek(nonce, now);
     if (!grant)
       throw new HttpProblem(410, 'NONCE_EXPIRED', 'nonce expired, already used or never issued');
     if (
@@ -153,12 +174,12 @@ export class BindingService {
       );
     }
 
-    if (!(await this.nonces.consume(nonce, new Date(this.deps.clock())))) {
+    if (!(await nonces.consume(nonce, new Date(deps.clock())))) {
       throw new HttpProblem(410, 'NONCE_EXPIRED', 'nonce expired, already used or never issued');
     }
-    const user = await userOrThrow(this.deps.primary, grant.username);
+    const user = await userOrThrow(deps.primary, grant.username);
     if (body.type === 'bind') {
-      const outcome = await bindWallet(this.deps.primary, user.id, wallet);
+      const outcome = await bindWallet(deps.primary, user.id, wallet);
       if (outcome === 'wallet_taken') {
         throw new HttpProblem(
           409,
@@ -173,7 +194,7 @@ export class BindingService {
           `${user.username} already has a ${wallet.chainType} wallet; unbind it first`,
         );
       }
-    } else if (!(await unbindWallet(this.deps.primary, user.id, wallet))) {
+    } else if (!(await unbindWallet(deps.primary, user.id, wallet))) {
       throw new HttpProblem(
         409,
         'NOT_BOUND',

@@ -9,9 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { DependencyUnavailableError, KV_RETRY_AFTER_SECONDS, type KvStore } from '@ctss/server-kit';
 import { z } from 'zod';
 
-/** A nonce is 32 lower-case hex digits (128 random bits). */
-export const NONCE_PATTERN = /^[0-9a-f]{32}$/;
-
 /** What a nonce was issued for. */
 export const NonceGrant = z.object({
   username: z.string(),

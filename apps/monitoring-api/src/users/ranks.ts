@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import { ownTotalsSql, rankColumn } from './points-sql.js';
 
 /** Networks with stored ranks. */
-export const RANKED_NETWORKS: readonly Network[] = ['mainnet', 'devnet'];
+const RANKED_NETWORKS: readonly Network[] = ['mainnet', 'devnet'];
 
 /** Advisory lock key, so two rank jobs never interleave (the second waits). */
 const RANK_JOB_LOCK = 0x63747373_72616e6bn; // "ctssrank"

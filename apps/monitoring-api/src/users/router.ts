@@ -6,7 +6,8 @@
  */
 import { VerifyRequest } from '@ctss/domain-types';
 import { HttpProblem, parseBody, parseQuery, sendJson, sendJsonText } from '@ctss/server-kit';
-import express from 'express';
+import { mountRouter } from '@ctss/server-kit';
+import express, { type Express } from 'express';
 import type { BindingService } from './binding-service.js';
 import { LeaderboardQuery, MessagesQuery, UsersQuery } from './schemas.js';
 import type { UsersService } from './service.js';
@@ -17,8 +18,8 @@ export interface UsersRouteDeps {
   readonly binding: Pick<BindingService, 'issueNonce' | 'verify'>;
 }
 
-/** Builds the router mounted at `/users`. */
-export function createUsersRouter(deps: UsersRouteDeps): express.Router {
+/** Adds the `/users` routes to `app` (a router mounted at `/users`; paths below are relative). */
+export function addUsersRoutes(app: Express, deps: UsersRouteDeps): void {
   const { users, binding } = deps;
   const router = express.Router();
 
@@ -51,5 +52,5 @@ export function createUsersRouter(deps: UsersRouteDeps): express.Router {
     );
   });
 
-  return router;
+  mountRouter(app, '/users', router);
 }

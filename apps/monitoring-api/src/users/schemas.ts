@@ -7,8 +7,8 @@
 import { ChainType, Network, z } from '@ctss/domain-types';
 
 /** Leaderboard `limit` default and maximum (docs/api.md "Limits"). */
-export const LEADERBOARD_DEFAULT_LIMIT = 50;
-export const LEADERBOARD_MAX_LIMIT = 100;
+const LEADERBOARD_DEFAULT_LIMIT = 50;
+const LEADERBOARD_MAX_LIMIT = 100;
 /** Search terms are truncated to this many characters (docs/api.md "Limits"). */
 export const SEARCH_MAX_LENGTH = 100;
 /** Most `<address>_<chain>` entries accepted in one `?wallets=` query. */
@@ -18,7 +18,7 @@ export const MAX_WALLET_ENTRIES = 20;
  * The first {@link SEARCH_MAX_LENGTH} UTF-16 units of a search term, less a high surrogate left
  * at the cut: half of a pair has no UTF-8 form and would be searched as U+FFFD.
  */
-export function truncateSearch(term: string): string {
+function truncateSearch(term: string): string {
   const cut = term.slice(0, SEARCH_MAX_LENGTH);
   return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }

@@ -38,7 +38,7 @@ export const LEADERBOARD_TOTAL_KEY = 'users:leaderboard:total';
  * @throws HttpProblem 400 INVALID_QUERY: empty list, more than 20 entries, unknown chain label,
  *         malformed address.
  */
-export function parseWalletsParam(value: string): WalletAddress[] {
+function parseWalletsParam(value: string): WalletAddress[] {
   const entries = value
     .split(',')
     .map((e) => e.trim())

@@ -1,26 +1,26 @@
 /**
- * AppDeps for tests: real database (from createTestDatabase), a KvStore on REDIS_URL when set
+ * AppResources for tests: real database (from createTestDatabase), a KvStore on REDIS_URL when set
  * (else in-process) with a unique key prefix, a fixed clock, a silent logger, fresh metrics.
  */
 import { randomBytes } from 'node:crypto';
 import { createKvStore, createLogger, createMetrics, parseConfig } from '@ctss/server-kit';
 import type { Knex } from 'knex';
 import { ConfigSchema, type AppConfig } from '../../src/config.js';
-import type { AppDeps } from '../../src/deps.js';
+import type { AppResources } from '../../src/deps.js';
 import { createNameResolver } from '../../src/names/resolver.js';
 
 /** The fixed "now" of tests: 2026-11-21T12:34:56Z. */
 export const TEST_NOW = new Date('2026-11-21T12:34:56.000Z');
 
 /** Overrides of {@link buildTestDeps}; `knex` is the database (primary and read). */
-export type TestDepsOverrides = Partial<Omit<AppDeps, 'config' | 'db'>> & {
+export type TestDepsOverrides = Partial<Omit<AppResources, 'config' | 'db'>> & {
   knex: Knex;
   /** Environment-style configuration values (parsed with the app schema). */
   env?: Record<string, string>;
 };
 
-/** AppDeps plus `close()` for the KV store. */
-export type TestDeps = AppDeps & { close(): Promise<void> };
+/** AppResources plus `close()` for the KV store. */
+export type TestDeps = AppResources & { close(): Promise<void> };
 
 /** Builds test dependencies; close them in afterAll. */
 export function buildTestDeps(overrides: TestDepsOverrides): TestDeps {

@@ -17,7 +17,7 @@ const bool = (fallback: boolean) =>
     .transform((v) => (v === undefined ? fallback : v === 'true'));
 
 /** The demo's environment schema. */
-export const DemoConfigSchema = z.object({
+const DemoConfigSchema = z.object({
   /** Monitoring API port. */
   DEMO_MONITORING_PORT: port(3000),
   /** Gas Quote API port. */

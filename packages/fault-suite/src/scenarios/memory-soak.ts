@@ -31,7 +31,7 @@ const DOMAINS = [0, 1, 2, 3, 5, 6, 7, 10, 11];
 const PRICED_DOMAINS = [0, 3, 5, 8, 9];
 
 /** The API container's memory limit of `chart`, MiB: the first `limits: memory:` in its values.yaml. */
-export function chartMemoryLimitMi(chart: string): number {
+function chartMemoryLimitMi(chart: string): number {
   const values = readFileSync(path.join(REPO_ROOT, 'infra/helm', chart, 'values.yaml'), 'utf8');
   const match = /\blimits:\s*\n\s+memory:\s*(\d+)Mi\b/.exec(values);
   if (!match) throw new Error(`no resources.limits.memory in infra/helm/${chart}/values.yaml`);

@@ -19,7 +19,7 @@ import {
 const NAME = '5 secrets in logs';
 
 /** Every textual form of the secrets the suite gave the services, with a name for each. */
-export function secretForms(): Map<string, string> {
+function secretForms(): Map<string, string> {
   const ecdsa = Buffer.from(SIGNER_ECDSA_PRIVATE_KEY.slice(2), 'hex');
   const seed = Buffer.from(SIGNER_ED25519_SEED_HEX, 'hex');
   // PKCS#8 prefix of an Ed25519 private key (RFC 8410), to derive the public half with node:crypto.

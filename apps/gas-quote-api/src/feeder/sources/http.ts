@@ -2,7 +2,7 @@
 import { z } from '@ctss/domain-types';
 
 /** Raised when an upstream answers with an error, a bad status or a body of the wrong shape. */
-export class UpstreamError extends Error {
+class UpstreamError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'UpstreamError';
@@ -71,7 +71,7 @@ function parse<T>(value: unknown, schema: z.ZodType<T>, url: string): T {
 }
 
 /** An RPC URL without its path and query, which often carry API keys; for logs and errors. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     return `${u.protocol}//${u.host}`;

@@ -12,7 +12,7 @@ import { rpcCall } from './http.js';
 import type { GasSource } from './types.js';
 
 /** Base fee per transaction signature, lamports (Solana runtime constant). */
-export const SOLANA_LAMPORTS_PER_SIGNATURE = 5000n;
+const SOLANA_LAMPORTS_PER_SIGNATURE = 5000n;
 /** Micro-lamports per lamport. */
 const MICRO = 1_000_000n;
 
