@@ -7,6 +7,7 @@
  */
 import { envInteger } from '@ctss/server-kit';
 import { z } from 'zod';
+import { pointsConfigSchema } from '../points/rule.js';
 
 /**
  * The default USERNAME_SUFFIX (docs/api.md "Users by wallet or username"): the suffix of every
@@ -22,4 +23,6 @@ export const usersConfigSchema = z.object({
    * 100k users), searches are always counted exactly.
    */
   LEADERBOARD_COUNT_TTL_SECONDS: envInteger(0, 3600).default(5),
+  /** The swap points rule (src/points/rule.ts): POINTS_PER_USD, POINTS_MULTIPLIERS. */
+  ...pointsConfigSchema.shape,
 });

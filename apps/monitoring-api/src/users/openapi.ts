@@ -100,8 +100,11 @@ export function registerUsersPaths(registry: OpenAPIRegistry): void {
       401: problemResponse(
         'INVALID_SIGNATURE: signature or message does not match the nonce grant',
       ),
-      404: problemResponse('NOT_FOUND: unknown username'),
-      409: problemResponse('ALREADY_BOUND / NOT_BOUND'),
+      403: problemResponse(
+        'AUTHORIZATION_REQUIRED / NOT_AUTHORIZED: the username has wallets and no authorizer, or an authorizer not bound to it',
+      ),
+      404: problemResponse('NOT_FOUND: unknown username (unbind)'),
+      409: problemResponse('ALREADY_BOUND / NOT_BOUND / USERNAME_TAKEN / LAST_WALLET'),
       410: problemResponse('NONCE_EXPIRED: nonce expired, used or never issued'),
       413: problemResponse('PAYLOAD_TOO_LARGE: a JSON body over 16 kB'),
       415: problemResponse(

@@ -454,3 +454,113 @@ export async function unbindWallet(
   );
   return (result.rowCount ?? 0) > 0;
 }
+
+/** Outcome of {@link createUserWithWallet}. */
+export type ClaimOutcome =
+  { outcome: 'created'; user: UserIdentity } | { outcome: 'username_taken' | 'wallet_taken' };
+
+/**
+ * Creates user `username` (canonical form) with a fresh unique referral code and binds `wallet`
+ * to it, in one transaction: a username never exists without the wallet that claimed it.
+ *
+ * @returns `created` with the user, `username_taken` (a concurrent claim won, case-insensitively)
+ *          or `wallet_taken` (the wallet is bound elsewhere).
+ */
+export async function createUserWithWallet(
+  db: Knex,
+  username: string,
+  wallet: WalletAddress,
+  newRefCode: () => string,
+): Promise<ClaimOutcome> {
+  for (let attempt = 0; ; attempt++) {
+    const refCode = newRefCode();
+    try {
+      return await db.transaction(async (trx) => {
+        const created = await trx.raw<{ rows: { id: string }[] }>(
+          'insert into users (username, ref_code) values (?, ?) returning id',
+          [username, refCode],
+        );
+        const id = Number(created.rows[0]?.id);
+        await trx.raw(
+          'insert into user_wallets (user_id, chain_type, address, address_key) values (?, ?, ?, ?)',
+          [id, wallet.chainType, wallet.display, wallet.key],
+        );
+        return { outcome: 'created' as const, user: { id, username, ref_code: refCode } };
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      if (err.constraint === 'users_ref_code_key' && attempt < 5) continue;
+      if (err.constraint === 'users_username_lower_key') return { outcome: 'username_taken' };
+      if (err.constraint === 'user_wallets_wallet_key') return { outcome: 'wallet_taken' };
+      throw err;
+    }
+  }
+}
+
+/** Outcome of {@link bindAuthorizedWallet}. */
+export type AuthorizedBindOutcome = BindOutcome | 'authorization_required' | 'not_authorized';
+
+/**
+ * Binds `wallet` to user `userId` when the user has no wallet yet (its first, the joining path)
+ * or when `authorizer` is one of its bound wallets. The user row is locked for the check and the
+ * insert, so two first binds of one username cannot both pass as "first".
+ *
+ * @returns `bound`, `wallet_taken`, `chain_taken`, `authorization_required` (the user has wallets
+ *          and no authorizer was given) or `not_authorized` (the authorizer is not bound to it).
+ */
+export async function bindAuthorizedWallet(
+  db: Knex,
+  userId: number,
+  wallet: WalletAddress,
+  authorizer: WalletAddress | undefined,
+): Promise<AuthorizedBindOutcome> {
+  try {
+    return await db.transaction(async (trx) => {
+      await trx.raw('select id from users where id = ? for update', [userId]);
+      const bound = await trx.raw<{ rows: { chain_type: string; address_key: string }[] }>(
+        'select chain_type, address_key from user_wallets where user_id = ?',
+        [userId],
+      );
+      if (bound.rows.length > 0) {
+        if (!authorizer) return 'authorization_required';
+        const ok = bound.rows.some(
+          (w) => w.chain_type === authorizer.chainType && w.address_key === authorizer.key,
+        );
+        if (!ok) return 'not_authorized';
+      }
+      await trx.raw(
+        'insert into user_wallets (user_id, chain_type, address, address_key) values (?, ?, ?, ?)',
+        [userId, wallet.chainType, wallet.display, wallet.key],
+      );
+      return 'bound';
+    });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return err.constraint === 'user_wallets_user_chain_key' ? 'chain_taken' : 'wallet_taken';
+  }
+}
+
+/**
+ * Unbinds `wallet` from user `userId` unless it is the user's last wallet (a username always
+ * keeps an owner, docs/decisions.md "D152").
+ *
+ * @returns `unbound`, `not_bound` or `last_wallet`.
+ */
+export async function unbindOwnedWallet(
+  db: Knex,
+  userId: number,
+  wallet: WalletAddress,
+): Promise<'unbound' | 'not_bound' | 'last_wallet'> {
+  return db.transaction(async (trx) => {
+    await trx.raw('select id from users where id = ? for update', [userId]);
+    const bound = await trx.raw<{ rows: { chain_type: string; address_key: string }[] }>(
+      'select chain_type, address_key from user_wallets where user_id = ?',
+      [userId],
+    );
+    if (!bound.rows.some((w) => w.chain_type === wallet.chainType && w.address_key === wallet.key))
+      return 'not_bound';
+    if (bound.rows.length === 1) return 'last_wallet';
+    await unbindWallet(trx, userId, wallet);
+    return 'unbound';
+  });
+}

@@ -40,9 +40,14 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
     wallet: TestWallet,
     type: 'bind' | 'unbind',
     text?: string,
+    authorizer?: TestWallet,
   ) => {
     const message = text ?? (await nonceFor(username, wallet)).message;
     const signed = await wallet.sign(message);
+    // The authorizer signs the same issued text (an Aptos wallet its own envelope of it).
+    const bindingText =
+      wallet.chainType === 'aptos' && signed.message !== message ? message : message;
+    const bySecond = authorizer ? await authorizer.sign(bindingText) : undefined;
     return {
       username,
       address: wallet.address,
@@ -51,6 +56,17 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
       signature: signed.signature,
       message: signed.message,
       ...(wallet.publicKey ? { public_key: wallet.publicKey } : {}),
+      ...(authorizer && bySecond
+        ? {
+            authorizer: {
+              address: authorizer.address,
+              chain_type: authorizer.chainType,
+              signature: bySecond.signature,
+              ...(authorizer.publicKey ? { public_key: authorizer.publicKey } : {}),
+              ...(bySecond.message !== signed.message ? { message: bySecond.message } : {}),
+            },
+          }
+        : {}),
     };
   };
 
@@ -72,6 +88,7 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
     expect(first.message).toBe(`Wallet binding request: alice.ctss\nNonce: ${first.nonce}`);
   });
 
+  let members = 0;
   describe.each([
     ['evm', evmWallet],
     ['solana', solanaWallet],
@@ -79,13 +96,17 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
     ['aptos (raw message)', () => aptosWallet()],
     ['aptos (wallet full message)', () => aptosWallet({ fullMessage: true })],
   ])('with a %s wallet', (_chain, makeWallet) => {
-    it('when signed with the wallet, then it binds, unbinds, refuses replays and refuses unbinding twice', async () => {
+    it('when signed with the wallet and an owner wallet, then it binds, unbinds, refuses replays and refuses unbinding twice', async () => {
       const wallet = makeWallet();
       const slot = { evm: 'evm', solana: 'sol', sui: 'sui', aptos: 'apt' }[wallet.chainType];
-      const bind = await signedBody('bob.ctss', wallet, 'bind');
+      // A username joined with a wallet of another chain; each new wallet needs its signature too.
+      const owner = wallet.chainType === 'evm' ? solanaWallet() : evmWallet();
+      const name = `member-${++members}.ctss`;
+      expect((await verify(await signedBody(name, owner, 'bind'))).status).toBe(200);
+      const bind = await signedBody(name, wallet, 'bind', undefined, owner);
       const bound = await verify(bind);
-      expect([bound.status, bound.body]).toEqual([200, { success: true, username: 'bob.ctss' }]);
-      expect((await boundWallets('bob.ctss')).binded_wallets[slot]).not.toBe('');
+      expect([bound.status, bound.body]).toEqual([200, { success: true, username: name }]);
+      expect((await boundWallets(name)).binded_wallets[slot]).not.toBe('');
 
       const replay = await verify(bind);
       expect([replay.status, (replay.body as { code: string }).code]).toEqual([
@@ -93,31 +114,34 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
         'NONCE_EXPIRED',
       ]);
 
-      const unbind = await signedBody('bob.ctss', wallet, 'unbind');
+      const unbind = await signedBody(name, wallet, 'unbind');
       const unbound = await verify(unbind);
-      expect([unbound.status, unbound.body]).toEqual([
-        200,
-        { success: true, username: 'bob.ctss' },
-      ]);
-      expect((await boundWallets('bob.ctss')).binded_wallets[slot]).toBe('');
+      expect([unbound.status, unbound.body]).toEqual([200, { success: true, username: name }]);
+      expect((await boundWallets(name)).binded_wallets[slot]).toBe('');
       expect((await verify(unbind)).status).toBe(410);
 
-      const again = await verify(await signedBody('bob.ctss', wallet, 'unbind'));
+      const again = await verify(await signedBody(name, wallet, 'unbind'));
       expect([again.status, (again.body as { code: string }).code]).toEqual([409, 'NOT_BOUND']);
     });
   });
 
+  const carolSol = solanaWallet();
   it('when a wallet bound to one username is bound to another, then it is a 409 ALREADY_BOUND', async () => {
-    const wallet = solanaWallet();
-    expect((await verify(await signedBody('carol.ctss', wallet, 'bind'))).status).toBe(200);
-    const res = await verify(await signedBody('dave.ctss', wallet, 'bind'));
+    expect((await verify(await signedBody('carol.ctss', carolSol, 'bind'))).status).toBe(200);
+    const res = await verify(await signedBody('dave.ctss', carolSol, 'bind'));
     expect([res.status, (res.body as { code: string }).code]).toEqual([409, 'ALREADY_BOUND']);
-    expect((await verify(await signedBody('carol.ctss', wallet, 'bind'))).status).toBe(409);
+    const again = await verify(
+      await signedBody('carol.ctss', carolSol, 'bind', undefined, carolSol),
+    );
+    expect(again.status).toBe(409);
   });
 
   it('when a username that already has a wallet of the chain binds a second, then it is a 409 ALREADY_BOUND', async () => {
-    expect((await verify(await signedBody('carol.ctss', evmWallet(), 'bind'))).status).toBe(200);
-    const res = await verify(await signedBody('carol.ctss', evmWallet(), 'bind'));
+    const evm = evmWallet();
+    expect(
+      (await verify(await signedBody('carol.ctss', evm, 'bind', undefined, carolSol))).status,
+    ).toBe(200);
+    const res = await verify(await signedBody('carol.ctss', evmWallet(), 'bind', undefined, evm));
     expect([res.status, (res.body as { code: string }).code]).toEqual([409, 'ALREADY_BOUND']);
   });
 
@@ -164,13 +188,13 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
 
   it('when the signature covers another message, then it is a 401 INVALID_SIGNATURE and the nonce stays usable', async () => {
     const wallet = evmWallet();
-    const issued = await nonceFor('alice.ctss', wallet);
-    const other = await nonceFor('alice.ctss', wallet);
-    const body = await signedBody('alice.ctss', wallet, 'bind', other.message);
+    const issued = await nonceFor('frank.ctss', wallet);
+    const other = await nonceFor('frank.ctss', wallet);
+    const body = await signedBody('frank.ctss', wallet, 'bind', other.message);
     const res = await verify({ ...body, message: issued.message });
     expect([res.status, (res.body as { code: string }).code]).toEqual([401, 'INVALID_SIGNATURE']);
     expect(
-      (await verify(await signedBody('alice.ctss', wallet, 'bind', issued.message))).status,
+      (await verify(await signedBody('frank.ctss', wallet, 'bind', issued.message))).status,
     ).toBe(200);
   });
 
@@ -247,7 +271,7 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
 
   it('when fields are missing, wrong or malformed, then it is a 400 INVALID_BODY naming the problem', async () => {
     const wallet = evmWallet();
-    const good = await signedBody('frank.ctss', wallet, 'bind');
+    const good = await signedBody('fields.ctss', wallet, 'bind');
     const cases: [string, unknown][] = [
       ['empty object', {}],
       ['array', [good]],
@@ -311,13 +335,13 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
       400,
     ],
     [
-      'an unknown username',
+      'an unused username with a look-alike letter',
       {
-        username: 'nobody.ctss',
+        username: '\u0430lice.ctss',
         address: '0x8ba1f109551bd432803012645ac136ddd64dba72',
         chain_type: 'evm',
       },
-      404,
+      400,
     ],
   ])(
     'when GET /users/messages has %s, then it is refused with a problem body',
@@ -326,7 +350,7 @@ describe('wallet binding: GET /users/messages and POST /users/verify', () => {
       expect(res.status).toBe(status);
       expect(res.body).toMatchObject({
         status,
-        code: status === 404 ? 'NOT_FOUND' : 'INVALID_QUERY',
+        code: _case.includes('look-alike') ? 'INVALID_USERNAME' : 'INVALID_QUERY',
       });
     },
   );

@@ -175,10 +175,9 @@ describe('rank job', () => {
   it('when run with DATABASE_URL, then it stores the ranks of both networks and reports the changes', async () => {
     // The embedded PGlite serves one connection: close the test pool while the job runs.
     await db.knex.destroy();
-    expect(await runRankJob({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' })).toEqual({
-      mainnet: 2,
-      devnet: 2,
-    });
+    const result = await runRankJob({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' });
+    expect(result.ranks).toEqual({ mainnet: 2, devnet: 2 });
+    expect(result.points).toMatchObject({ mode: 'rebuild', senders: 0, wallets: 0 });
     const check = createKnex(db.url, { poolMax: 1 });
     try {
       const rows = await check.raw<{ rows: { username: string }[] }>(

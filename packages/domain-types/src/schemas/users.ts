@@ -129,6 +129,24 @@ export const BindingNonce = z
   .openapi('BindingNonce');
 export type BindingNonce = z.infer<typeof BindingNonce>;
 
+/**
+ * A second signature of the binding message by a wallet already bound to the username
+ * (docs/api.md "Wallet binding"): required to bind a wallet to a username that has wallets.
+ * `message` is the exact text that wallet signed when it differs from the request's (an Aptos
+ * full-message envelope); its binding text must be the issued message.
+ */
+export const BindingAuthorizer = z
+  .object({
+    address: z.string().min(1).max(128),
+    chain_type: ChainType,
+    signature: z.string().min(1).max(4096),
+    public_key: z.string().max(512).optional(),
+    message: z.string().min(1).max(2048).optional(),
+  })
+  .strict()
+  .openapi('BindingAuthorizer');
+export type BindingAuthorizer = z.infer<typeof BindingAuthorizer>;
+
 /** Body of `POST /users/verify`. */
 export const VerifyRequest = z
   .object({
@@ -139,6 +157,7 @@ export const VerifyRequest = z
     signature: z.string().min(1).max(4096),
     public_key: z.string().max(512).optional(),
     message: z.string().min(1).max(2048),
+    authorizer: BindingAuthorizer.optional(),
   })
   .openapi('VerifyRequest');
 export type VerifyRequest = z.infer<typeof VerifyRequest>;
