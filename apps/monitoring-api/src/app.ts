@@ -19,6 +19,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { createStatsRouter } from './stats/router.js';
 import { createStatsService } from './stats/service.js';
 import { addTransactionRoutes } from './transactions/router.js';
+import { addStreamRoute } from './transactions/stream-router.js';
 import { BindingService } from './users/binding-service.js';
 import { createUsersRouter } from './users/router.js';
 import { createUsersService } from './users/service.js';
@@ -39,6 +40,8 @@ export function createApp(deps: AppDeps): Express {
   // requests should not walk past probes and docs. The feeds are plain routes (a router mounted at
   // the root is entered by every request); /stats and /users are prefix mounts, so their routes
   // are tried only for paths under them.
+  // Before the lookups: their `/transactionsmainnet/:source_tx_hash` would take `stream`.
+  addStreamRoute(app, deps.live);
   addTransactionRoutes(app, {
     db,
     clock,
@@ -68,7 +71,7 @@ export function createApp(deps: AppDeps): Express {
   });
   mountRouter(app, '/users', createUsersRouter({ users, binding }));
   mountRouter(app, '/defillama', createDefiLlamaRouter({ db, clock }));
-  app.use(createHealthRouter({ db, kv, logger, metrics }));
+  app.use(createHealthRouter({ db, kv, logger, metrics, stream: deps.live?.health }));
   serveOpenApi(app, buildOpenApiDocument());
   return finishHttpApp(app, logger, { classifyError: classifyDatabaseError });
 }

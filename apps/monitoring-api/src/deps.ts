@@ -9,6 +9,7 @@ import type { Clock } from './clock.js';
 import type { AppConfig } from './config.js';
 import type { Databases } from './db/connect.js';
 import type { NameResolver } from './names/resolver.js';
+import type { RunningLiveFeed } from './transactions/live-feed.js';
 
 /** Prometheus metrics of the app (server-kit `createMetrics`). */
 export type AppMetrics = Metrics;
@@ -25,4 +26,6 @@ export interface AppDeps {
   readonly metrics: AppMetrics;
   /** `.eth` / `.sol` name resolution (throws HttpProblem 400 INVALID_NAME). */
   readonly names: NameResolver;
+  /** The live feed (`GET /transactionsmainnet/stream`); absent = the route answers 503. */
+  readonly live?: RunningLiveFeed;
 }
