@@ -41,7 +41,7 @@ export function createApp(deps: AppDeps): Express {
   // the root is entered by every request); /stats and /users are prefix mounts, so their routes
   // are tried only for paths under them.
   // Before the lookups: their `/transactionsmainnet/:source_tx_hash` would take `stream`.
-  addStreamRoute(app, deps.live);
+  if (deps.live) addStreamRoute(app, deps.live);
   addTransactionRoutes(app, {
     db,
     clock,
@@ -71,7 +71,15 @@ export function createApp(deps: AppDeps): Express {
   });
   mountRouter(app, '/users', createUsersRouter({ users, binding }));
   mountRouter(app, '/defillama', createDefiLlamaRouter({ db, clock }));
-  app.use(createHealthRouter({ db, kv, logger, metrics, stream: deps.live?.health }));
+  app.use(
+    createHealthRouter({
+      db,
+      kv,
+      logger,
+      metrics,
+      stream: deps.live ? () => deps.live!.health() : undefined,
+    }),
+  );
   serveOpenApi(app, buildOpenApiDocument());
   return finishHttpApp(app, logger, { classifyError: classifyDatabaseError });
 }

@@ -26,6 +26,6 @@ export interface AppDeps {
   readonly metrics: AppMetrics;
   /** `.eth` / `.sol` name resolution (throws HttpProblem 400 INVALID_NAME). */
   readonly names: NameResolver;
-  /** The live feed (`GET /transactionsmainnet/stream`); absent = the route answers 503. */
+  /** The live feed (`GET /transactionsmainnet/stream`); absent = no such route. */
   readonly live?: RunningLiveFeed;
 }

@@ -11,7 +11,11 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createEdgeServer, listen, runService } from '@ctss/server-kit';
 import { createApp } from '../src/app.js';
-import { createLiveFeed, streamLimitsFromConfig, type RunningLiveFeed } from '../src/transactions/live-feed.js';
+import {
+  createLiveFeed,
+  streamLimitsFromConfig,
+  type RunningLiveFeed,
+} from '../src/transactions/live-feed.js';
 import { aTransaction, hexId, insertAll } from './support/builders.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { buildTestDeps, type TestDeps } from './support/deps.js';
@@ -213,7 +217,8 @@ describe('GET /transactionsmainnet/stream', () => {
   it('when 1,000 clients listen, then each receives the event', async () => {
     const sender = hexId(40);
     const clients: SseStream[] = [];
-    for (let i = 0; i < 1000; i += 1) clients.push(await sse(i % 2 === 0 ? a : b, `?senders=${sender}`));
+    for (let i = 0; i < 1000; i += 1)
+      clients.push(await sse(i % 2 === 0 ? a : b, `?senders=${sender}`));
     expect(clients.every((c) => c.status === 200)).toBe(true);
     const [id] = await insertAll(db.knex, [aTransaction({ sender })]);
     await Promise.all(clients.map((c) => c.waitFor((e) => json(e).id === id)));

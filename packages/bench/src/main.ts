@@ -459,6 +459,8 @@ async function runSseFanout(
       extraEnv: {
         STREAM_MAX_CLIENTS: String(SSE_CLIENTS * 2),
         STREAM_MAX_CLIENTS_PER_ADDRESS: String(SSE_CLIENTS * 2),
+        // Every stream comes from this one address.
+        HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(SSE_CLIENTS * 2),
         ...serviceOpts.extraEnv,
       },
     });

@@ -161,7 +161,8 @@ class Connection {
 
   /** Frames the answer's bytes; sends each NotificationResponse to the other started connections. */
   #forwardNotifications(data: Uint8Array): void {
-    let answer = this.#answer.length === 0 ? Buffer.from(data) : Buffer.concat([this.#answer, data]);
+    let answer =
+      this.#answer.length === 0 ? Buffer.from(data) : Buffer.concat([this.#answer, data]);
     while (answer.length >= 5) {
       const length = 1 + answer.readInt32BE(1);
       if (answer.length < length) break;

@@ -57,7 +57,8 @@ const RECORD_COLUMNS = [
   'min_finality_threshold',
 ] as const;
 
-const tuple = (alias: 'old' | 'new') => `(${RECORD_COLUMNS.map((c) => `${alias}.${c}`).join(', ')})`;
+const tuple = (alias: 'old' | 'new') =>
+  `(${RECORD_COLUMNS.map((c) => `${alias}.${c}`).join(', ')})`;
 
 /** Creates the log, its sequence, the trigger function and the triggers. */
 export async function up(knex: Knex): Promise<void> {

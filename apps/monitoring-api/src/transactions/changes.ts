@@ -327,14 +327,14 @@ export class ChangeFeed {
    */
   async backlog(after: bigint, max: number): Promise<Backlog> {
     const until = this.#head;
-    const [{ oldest }] = await this.#serial(
+    const [{ oldest }] = (await this.#serial(
       async (client) =>
         (
           await client.query<{ oldest: string | null }>(
             'select min(seq)::text as oldest from transaction_changes',
           )
         ).rows,
-    ) as [{ oldest: string | null }];
+    )) as [{ oldest: string | null }];
     const truncated = after < until && oldest !== null && BigInt(oldest) > after + 1n;
     const events: ChangeEvent[] = [];
     let through = after;

@@ -30,7 +30,10 @@ export function matchesFilter(filter: StreamFilter, event: ChangeEvent): boolean
   if (filter.senders !== undefined && !filter.senders.has(event.sender)) return false;
   if (filter.recipients !== undefined && !filter.recipients.has(event.recipient)) return false;
   if (filter.sourceDomain !== undefined && event.sourceDomain !== filter.sourceDomain) return false;
-  if (filter.destinationDomain !== undefined && event.destinationDomain !== filter.destinationDomain)
+  if (
+    filter.destinationDomain !== undefined &&
+    event.destinationDomain !== filter.destinationDomain
+  )
     return false;
   if (
     filter.domain !== undefined &&

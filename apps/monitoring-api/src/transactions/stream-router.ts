@@ -12,11 +12,7 @@ import { DestinationTxStatus, z } from '@ctss/domain-types';
 import { HttpProblem, parseQuery } from '@ctss/server-kit';
 import type { Express, Request, Response } from 'express';
 import { MAX_SENDERS, addressListParam, domainParam, txHashParam } from '../params.js';
-import {
-  invalidQuery,
-  problemResponse,
-  rateLimited,
-} from '../openapi-responses.js';
+import { invalidQuery, problemResponse, rateLimited } from '../openapi-responses.js';
 import type { ChangeFeed } from './changes.js';
 import type { StreamFilter, StreamHub } from './stream-hub.js';
 
@@ -34,11 +30,9 @@ const RETRY_AFTER_SECONDS = 5;
 
 /** The live feed's parameters: the feed's record filters (no paging: a stream has none). */
 export const StreamQuery = z.strictObject({
-  senders: addressListParam
-    .optional()
-    .openapi({
-      description: `Comma-separated sender addresses (at most ${MAX_SENDERS}); EVM hex compares case-insensitively, base58 exactly.`,
-    }),
+  senders: addressListParam.optional().openapi({
+    description: `Comma-separated sender addresses (at most ${MAX_SENDERS}); EVM hex compares case-insensitively, base58 exactly.`,
+  }),
   recipients: addressListParam
     .optional()
     .openapi({ description: `Comma-separated recipient addresses (at most ${MAX_SENDERS}).` }),
@@ -46,9 +40,10 @@ export const StreamQuery = z.strictObject({
   destination_domain: domainParam
     .optional()
     .openapi({ description: 'Destination domain.', example: '3' }),
-  domain: domainParam
-    .optional()
-    .openapi({ description: 'Changes of records with this domain as origin or destination.', example: '6' }),
+  domain: domainParam.optional().openapi({
+    description: 'Changes of records with this domain as origin or destination.',
+    example: '6',
+  }),
   status: DestinationTxStatus.optional().openapi({
     description: '`destination_tx_status` of the record after the change.',
     example: 'success',
@@ -88,9 +83,10 @@ export interface LiveFeed {
 
 /**
  * Adds `GET /transactionsmainnet/stream` to `app` (before the lookups, whose `{source_tx_hash}`
- * would take `stream`). Without a live feed (tests of other features) it answers 503.
+ * would take `stream`). An app built without a live feed (tests of other features) has no such
+ * route: the path is then the lookup of the hash `stream` (404).
  */
-export function addStreamRoute(app: Express, live: LiveFeed | undefined): void {
+export function addStreamRoute(app: Express, live: LiveFeed): void {
   app.get(STREAM_PATH, async (req: Request, res: Response) => {
     const filter = streamFilter(parseQuery(StreamQuery, req.query));
     const header = req.get('last-event-id');
@@ -105,7 +101,7 @@ export function addStreamRoute(app: Express, live: LiveFeed | undefined): void {
         );
       after = BigInt(parsed.data);
     }
-    if (live === undefined || live.feed.state === 'stopped')
+    if (live.feed.state === 'stopped')
       throw new HttpProblem(503, 'SERVICE_UNAVAILABLE', 'the live feed is not running here', {
         'Retry-After': String(RETRY_AFTER_SECONDS),
       });
@@ -124,12 +120,9 @@ export function addStreamRoute(app: Express, live: LiveFeed | undefined): void {
         'Retry-After': String(RETRY_AFTER_SECONDS),
       });
     if (handle === 'address')
-      throw new HttpProblem(
-        429,
-        'RATE_LIMITED',
-        'too many open streams from this client address',
-        { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-      );
+      throw new HttpProblem(429, 'RATE_LIMITED', 'too many open streams from this client address', {
+        'Retry-After': String(RETRY_AFTER_SECONDS),
+      });
     res.once('close', () => handle.close());
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
