@@ -13,6 +13,7 @@ import { createHealthRouter } from './health.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { addStatsRoutes } from './stats/router.js';
 import { addTransactionRoutes } from './transactions/router.js';
+import { addStreamRoute } from './transactions/stream-router.js';
 import { addUsersRoutes } from './users/router.js';
 
 /** Builds the express app; it holds no resources of its own (closing is the caller's job). */
@@ -33,11 +34,21 @@ export function createApp(resources: AppResources): Express {
   // the root is entered by every request); /stats, /users and /defillama are prefix mounts
   // (server-kit mountRouter: the metrics label is the mount pattern), so their routes are tried
   // only for paths under them.
+  // Before the lookups: their `/transactionsmainnet/:source_tx_hash` would take `stream`.
+  if (deps.live) addStreamRoute(app, deps.live);
   addTransactionRoutes(app, deps);
   addStatsRoutes(app, { ...deps, cacheTtlSeconds: config.CACHE_TTL_SECONDS });
   addUsersRoutes(app, deps);
   addDefiLlamaRoutes(app, deps);
-  app.use(createHealthRouter({ db, kv, logger, metrics }));
+  app.use(
+    createHealthRouter({
+      db,
+      kv,
+      logger,
+      metrics,
+      stream: deps.live ? () => deps.live!.health() : undefined,
+    }),
+  );
   serveOpenApi(app, buildOpenApiDocument());
   return finishHttpApp(app, logger, { classifyError: classifyDatabaseError });
 }

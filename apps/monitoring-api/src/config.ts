@@ -102,6 +102,17 @@ const CoreConfigSchema = z.object({
    * at most, and by default, the page's `max-age`; 0 = off.
    */
   FEED_FIRST_PAGE_CACHE_SECONDS: envInteger(0, OPEN_WINDOW_MAX_AGE).default(OPEN_WINDOW_MAX_AGE),
+  /**
+   * Open live-feed streams of one replica (docs/api.md "Live feed (Server-Sent Events)"); one
+   * more is a 503. Below the process connection cap (4096), so other requests keep connections.
+   */
+  STREAM_MAX_CLIENTS: envInteger(1, 100_000).default(2048),
+  /** Open live-feed streams of one client address; one more is a 429. */
+  STREAM_MAX_CLIENTS_PER_ADDRESS: envInteger(1, 100_000).default(16),
+  /** Unsent bytes of one stream above which the client (not reading) is dropped. */
+  STREAM_CLIENT_BUFFER_BYTES: envInteger(4096, 64 * 1024 * 1024).default(1024 * 1024),
+  /** Seconds between the heartbeat comments of a stream (below proxies' 60 s idle timeouts). */
+  STREAM_HEARTBEAT_SECONDS: envInteger(1, 300).default(15),
 });
 
 /** The whole environment schema: the core variables plus those of the users and names modules. */

@@ -17,6 +17,7 @@ import { createStatsService, type StatsService } from './stats/service.js';
 import { createTransactionsService, type TransactionsService } from './transactions/service.js';
 import { createBindingService, type BindingService } from './users/binding-service.js';
 import { createUsersService, type UsersService } from './users/service.js';
+import type { RunningLiveFeed } from './transactions/live-feed.js';
 
 /** What start-up opens before any service is built; nothing else is reached through globals. */
 export interface AppResources {
@@ -31,6 +32,8 @@ export interface AppResources {
   readonly metrics: Metrics;
   /** `.eth` / `.sol` name resolution (throws HttpProblem 400 INVALID_NAME). */
   readonly names: NameResolver;
+  /** The live feed (`GET /transactionsmainnet/stream`); absent = no such route. */
+  readonly live?: RunningLiveFeed;
 }
 
 /** The resources and the service of each feature built from them. */

@@ -26,6 +26,7 @@ import { Gauge } from 'prom-client';
 import type { Databases } from './db/connect.js';
 import { isCredentialsRefused } from './db/unavailable.js';
 import { jsonResponse, problemResponse } from './openapi-responses.js';
+import type { LiveFeedHealth } from './transactions/live-feed.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
 
@@ -56,6 +57,8 @@ export interface HealthDeps {
   readonly logger?: Logger;
   /** Gets `<prefix>dependency_credentials_refused{dependency}` (1 while refused). */
   readonly metrics?: Metrics;
+  /** The live feed's state (transactions/live-feed.ts); absent = no live feed. */
+  readonly stream?: () => LiveFeedHealth;
 }
 
 /** A backend's state as the probes report it. */
@@ -109,10 +112,15 @@ export function createHealthRouter(deps: HealthDeps): Router {
       ...(cacheRefused() ? ['redis'] : []),
     ];
     const targets = deps.db.health?.report();
-    const degraded = refused.length > 0 || (targets ?? []).some((t) => t.status !== 'ok');
+    const stream = deps.stream?.();
+    const degraded =
+      refused.length > 0 ||
+      (targets ?? []).some((t) => t.status !== 'ok') ||
+      (stream !== undefined && stream.listener !== 'listening');
     sendJson(res, 200, {
       status: degraded ? 'degraded' : 'ok',
       ...(targets === undefined ? {} : { database: targets }),
+      ...(stream === undefined ? {} : { stream }),
       ...(refused.length > 0 ? { credentials_refused: refused } : {}),
     });
   });
@@ -179,6 +187,22 @@ export function registerHealthPaths(registry: OpenAPIRegistry): void {
             .array(z.enum(['database', 'redis']))
             .optional()
             .describe('The backends that refuse the credentials this replica was configured with'),
+          stream: z
+            .object({
+              listener: z
+                .enum(['connecting', 'listening', 'reconnecting', 'stopped'])
+                .describe(
+                  'The LISTEN connection of the live feed (`degraded` unless `listening`: the streams stay open and catch up when it is back)',
+                ),
+              clients: z.number().int().describe('Open live-feed streams of this replica'),
+              dropped: z
+                .number()
+                .int()
+                .describe('Streams dropped since start for not reading (buffer limit)'),
+              last_event_id: z.string().describe('The newest change-log position read, decimal'),
+            })
+            .optional()
+            .describe('The live feed (`GET /transactionsmainnet/stream`)'),
         }),
       ),
       400: probeQueryProblem,

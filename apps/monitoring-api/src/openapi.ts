@@ -11,6 +11,7 @@ import { registerDefiLlamaPaths } from './defillama/openapi.js';
 import { registerHealthPaths } from './health.js';
 import { registerStatsPaths } from './stats/openapi.js';
 import { registerTransactionPaths } from './transactions/openapi.js';
+import { registerStreamPath } from './transactions/stream-router.js';
 import { registerUsersPaths } from './users/openapi.js';
 
 /** Adds a feature's paths to the registry. */
@@ -19,6 +20,7 @@ type OpenApiRegistrar = (registry: OpenAPIRegistry) => void;
 /** Every feature's paths, in the document's order. */
 const FEATURE_PATHS: readonly OpenApiRegistrar[] = [
   registerTransactionPaths,
+  registerStreamPath,
   registerStatsPaths,
   registerDefiLlamaPaths,
   registerHealthPaths,

@@ -11,6 +11,7 @@ import {
   createKvStore,
   createMetrics,
   listen,
+  onDrainStart,
   startMetricsServer,
   type Logger,
   type RunningService,
@@ -24,6 +25,7 @@ import type { AppResources } from './deps.js';
 import { migrateLatest } from './migrations/index.js';
 import { createNameResolver } from './names/resolver.js';
 import { seedDemoData } from './seed/index.js';
+import { createLiveFeed, streamLimitsFromConfig } from './transactions/live-feed.js';
 
 /** Demo data loaded into the embedded database. */
 const EMBEDDED_DEMO = { transactions: 10_000, users: 1_000, seed: 42 };
@@ -89,6 +91,15 @@ export async function startMonitoringService(
     logger.warn(
       'REDIS_URL is not set: cache, rate limits and nonces are in-process (single replica only)',
     );
+  // The live feed's own LISTEN connection to the primary (transactions/changes.ts).
+  const live = createLiveFeed({
+    url: primaryUrl,
+    logger,
+    limits: streamLimitsFromConfig(config),
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  });
+  await live.start();
   const metrics = createMetrics({ prefix: 'monitoring_' });
   dbs.health.registerMetrics(metrics.registry, 'monitoring_');
   const deps: AppResources = {
@@ -99,12 +110,15 @@ export async function startMonitoringService(
     logger,
     metrics,
     names: createNameResolver(config),
+    live,
   };
   const server = createEdgeServer(createApp(deps), {
     logger,
     limits: connectionLimitsFromConfig(config),
     ...connectionMetricHooks(deps.metrics),
   });
+  // A drain ends the open streams at once: their clients reconnect to another replica.
+  onDrainStart(server, () => live.endStreams());
   const port = await listen(server, config.PORT);
   const metricsServer =
     config.METRICS_PORT === undefined
@@ -119,7 +133,7 @@ export async function startMonitoringService(
     metricsServer,
     port,
     close: async () => {
-      await Promise.allSettled([dbs.close(), kv.close()]);
+      await Promise.allSettled([live.close(), dbs.close(), kv.close()]);
       await embedded?.stop();
     },
   };

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import pg from 'pg';
 import { createClient } from 'redis';
 import { applyBaselines } from './baselines.js';
 import { accountCpu, type CpuAccount, type CpuPerRequest } from './cpu.js';
@@ -22,6 +23,7 @@ import {
   saveRecord,
   type FanoutRecord,
   type RunRecord,
+  type SseFanoutRecord,
   type WorkloadRecord,
 } from './results.js';
 import { sampleRss } from './rss.js';
@@ -31,6 +33,8 @@ import {
   startMonitoringApi,
   type RunningService,
 } from './services.js';
+import { databaseUrl } from './dataset.js';
+import { measureSseFanout } from './sse.js';
 import { measureFanout } from './websocket.js';
 import {
   HELLO_WORLD_32,
@@ -191,6 +195,7 @@ async function run(opts: BenchOptions): Promise<void> {
     .filter((w) => selected(w.name) || baselinesOfSelected.has(w.name))
     .map((w) => w.name);
   const wantFanout = selected('ws-fanout');
+  const wantSseFanout = selected('sse-fanout');
   // The same-bytes baseline captures its page from the monitoring API.
   const needMonitoring = listed.some(
     (w) => (w.service === 'monitoring' || w.service === 'same-bytes') && wanted.includes(w.name),
@@ -258,6 +263,7 @@ async function run(opts: BenchOptions): Promise<void> {
   };
   const records: WorkloadRecord[] = [];
   let fanout: FanoutRecord | undefined;
+  const sseFanout = wantSseFanout ? await runSseFanout(serviceOpts, opts) : undefined;
 
   // Each round starts the APIs afresh (a process can be slower than another for its whole life);
   // the fan-out runs in the first round only.
@@ -354,6 +360,7 @@ async function run(opts: BenchOptions): Promise<void> {
     rounds: opts.rounds,
     workloads: [...baselines, ...measured],
     fanout,
+    sseFanout,
   };
   const reference = await loadRecord(REFERENCE_TRANSACTIONS);
   if (opts.noWrite) {
@@ -423,6 +430,63 @@ async function runFanout(
   } finally {
     await rss?.stop();
     redis.destroy();
+  }
+}
+
+/** Streams of the live-feed fan-out and its insert rounds. */
+const SSE_CLIENTS = 1000;
+const SSE_ROUNDS = 100;
+
+/**
+ * The live-feed fan-out on a database of its own (the API migrates it at start; dropped after):
+ * {@link SSE_CLIENTS} streams, {@link SSE_ROUNDS} inserts.
+ */
+async function runSseFanout(
+  serviceOpts: Omit<Parameters<typeof startMonitoringApi>[0], 'databaseUrl'>,
+  opts: BenchOptions,
+): Promise<SseFanoutRecord> {
+  const name = `ctss_bench_sse_${process.pid}`;
+  const admin = new pg.Client({ connectionString: opts.databaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = databaseUrl(opts.databaseUrl, name);
+  let api: RunningService | undefined;
+  let rss: Awaited<ReturnType<typeof sampleRss>> | undefined;
+  try {
+    api = await startMonitoringApi({
+      ...serviceOpts,
+      databaseUrl: url,
+      extraEnv: {
+        STREAM_MAX_CLIENTS: String(SSE_CLIENTS * 2),
+        STREAM_MAX_CLIENTS_PER_ADDRESS: String(SSE_CLIENTS * 2),
+        // Every stream comes from this one address.
+        HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(SSE_CLIENTS * 2),
+        ...serviceOpts.extraEnv,
+      },
+    });
+    rss = await sampleRss([api.child.pid]);
+    const result = await measureSseFanout({
+      baseUrl: api.baseUrl,
+      databaseUrl: url,
+      clients: SSE_CLIENTS,
+      rounds: SSE_ROUNDS,
+      log,
+    });
+    const record: SseFanoutRecord = {
+      ...result,
+      peakRssMb: toMb(await rss.stop()),
+      measuredAt: new Date().toISOString(),
+    };
+    rss = undefined;
+    log(
+      `sse-fanout: insert -> last of ${record.connected} streams p50 ${record.p50LastMs.toFixed(1)} ms, p99 ${record.p99LastMs.toFixed(1)} ms (commit p50 ${record.p50CommitMs.toFixed(1)} ms), RSS ${record.peakRssMb ?? 'n/a'} MB`,
+    );
+    return record;
+  } finally {
+    await rss?.stop();
+    await api?.child.stop();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
   }
 }
 

@@ -2,7 +2,7 @@
  * Renders BENCHMARKS.md from the stored results (the latest run of every dataset size): how to
  * run, what each workload is, and the tables; and the section printed at the end of a run.
  */
-import type { FanoutRecord, RunRecord, WorkloadRecord } from './results.js';
+import type { FanoutRecord, RunRecord, SseFanoutRecord, WorkloadRecord } from './results.js';
 import {
   HELLO_WORLD_32,
   httpWorkloads,
@@ -214,6 +214,15 @@ function fanoutSection(f: FanoutRecord): string[] {
   ];
 }
 
+function sseFanoutSection(f: SseFanoutRecord): string[] {
+  return [
+    '',
+    `Live feed \`GET /transactionsmainnet/stream\` fan-out (\`sse-fanout\`): ${num(f.connected)} of ${num(f.requested)} streams open in ${f.connectSeconds.toFixed(1)} s; then ${f.rounds} records were inserted one at a time (autocommit) into PostgreSQL, each timed from the INSERT sent to the last stream's event (commit acknowledged after ${f.p50CommitMs.toFixed(1)} ms, median; first stream ${f.p50FirstMs.toFixed(1)} ms, median).`,
+    '',
+    `Insert -> last of ${num(f.connected)} streams: p50 ${f.p50LastMs.toFixed(1)} ms, p99 ${f.p99LastMs.toFixed(1)} ms, worst ${f.maxLastMs.toFixed(1)} ms; API peak RSS with the streams open ${mb(f.peakRssMb)}.`,
+  ];
+}
+
 /** The section of one dataset size. */
 export function runSection(run: RunRecord, reference: RunRecord | undefined): string[] {
   const m = run.machine;
@@ -238,6 +247,7 @@ export function runSection(run: RunRecord, reference: RunRecord | undefined): st
       : []),
     ...cpuTable(run),
     ...(run.fanout ? fanoutSection(run.fanout) : []),
+    ...(run.sseFanout ? sseFanoutSection(run.sseFanout) : []),
     '',
   ];
 }
@@ -258,6 +268,7 @@ function workloadsSection(records: readonly RunRecord[]): string[] {
       .sort((a, b) => order(a) - order(b))
       .map(row),
     `| \`ws-fanout\` | 5,000 | WebSocket \`/subscribe\` clients; the update the gas quote API sends them is published on its Redis channel, and timed to the last client | publish -> last client < ${WS_FANOUT_TARGET_MS} ms, RSS < 300 MB |`,
+    '| `sse-fanout` | 1,000 | live-feed streams (`/transactionsmainnet/stream?domain=6`) on a fresh database; one record inserted per round, timed from the INSERT to the last stream | p50 / p99 reported |',
     '',
     `Feed and stats workloads are also judged at 10x the rows: within ${SCALING_FACTOR_TARGET}x of the ${num(REFERENCE_TRANSACTIONS)}-row figures, host speed taken out (the last column of the 10M table).`,
     '',

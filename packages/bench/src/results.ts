@@ -6,6 +6,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CpuPerRequest } from './cpu.js';
+import type { SseFanoutResult } from './sse.js';
 import type { FanoutResult } from './websocket.js';
 import type { Machine } from './machine.js';
 import type { Group, Service } from './workloads.js';
@@ -58,6 +59,12 @@ export interface FanoutRecord extends FanoutResult {
   readonly measuredAt: string;
 }
 
+/** The live-feed (SSE) fan-out figures. */
+export interface SseFanoutRecord extends SseFanoutResult {
+  readonly peakRssMb: number | undefined;
+  readonly measuredAt: string;
+}
+
 /** Everything about the latest runs on one dataset size. */
 export interface RunRecord {
   readonly transactions: number;
@@ -87,6 +94,8 @@ export interface RunRecord {
   readonly rounds?: number;
   readonly workloads: WorkloadRecord[];
   readonly fanout: FanoutRecord | undefined;
+  /** The live-feed fan-out (`sse-fanout`); absent in records written before it existed. */
+  readonly sseFanout?: SseFanoutRecord | undefined;
 }
 
 const fileOf = (transactions: number) =>
@@ -125,6 +134,7 @@ export async function saveRecord(run: RunRecord): Promise<RunRecord> {
     ...run,
     workloads: [...byName.values()],
     fanout: run.fanout ?? previous?.fanout,
+    sseFanout: run.sseFanout ?? previous?.sseFanout,
   };
   await mkdir(RESULTS_DIR, { recursive: true });
   await writeFile(fileOf(run.transactions), `${JSON.stringify(merged, null, 2)}\n`);

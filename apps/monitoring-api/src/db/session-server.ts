@@ -10,6 +10,14 @@
  * and the first gets a type error or another statement's rows.
  *
  * Message framing: PostgreSQL manual, "Frontend/Backend Protocol", "Message Formats".
+ *
+ * Notifications: PGlite's one session is the listener of every `LISTEN` of any connection, and
+ * PostgreSQL sends the session's NotificationResponse messages within the answer of the batch
+ * that committed the `NOTIFY`, i.e. to the writer's connection. So every NotificationResponse of
+ * a batch is also sent to each other started connection (whose batches all wait for the turn, so
+ * it arrives between two of their messages): a `pg.Client` that ran `LISTEN` on its own
+ * connection hears it as it would from a real server, and a client that did not ignores it
+ * (docs/decisions.md "D143. LISTEN through the embedded database").
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
@@ -27,6 +35,8 @@ const FLUSH = 0x48; // 'H'
 const COPY_DONE = 0x63; // 'c'
 const COPY_FAIL = 0x66; // 'f'
 const TERMINATE = 0x58; // 'X'
+/** Backend NotificationResponse. */
+const NOTIFICATION = 0x41; // 'A'
 /** Batch ends after which the session is handed on (unless a transaction is open). */
 const RELEASING = new Set([SYNC, QUERY, COPY_DONE, COPY_FAIL, TERMINATE]);
 
@@ -50,6 +60,10 @@ class Turn {
 class Connection {
   #buffer = Buffer.alloc(0);
   #started = false;
+  /** Whether the startup exchange is answered (NotificationResponses may be sent to it). */
+  #ready = false;
+  /** The unframed tail of the answer being sent (to find NotificationResponse messages). */
+  #answer = Buffer.alloc(0);
   #batch: Buffer[] = [];
   #release: (() => void) | undefined;
   #running: Promise<void> = Promise.resolve();
@@ -59,7 +73,9 @@ class Connection {
     private readonly socket: Socket,
     private readonly db: PGlite,
     private readonly turn: Turn,
+    private readonly peers: Set<Connection>,
   ) {
+    peers.add(this);
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
       this.#buffer = Buffer.concat([this.#buffer, chunk]);
@@ -126,18 +142,42 @@ class Connection {
   /** Runs `batch` holding the session; hands it on after if `releasing` and no transaction is open. */
   async #run(batch: Buffer[], releasing: boolean): Promise<void> {
     this.#release ??= await this.turn.take();
+    this.#answer = Buffer.alloc(0);
     try {
       for (const message of batch) {
         if (this.#closed) break;
         await this.db.execProtocolRawStream(new Uint8Array(message), {
           onRawData: (data) => {
             if (!this.socket.destroyed) this.socket.write(Buffer.from(data));
+            if (this.#ready) this.#forwardNotifications(data);
           },
         });
       }
+      this.#ready = true;
     } finally {
       if ((releasing || this.#closed) && !this.db.isInTransaction()) this.#handOn();
     }
+  }
+
+  /** Frames the answer's bytes; sends each NotificationResponse to the other started connections. */
+  #forwardNotifications(data: Uint8Array): void {
+    let answer =
+      this.#answer.length === 0 ? Buffer.from(data) : Buffer.concat([this.#answer, data]);
+    while (answer.length >= 5) {
+      const length = 1 + answer.readInt32BE(1);
+      if (answer.length < length) break;
+      if (answer[0] === NOTIFICATION) {
+        const message = Buffer.from(answer.subarray(0, length));
+        for (const peer of this.peers) if (peer !== this) peer.notify(message);
+      }
+      answer = answer.subarray(length);
+    }
+    this.#answer = Buffer.from(answer);
+  }
+
+  /** Sends a NotificationResponse of another connection's batch, once started. */
+  notify(message: Buffer): void {
+    if (this.#ready && !this.#closed && !this.socket.destroyed) this.socket.write(message);
   }
 
   #handOn(): void {
@@ -150,6 +190,7 @@ class Connection {
   #close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.peers.delete(this);
     this.socket.destroy();
     void this.#running.then(async () => {
       if (this.#release === undefined) return;
@@ -178,11 +219,12 @@ export async function serveSession(
   maxConnections: number,
 ): Promise<SessionServer> {
   const turn = new Turn();
+  const peers = new Set<Connection>();
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    new Connection(socket, db, turn);
+    new Connection(socket, db, turn, peers);
   });
   server.maxConnections = maxConnections;
   await new Promise<void>((resolve, reject) => {

@@ -14,6 +14,7 @@ import * as feedFilters from './20261201000100_feed_filters.js';
 import * as explorerFields from './20261202000100_explorer_fields.js';
 import * as indexerPolling from './20261202000200_indexer_polling.js';
 import * as points from './20261203000100_points.js';
+import * as transactionChanges from './20261204000100_transaction_changes.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -28,6 +29,7 @@ export const migrations: readonly Migration[] = [
   { name: '20261202000100_explorer_fields', ...explorerFields },
   { name: '20261202000200_indexer_polling', ...indexerPolling },
   { name: '20261203000100_points', ...points },
+  { name: '20261204000100_transaction_changes', ...transactionChanges },
 ];
 
 /** The knex migration source over {@link migrations}. */

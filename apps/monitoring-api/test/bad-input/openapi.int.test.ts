@@ -43,6 +43,9 @@ function fixtures(suffix: string): Record<string, OperationFixture> {
       path: { source_tx_hash: MAINNET_HASH },
       expect2xx: true,
     },
+    // The test app has no live feed: the path is the lookup of the hash `stream` (404); the
+    // stream's own bad input is checked in transactions-stream.int.test.ts.
+    'GET /transactionsmainnet/stream': {},
     'GET /transactions/{source_tx_hash}': {
       path: { source_tx_hash: TESTNET_HASH },
       expect2xx: true,
