@@ -44,6 +44,9 @@ export function createApp(deps: AppDeps): Express {
     clock,
     names,
     firstPageCacheSeconds: config.FEED_FIRST_PAGE_CACHE_SECONDS,
+    kv,
+    indexedChains: config.FEED_INDEXED_CHAINS,
+    closedPageMemoryBytes: config.FEED_CLOSED_PAGE_MEMORY_BYTES,
   });
   // mountRouter: the metrics label is the mount pattern, not the request's spelling of it.
   const stats = createStatsService({ db, clock });

@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 import { OPEN_WINDOW_MAX_AGE } from './cache-control.js';
 import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './db/connect.js';
+import { parseIndexedChains } from './transactions/watermark.js';
 import { DEFAULT_USERNAME_SUFFIX, usersConfigSchema } from './users/config.js';
 
 const postgresUrl = z
@@ -101,6 +102,28 @@ const CoreConfigSchema = z.object({
    * at most, and by default, the page's `max-age`; 0 = off.
    */
   FEED_FIRST_PAGE_CACHE_SECONDS: envInteger(0, OPEN_WINDOW_MAX_AGE).default(OPEN_WINDOW_MAX_AGE),
+  /**
+   * The indexer's configured chains as comma-separated `network:domain` entries (e.g.
+   * `mainnet:0,mainnet:6`): a feed window is closed, its pages kept and served as immutable, once
+   * every one of them is indexed and final past its `end_time` (transactions/watermark.ts). Empty
+   * (the default, e.g. the seeded demo without indexer) = no window is ever closed.
+   */
+  FEED_INDEXED_CHAINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return parseIndexedChains(value ?? '');
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /**
+   * Bytes of closed-window feed pages kept in process in front of Redis
+   * (transactions/closed-windows.ts); 0 = none (Redis only).
+   */
+  FEED_CLOSED_PAGE_MEMORY_BYTES: envInteger(0, 1024 * 1024 * 1024).default(8 * 1024 * 1024),
 });
 
 /** The whole environment schema: the core variables plus those of the users module. */

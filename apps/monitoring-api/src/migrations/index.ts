@@ -13,6 +13,7 @@ import * as indexer from './20261125000100_indexer.js';
 import * as feedFilters from './20261201000100_feed_filters.js';
 import * as explorerFields from './20261202000100_explorer_fields.js';
 import * as indexerPolling from './20261202000200_indexer_polling.js';
+import * as confirmedTime from './20261205000100_confirmed_time.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -26,6 +27,7 @@ export const migrations: readonly Migration[] = [
   { name: '20261201000100_feed_filters', ...feedFilters },
   { name: '20261202000100_explorer_fields', ...explorerFields },
   { name: '20261202000200_indexer_polling', ...indexerPolling },
+  { name: '20261205000100_confirmed_time', ...confirmedTime },
 ];
 
 /** The knex migration source over {@link migrations}. */

@@ -6,6 +6,7 @@
  * carries a strong `ETag` and a `Cache-Control` (docs/api.md "Compression and HTTP caching").
  */
 import { HttpProblem, parseQuery, sendCacheableJson } from '@ctss/server-kit';
+import type { KvStore } from '@ctss/server-kit';
 import type { Express, Request, Response } from 'express';
 import {
   NOT_FOUND_CACHE_CONTROL,
@@ -16,11 +17,17 @@ import type { Clock } from '../clock.js';
 import type { Databases } from '../db/connect.js';
 import type { NameResolver } from '../names/resolver.js';
 import type { Network } from '../network.js';
+import {
+  CLOSED_WINDOW_CACHE_CONTROL,
+  closedPageKey,
+  createClosedWindowStore,
+} from './closed-windows.js';
 import { createFirstPageCache, firstPageKey } from './first-page-cache.js';
 import { MAINNET_FIELDS, TESTNET_FIELDS } from './record.js';
-import { createFeedRepository, type FeedPage } from './repository.js';
+import { createFeedRepository, type FeedFilter, type FeedPage } from './repository.js';
 import { FEED_MAX_LIMIT, FeedQuery, RecordParams, RecordQuery } from './schemas.js';
 import { toFilter } from './service.js';
+import { createWatermark, type IndexedChain } from './watermark.js';
 
 /**
  * What the transaction routes use: the read pool, the clock, name resolution and the first-page
@@ -32,6 +39,12 @@ export interface TransactionRouteDeps {
   readonly firstPageCacheSeconds: number;
   readonly clock: Clock;
   readonly names: NameResolver;
+  /** Where closed windows' pages are kept (Redis; closed-windows.ts). */
+  readonly kv: KvStore;
+  /** The indexer's configured chains (FEED_INDEXED_CHAINS; none = no window is closed). */
+  readonly indexedChains: readonly IndexedChain[];
+  /** Bytes of closed pages kept in process (FEED_CLOSED_PAGE_MEMORY_BYTES). */
+  readonly closedPageMemoryBytes: number;
 }
 
 /** A page in the envelope of docs/api.md "Pagination" (its records are JSON text already, record.ts). */
@@ -51,11 +64,43 @@ export function addTransactionRoutes(app: Express, deps: TransactionRouteDeps): 
     ttlSeconds: deps.firstPageCacheSeconds,
     clock: deps.clock,
   });
+  const watermark = createWatermark({
+    read: deps.db.read,
+    chains: deps.indexedChains,
+    clock: deps.clock,
+  });
+  const closedPages = createClosedWindowStore({
+    kv: deps.kv,
+    maxBytes: deps.closedPageMemoryBytes,
+  });
+  /**
+   * Whether the filter's window is closed (closed-windows.ts): an `end_time` at or below the
+   * network's watermark and no `status` filter.
+   */
+  const isClosed = async (network: Network, filter: FeedFilter): Promise<boolean> => {
+    if (filter.endTime === undefined || filter.status !== undefined) return false;
+    const mark = await watermark.closedBefore(network);
+    return mark !== undefined && filter.endTime <= mark;
+  };
   const feed = (network: Network) => {
     const fields = fieldsOf(network);
     return async function handler(req: Request, res: Response): Promise<void> {
       const query = parseQuery(FeedQuery, req.query);
       const filter = await toFilter(deps, query);
+      if (await isClosed(network, filter)) {
+        const page = await closedPages.page(
+          closedPageKey(network, filter, query.limit, fields),
+          async () => {
+            const read = await listTransactions(deps.db.read, network, filter, query.limit, fields);
+            return { body: pageJson(read), settled: read.settled };
+          },
+        );
+        const cacheControl = page.immutable
+          ? CLOSED_WINDOW_CACHE_CONTROL
+          : windowCacheControl(query.end_time, deps.clock());
+        sendCacheableJson(req, res, page.body, cacheControl, page.etag);
+        return;
+      }
       const render = async () =>
         pageJson(await listTransactions(deps.db.read, network, filter, query.limit, fields));
       const cacheControl = windowCacheControl(query.end_time, deps.clock());
