@@ -66,6 +66,9 @@ export interface ClosedWindowStoreOptions {
   readonly maxBytes: number;
 }
 
+/** Digest of each field list's SQL rendering (the lists are module constants, record.ts). */
+const renderingDigests = new WeakMap<readonly RecordField[], string>();
+
 /**
  * The key of a page: network, page size, a digest of the record's rendering (a release that
  * changes a field's SQL does not serve the old bodies) and the validated, normalized filter with
@@ -77,10 +80,14 @@ export function closedPageKey(
   limit: number,
   fields: readonly RecordField[],
 ): string {
-  const rendering = createHash('sha256')
-    .update(fields.map((f) => `${f.name}=${f.json}`).join('\n'))
-    .digest('base64url')
-    .slice(0, 12);
+  let rendering = renderingDigests.get(fields);
+  if (rendering === undefined) {
+    rendering = createHash('sha256')
+      .update(fields.map((f) => `${f.name}=${f.json}`).join('\n'))
+      .digest('base64url')
+      .slice(0, 12);
+    renderingDigests.set(fields, rendering);
+  }
   const filterText = JSON.stringify(filter, (_name, value: unknown) =>
     typeof value === 'bigint' ? value.toString() : value,
   );
