@@ -202,20 +202,3 @@ it('a reorg deeper than the confirmation depth is repaired back to the common an
   const head = await fx.chain.client.getBlock({ blockTag: 'latest' });
   expect(cursor).toEqual({ network: 'mainnet', domain: '6', block_hash: head.hash.toLowerCase() });
 });
-
-it('the cursor records the timestamp of its highest final block: the feed watermark', async () => {
-  await fx.chain.client.request({ method: 'anvil_mine' as never, params: ['0x6'] as never });
-  await syncAll([indexer]);
-  const [cursor] = await rows(
-    fx.db.knex,
-    `select block_number::text, safe_block::text, extract(epoch from confirmed_time)::int8::text as confirmed
-       from indexer_cursors where domain = 6`,
-  );
-  const final =
-    BigInt(cursor!.safe_block!) < BigInt(cursor!.block_number!)
-      ? cursor!.safe_block!
-      : cursor!.block_number!;
-  const block = await fx.chain.client.getBlock({ blockNumber: BigInt(final) });
-  expect(cursor!.confirmed).toBe(block.timestamp.toString());
-  expect(BigInt(cursor!.safe_block!)).toBeLessThan(BigInt(cursor!.block_number!));
-});
