@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { OPEN_WINDOW_MAX_AGE } from './cache-control.js';
 import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from './db/connect.js';
 import { namesConfigSchema } from './names/config.js';
+import { parseIndexedChains } from './transactions/watermark.js';
 import { DEFAULT_USERNAME_SUFFIX, usersConfigSchema } from './users/config.js';
 
 const postgresUrl = z
@@ -113,6 +114,28 @@ const CoreConfigSchema = z.object({
   STREAM_CLIENT_BUFFER_BYTES: envInteger(4096, 64 * 1024 * 1024).default(1024 * 1024),
   /** Seconds between the heartbeat comments of a stream (below proxies' 60 s idle timeouts). */
   STREAM_HEARTBEAT_SECONDS: envInteger(1, 300).default(15),
+  /**
+   * The indexer's configured chains as comma-separated `network:domain` entries (e.g.
+   * `mainnet:0,mainnet:6`): a feed window is closed, its pages kept and served as immutable, once
+   * every one of them is indexed and final past its `end_time` (transactions/watermark.ts). Empty
+   * (the default, e.g. the seeded demo without indexer) = no window is ever closed.
+   */
+  FEED_INDEXED_CHAINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return parseIndexedChains(value ?? '');
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /**
+   * Bytes of closed-window feed pages kept in process in front of Redis
+   * (transactions/closed-windows.ts); 0 = none (Redis only).
+   */
+  FEED_CLOSED_PAGE_MEMORY_BYTES: envInteger(0, 1024 * 1024 * 1024).default(8 * 1024 * 1024),
 });
 
 /** The whole environment schema: the core variables plus those of the users and names modules. */

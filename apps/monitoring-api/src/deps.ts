@@ -60,6 +60,9 @@ export function buildAppDeps(resources: AppResources): AppDeps {
       clock,
       names,
       firstPageCacheSeconds: config.FEED_FIRST_PAGE_CACHE_SECONDS,
+      kv,
+      indexedChains: config.FEED_INDEXED_CHAINS,
+      closedPageMemoryBytes: config.FEED_CLOSED_PAGE_MEMORY_BYTES,
     }),
     stats: createStatsService({ db, clock }),
     users: createUsersService({

@@ -166,6 +166,11 @@ export interface BenchParams {
   readonly searches: string[];
   /** Mainnet rows, for the report. */
   readonly mainnetRows: number;
+  /**
+   * `FEED_INDEXED_CHAINS` of the closed-window workload, once their cursors are written
+   * (closed-windows.ts); absent = not written.
+   */
+  readonly indexedChains?: string;
 }
 
 function shuffle<T>(items: T[], seed = 42): T[] {

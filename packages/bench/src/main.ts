@@ -9,7 +9,9 @@ import pg from 'pg';
 import { createClient } from 'redis';
 import { applyBaselines } from './baselines.js';
 import { accountCpu, type CpuAccount, type CpuPerRequest } from './cpu.js';
+import { markIndexedThroughNow } from './closed-windows.js';
 import { ensureDataset, pickParams } from './dataset.js';
+import { measureDbFloor } from './db-floor.js';
 import { runLoad, type LoadResult, type RequestPlan } from './load.js';
 import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
@@ -37,6 +39,7 @@ import { databaseUrl } from './dataset.js';
 import { measureSseFanout } from './sse.js';
 import { measureFanout } from './websocket.js';
 import {
+  CLOSED_WINDOW_WALK,
   HELLO_WORLD_32,
   httpWorkloads,
   PLACEHOLDER_PARAMS,
@@ -218,6 +221,8 @@ async function run(opts: BenchOptions): Promise<void> {
       log,
     });
     params = await pickParams(dataset.url);
+    if (wanted.includes(CLOSED_WINDOW_WALK))
+      params = { ...params, indexedChains: await markIndexedThroughNow(dataset.url) };
     log(
       `params: ${params.deepCursors.length} deep cursors, ${params.senders.length} senders, ${params.lookups.length} lookups, ${params.windows.length} windows, ${params.searches.length} searches`,
     );
@@ -251,9 +256,27 @@ async function run(opts: BenchOptions): Promise<void> {
     return record;
   };
   /** Prepares `w` against the monitoring API and measures it there, or on the same-bytes server. */
+  /** A feed workload's database floor, measured just after it (db-floor.ts). */
+  const withFloor = async (w: HttpWorkload, record: WorkloadRecord, plan: RequestPlan) => {
+    if (!dataset || opts.noFloor || w.group !== 'feed' || !w.name.startsWith('feed-'))
+      return record;
+    const f = await measureDbFloor({
+      databaseUrl: dataset.url,
+      plan,
+      connections: w.connections,
+      durationSeconds: opts.duration,
+      warmupSeconds: WARMUP_SECONDS,
+    });
+    const floor = { rps: f.rps, ratio: record.rps / f.rps, p50: f.p50, p99: f.p99, cpu: f.cpu };
+    log(
+      `  ${w.name} database floor: ${Math.round(f.rps)} statements/s, p50 ${f.p50} ms, p99 ${f.p99} ms, ${f.cpu?.postgresUs ?? 'n/a'} us PostgreSQL CPU/statement; the workload ${floor.ratio.toFixed(2)}x of it`,
+    );
+    return { ...record, floor };
+  };
   const measureMonitoring = async (w: HttpWorkload, monitoring: RunningService) => {
     const { plan, page } = await preparePlan(w.prepare, w.plan, monitoring.baseUrl, log);
-    if (w.service !== 'same-bytes') return measurePaired(w, monitoring, plan);
+    if (w.service !== 'same-bytes')
+      return withFloor(w, await measurePaired(w, monitoring, plan), plan);
     const server = await startHelloWorld(page);
     try {
       return await measurePaired(w, server, plan);

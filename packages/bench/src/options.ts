@@ -34,6 +34,7 @@ const OptionsSchema = z.object({
   reseed: z.boolean().default(false),
   skipBuild: z.boolean().default(false),
   noWrite: z.boolean().default(false),
+  noFloor: z.boolean().default(false),
   cpuProf: z.boolean().default(false),
   renderOnly: z.boolean().default(false),
   note: z.string().max(500).optional(),
@@ -73,6 +74,7 @@ export const USAGE = `Usage: pnpm bench [flags]
   --reseed           reload the dataset even when its size matches (e.g. after the seeder changed)
   --skip-build       do not build the apps first (use their current dist/)
   --no-write         print the table but do not update BENCHMARKS.md or results/
+  --no-floor         skip the database floor measured after each feed workload
   --cpu-prof         run the APIs with --cpu-prof (profiles in packages/bench/bench-results/profiles)
   --env NAME=VALUE   extra environment for both APIs, repeatable (experiments, e.g. PGOPTIONS=-c jit=off);
                      the values are recorded in the report
@@ -100,6 +102,7 @@ export function parseOptions(
     reseed: { type: 'boolean' },
     'skip-build': { type: 'boolean' },
     'no-write': { type: 'boolean' },
+    'no-floor': { type: 'boolean' },
     'cpu-prof': { type: 'boolean' },
     'render-only': { type: 'boolean' },
     note: { type: 'string' },
@@ -118,6 +121,7 @@ export function parseOptions(
     reseed: values.reseed,
     skipBuild: values['skip-build'],
     noWrite: values['no-write'],
+    noFloor: values['no-floor'],
     cpuProf: values['cpu-prof'],
     renderOnly: values['render-only'],
     note: values.note,

@@ -133,7 +133,21 @@ function ratioText(run: RunRecord, w: WorkloadRecord): string {
   if (!run.pairedHelloSeconds || w.name === 'hello-world' || w.name === HELLO_WORLD_32)
     return ratio;
   const of = w.baseline ? `\`${w.baseline}\`` : 'hello-world';
-  return `${ratio} of ${of} (${num(w.baselineRps ?? w.helloRps)}${roundsText(w)})`;
+  return `${ratio} of ${of} (${num(w.baselineRps ?? w.helloRps)}${roundsText(w)})${floorText(w)}`;
+}
+
+/**
+ * `; 0.52x of the database floor (2,750 statements/s, p99 30 ms; rounds 0.50 / 0.52 / 0.55)` for
+ * a feed workload measured with its floor (db-floor.ts), else ''.
+ */
+function floorText(w: WorkloadRecord): string {
+  if (!w.floor) return '';
+  const rounds =
+    w.roundFloorRatios && w.roundFloorRatios.length > 1
+      ? `; rounds ${w.roundFloorRatios.map((r) => r.toFixed(2)).join(' / ')}`
+      : '';
+  const pg = w.floor.cpu ? `, ${num(w.floor.cpu.postgresUs)} us PostgreSQL CPU/statement` : '';
+  return `; ${w.floor.ratio.toFixed(2)}x of the database floor (${num(w.floor.rps)} statements/s, p99 ${w.floor.p99} ms${pg}${rounds})`;
 }
 
 function workloadTable(run: RunRecord, reference: RunRecord | undefined): string[] {

@@ -51,6 +51,23 @@ export interface WorkloadRecord {
    * (the other figures are the median round's: rounds.ts).
    */
   readonly roundRatios?: readonly number[] | undefined;
+  /**
+   * The database floor of a feed workload (db-floor.ts), measured just after it in the same
+   * round: the API's own feed statements over a bare `pg` loop at the same concurrency.
+   */
+  readonly floor?: FloorFigures | undefined;
+  /** `rps / floor.rps` of every round, in the order measured (several rounds). */
+  readonly roundFloorRatios?: readonly number[] | undefined;
+}
+
+/** A workload's database floor: statements/s, latencies (ms) and CPU per statement. */
+export interface FloorFigures {
+  readonly rps: number;
+  /** The workload's req/s over `rps`. */
+  readonly ratio: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly cpu?: CpuPerRequest | undefined;
 }
 
 /** The WebSocket fan-out figures. */

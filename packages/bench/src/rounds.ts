@@ -38,6 +38,9 @@ export function medianRound(rounds: readonly WorkloadRecord[]): WorkloadRecord {
     timeouts: sum((r) => r.timeouts),
     statuses,
     roundRatios: rounds.map((r) => r.ratio),
+    ...(rounds.some((r) => r.floor)
+      ? { roundFloorRatios: rounds.map((r) => r.floor?.ratio ?? 0) }
+      : {}),
   };
 }
 

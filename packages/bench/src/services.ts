@@ -32,6 +32,8 @@ export interface ServiceOptions {
   readonly cpuProf: boolean;
   /** Extra environment (experiments), applied last. */
   readonly extraEnv: Record<string, string>;
+  /** Extra node flags of the monitoring API (tools, e.g. a heap snapshot signal). */
+  readonly nodeFlags?: readonly string[];
 }
 
 const profFlags = (cpuProf: boolean, name: string): string[] =>
@@ -125,7 +127,7 @@ export async function startMonitoringApi(
     name: 'monitoring-api',
     script: path.join(MONITORING_APP_DIR, 'dist', 'bin', 'main.js'),
     cwd: MONITORING_APP_DIR,
-    nodeFlags: profFlags(opts.cpuProf, 'monitoring-api'),
+    nodeFlags: [...profFlags(opts.cpuProf, 'monitoring-api'), ...(opts.nodeFlags ?? [])],
     env: {
       NODE_ENV: 'production',
       PORT: String(port),

@@ -138,6 +138,12 @@ export const HELLO_WORLD_32 = 'hello-world-32';
  */
 const SAME_BYTES = 'same-bytes-window-page';
 
+/**
+ * The time-window walk on windows the indexer's watermark has passed: every page is kept and
+ * answered as immutable (apps/monitoring-api transactions/closed-windows.ts).
+ */
+export const CLOSED_WINDOW_WALK = 'feed-time-window-closed';
+
 /** Workload names in report order (the WebSocket fan-out is `ws-fanout`). */
 export const WORKLOAD_ORDER: readonly string[] = [
   'hello-world',
@@ -153,6 +159,7 @@ export const WORKLOAD_ORDER: readonly string[] = [
   'feed-lookup',
   'feed-time-window',
   'feed-time-window-gzip',
+  CLOSED_WINDOW_WALK,
   'leaderboard',
   'leaderboard-search',
   'stats-volumes',
@@ -319,6 +326,17 @@ export function httpWorkloads(p: BenchParams): HttpWorkload[] {
       plan: timeWindowWalk(p.windows, { 'accept-encoding': 'gzip' }),
       prepare: 'replay-walk',
       baseline: SAME_BYTES,
+    },
+    {
+      name: CLOSED_WINDOW_WALK,
+      description: `the pages of the time-window walk (its first ${REPLAY_PAGES.toLocaleString('en-US')}, collected just before, which stores them) on windows below the watermark (every chain's cursor confirmed past them): closed, immutable, served from the kept copies; no Accept-Encoding`,
+      service: 'monitoring',
+      group: 'feed',
+      connections: 32,
+      plan: timeWindowWalk(p.windows),
+      prepare: 'replay-walk',
+      baseline: SAME_BYTES,
+      env: { FEED_INDEXED_CHAINS: p.indexedChains ?? '' },
     },
     ...stats.map(([name, path]): HttpWorkload => ({
       name,

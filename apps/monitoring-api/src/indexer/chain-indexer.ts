@@ -154,6 +154,8 @@ export class ChainIndexer {
     const after = await this.blockAt(to);
     if (after?.hash !== toBlock.hash) throw new ChainMovedError(`block ${to} changed during scan`);
     if (!this.locks.holds(this.lockKey)) return { kind: 'standby' };
+    // The time up to which this chain is scanned and final: the feed watermark's part.
+    const confirmedBlock = safe >= to ? toBlock : await this.blockAt(safe);
     const inserted = await writeBatch(this.knex, {
       chain: this.key,
       expected: cursor,
@@ -161,6 +163,9 @@ export class ChainIndexer {
       transfers,
       received,
       safeBlock: safe,
+      ...(confirmedBlock
+        ? { confirmedTime: new Date(Number(confirmedBlock.timestamp) * 1000) }
+        : {}),
     });
     return { kind: 'scanned', from, to, head, inserted };
   }

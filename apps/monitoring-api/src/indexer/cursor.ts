@@ -64,6 +64,9 @@ export async function readCursor(
  *
  * @param safeBlock the highest block counted final now (recorded for deep-reorg detection);
  *   undefined keeps the stored one, lowered to `next` when above it.
+ * @param confirmedTime the timestamp of block min(`next`, `safeBlock`) (the feed watermark,
+ *   transactions/watermark.ts); undefined keeps the stored one while `next` stays at or above
+ *   the stored safe block, else clears it (a reorg of final blocks).
  * @throws {CursorMovedError} when the stored cursor is not `expected`.
  */
 export async function moveCursor(
@@ -72,14 +75,16 @@ export async function moveCursor(
   expected: Cursor | undefined,
   next: Cursor | undefined,
   safeBlock?: bigint,
+  confirmedTime?: Date,
 ): Promise<void> {
   const key = { network: chain.network, domain: chain.domain };
   let changed: number;
   if (!expected) {
     if (!next) return;
     const result = await trx.raw<{ rowCount: number }>(
-      `insert into indexer_cursors (chain, network, domain, block_number, block_hash, safe_block)
-       values (?, ?, ?, ?, ?, ?)
+      `insert into indexer_cursors
+         (chain, network, domain, block_number, block_hash, safe_block, confirmed_time)
+       values (?, ?, ?, ?, ?, ?, ?)
        on conflict (network, domain) where domain is not null do nothing`,
       [
         chain.name,
@@ -88,6 +93,7 @@ export async function moveCursor(
         next.number.toString(),
         next.hash,
         safeBlock?.toString() ?? null,
+        confirmedTime ?? null,
       ],
     );
     changed = result.rowCount;
@@ -106,6 +112,9 @@ export async function moveCursor(
             safeBlock === undefined
               ? trx.raw('least(safe_block, ?)', [next.number.toString()])
               : safeBlock.toString(),
+          confirmed_time:
+            confirmedTime ??
+            trx.raw('case when safe_block <= ? then confirmed_time end', [next.number.toString()]),
           updated_at: trx.fn.now(),
         })
       : await guard.delete();

@@ -125,6 +125,8 @@ export interface Batch {
   readonly received: readonly ReceivedRow[];
   /** Highest block number counted final (rows at or below it become `confirmed`). */
   readonly safeBlock: bigint;
+  /** Timestamp of block min(`next`, `safeBlock`), when known (the feed watermark). */
+  readonly confirmedTime?: Date;
 }
 
 /**
@@ -142,7 +144,14 @@ const INSERT_CHUNK_ROWS = 1_000;
  */
 export async function writeBatch(knex: Knex, batch: Batch): Promise<number> {
   return knex.transaction(async (trx) => {
-    await moveCursor(trx, batch.chain, batch.expected, batch.next, batch.safeBlock);
+    await moveCursor(
+      trx,
+      batch.chain,
+      batch.expected,
+      batch.next,
+      batch.safeBlock,
+      batch.confirmedTime,
+    );
     let inserted = 0;
     const ids: string[] = [];
     if (batch.transfers.length > 0) {

@@ -15,6 +15,7 @@ import * as explorerFields from './20261202000100_explorer_fields.js';
 import * as indexerPolling from './20261202000200_indexer_polling.js';
 import * as points from './20261203000100_points.js';
 import * as transactionChanges from './20261204000100_transaction_changes.js';
+import * as confirmedTime from './20261205000100_confirmed_time.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -30,6 +31,7 @@ export const migrations: readonly Migration[] = [
   { name: '20261202000200_indexer_polling', ...indexerPolling },
   { name: '20261203000100_points', ...points },
   { name: '20261204000100_transaction_changes', ...transactionChanges },
+  { name: '20261205000100_confirmed_time', ...confirmedTime },
 ];
 
 /** The knex migration source over {@link migrations}. */

@@ -5,7 +5,7 @@
  * "D63. In-process first-page cache"), each answer with its `Cache-Control` (docs/api.md
  * "Compression and HTTP caching").
  */
-import { HttpProblem } from '@ctss/server-kit';
+import { HttpProblem, type KvStore } from '@ctss/server-kit';
 import {
   NOT_FOUND_CACHE_CONTROL,
   recordCacheControl,
@@ -15,15 +15,21 @@ import type { Clock } from '../clock.js';
 import type { Databases } from '../db/connect.js';
 import type { NameResolver } from '../names/resolver.js';
 import type { Network } from '../network.js';
+import {
+  CLOSED_WINDOW_CACHE_CONTROL,
+  closedPageKey,
+  createClosedWindowStore,
+} from './closed-windows.js';
 import { toFilter } from './filters.js';
 import { createFirstPageCache, firstPageKey } from './first-page-cache.js';
 import { MAINNET_FIELDS, TESTNET_FIELDS } from './record.js';
-import { createFeedRepository, type FeedPage } from './repository.js';
+import { createFeedRepository, type FeedFilter, type FeedPage } from './repository.js';
 import { FEED_MAX_LIMIT, type FeedQuery } from './schemas.js';
+import { createWatermark, type IndexedChain } from './watermark.js';
 
 /**
- * What the transaction feeds use: the read pool, the clock, name resolution and the first-page
- * cache lifetime (seconds, 0 = off).
+ * What the transaction feeds use: the read pool, the clock, name resolution, the first-page
+ * cache lifetime (seconds, 0 = off) and the closed-window store (closed-windows.ts).
  */
 export interface TransactionsServiceDeps {
   readonly db: Pick<Databases, 'read'>;
@@ -31,6 +37,12 @@ export interface TransactionsServiceDeps {
   readonly firstPageCacheSeconds: number;
   readonly clock: Clock;
   readonly names: NameResolver;
+  /** Where closed windows' pages are kept (Redis; closed-windows.ts). */
+  readonly kv: KvStore;
+  /** The indexer's configured chains (FEED_INDEXED_CHAINS; none = no window is closed). */
+  readonly indexedChains: readonly IndexedChain[];
+  /** Bytes of closed pages kept in process (FEED_CLOSED_PAGE_MEMORY_BYTES). */
+  readonly closedPageMemoryBytes: number;
 }
 
 /** A page to send: JSON text, its `Cache-Control`, and for a cached first page its tag and age. */
@@ -66,7 +78,7 @@ const pageJson = (page: FeedPage): string =>
 
 const fieldsOf = (network: Network) => (network === 'mainnet' ? MAINNET_FIELDS : TESTNET_FIELDS);
 
-/** Builds the feeds over the read pool, with their first-page cache. */
+/** Builds the feeds over the read pool, with their first-page cache and closed-window store. */
 export function createTransactionsService(deps: TransactionsServiceDeps): TransactionsService {
   // This app's feed statements, each query shape built on its first request (repository.ts).
   const { listTransactions } = createFeedRepository();
@@ -74,9 +86,41 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
     ttlSeconds: deps.firstPageCacheSeconds,
     clock: deps.clock,
   });
+  const watermark = createWatermark({
+    read: deps.db.read,
+    chains: deps.indexedChains,
+    clock: deps.clock,
+  });
+  const closedPages = createClosedWindowStore({
+    kv: deps.kv,
+    maxBytes: deps.closedPageMemoryBytes,
+  });
+  /**
+   * Whether the filter's window is closed (closed-windows.ts): an `end_time` at or below the
+   * network's watermark and no `status` filter.
+   */
+  const isClosed = async (network: Network, filter: FeedFilter): Promise<boolean> => {
+    if (filter.endTime === undefined || filter.status !== undefined) return false;
+    const mark = await watermark.closedBefore(network);
+    return mark !== undefined && filter.endTime <= mark;
+  };
   return {
     async feed(network, query) {
       const filter = await toFilter(deps, query);
+      if (await isClosed(network, filter)) {
+        const fields = fieldsOf(network);
+        const page = await closedPages.page(
+          closedPageKey(network, filter, query.limit, fields),
+          async () => {
+            const read = await listTransactions(deps.db.read, network, filter, query.limit, fields);
+            return { body: pageJson(read), settled: read.settled };
+          },
+        );
+        const cacheControl = page.immutable
+          ? CLOSED_WINDOW_CACHE_CONTROL
+          : windowCacheControl(query.end_time, deps.clock());
+        return { body: page.body, cacheControl, etag: page.etag };
+      }
       const render = async () =>
         pageJson(
           await listTransactions(deps.db.read, network, filter, query.limit, fieldsOf(network)),

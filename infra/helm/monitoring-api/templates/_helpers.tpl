@@ -72,6 +72,23 @@ applies (the apps treat an absent variable as "use the default").
 {{ $key }}: {{ include "monitoring-api.envValue" $value | quote }}
 {{- end }}
 {{- end }}
+{{- include "monitoring-api.indexedChains" . }}
+{{- end }}
+
+{{/*
+FEED_INDEXED_CHAINS from the indexer's chains (network:domain, comma-separated), unless config
+sets it: the API closes a feed window only once every one of them is final past it
+(docs/api.md "Compression and HTTP caching").
+*/}}
+{{- define "monitoring-api.indexedChains" -}}
+{{- $indexer := .Values.indexer }}
+{{- if and $indexer.enabled $indexer.chains (not (hasKey .Values.config "FEED_INDEXED_CHAINS")) }}
+{{- $ids := list }}
+{{- range $indexer.chains }}
+{{- $ids = append $ids (printf "%s:%d" (default "mainnet" .network) (int .domain)) }}
+{{- end }}
+FEED_INDEXED_CHAINS: {{ join "," $ids | quote }}
+{{- end }}
 {{- end }}
 
 {{/*
