@@ -39,7 +39,7 @@ export const dependencyUnavailable = {
 };
 
 /** The 400 of a route whose parameters are only validated. */
-const invalidQuery = {
+export const invalidQuery = {
   400: problemResponse(
     'INVALID_QUERY: a parameter is missing, malformed, out of range, repeated or unknown',
   ),

@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 
 /** Reads `VmRSS` and `VmHWM` of `pid` in bytes; undefined when /proc is unavailable. */
-async function readMemory(pid: number): Promise<{ rss: number; hwm: number } | undefined> {
+export async function readMemory(pid: number): Promise<{ rss: number; hwm: number } | undefined> {
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');
     const kb = (field: string): number => {
