@@ -117,7 +117,7 @@ describe('ECDSA quotes', () => {
         verifyEcdsaQuote(ecdsa(80_000n), request, signer.address, 'compact', { now: close }),
       ),
     ).toBe('EXPIRED');
-    const broken = { ...ecdsa(80_000n), signature: `0x${'00'.repeat(65)}` as Hex };
+    const broken = { ...ecdsa(80_000n), signature: `0x${'00'.repeat(65)}` };
     expect(
       await refusal(verifyEcdsaQuote(broken, request, signer.address, 'compact', { now })),
     ).toBe('BAD_SIGNATURE');
@@ -150,16 +150,14 @@ describe('Ed25519 quotes', () => {
     expect(bytesToHex(ed25519QuoteMessage({ ...solana, fee: 2_160_000n, deadline }))).toBe(
       raw.message,
     );
-    expect(verifyEd25519Quote(raw, solana, raw.publicKey as Hex, { now })).toMatchObject({
+    expect(verifyEd25519Quote(raw, solana, raw.publicKey, { now })).toMatchObject({
       fee: 2_160_000n,
     });
   });
 
   it('refuses a tampered fee, another key, a bad signature and an expired quote', async () => {
     expect(
-      await refusal(() =>
-        verifyEd25519Quote({ ...raw, fee: '1' }, solana, raw.publicKey as Hex, { now }),
-      ),
+      await refusal(() => verifyEd25519Quote({ ...raw, fee: '1' }, solana, raw.publicKey, { now })),
     ).toBe('FIELD_MISMATCH');
     expect(
       await refusal(() => verifyEd25519Quote(raw, solana, `0x${'22'.repeat(32)}`, { now })),
@@ -167,12 +165,12 @@ describe('Ed25519 quotes', () => {
     const flipped = `${raw.signature.slice(0, -2)}${raw.signature.endsWith('00') ? '01' : '00'}`;
     expect(
       await refusal(() =>
-        verifyEd25519Quote({ ...raw, signature: flipped }, solana, raw.publicKey as Hex, { now }),
+        verifyEd25519Quote({ ...raw, signature: flipped }, solana, raw.publicKey, { now }),
       ),
     ).toBe('BAD_SIGNATURE');
     expect(
       await refusal(() =>
-        verifyEd25519Quote(raw, solana, raw.publicKey as Hex, { now: () => NOW_MS + 200_000 }),
+        verifyEd25519Quote(raw, solana, raw.publicKey, { now: () => NOW_MS + 200_000 }),
       ),
     ).toBe('EXPIRED');
   });

@@ -75,7 +75,7 @@ describe('buildTransferPlan', () => {
 
   it('checks units, widths, versions and that the amount covers the fees', () => {
     const bad = (input: Record<string, unknown>) => () =>
-      buildTransferPlan(quote, { amount: 100_000_000n, recipient, ...input } as never, fees);
+      buildTransferPlan(quote, { amount: 100_000_000n, recipient, ...input }, fees);
     expect(bad({ amount: 100 })).toThrow(TransferInputError);
     expect(bad({ amount: 1n << 64n })).toThrow(/out of range/);
     expect(bad({ gasDrop: -1n })).toThrow(/out of range/);
