@@ -12,7 +12,7 @@ import {
   signEd25519,
   signQuote,
 } from '@ctss/signing';
-import { bytesToHex, type Hex } from 'viem';
+import { bytesToHex } from 'viem';
 import {
   QuoteRefusedError,
   ecdsaQuoteDigest,
