@@ -30,7 +30,6 @@ import {
   http,
   type Address,
   type Hex,
-  type PublicClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { IrisClient } from '../../src/indexer/iris.js';
