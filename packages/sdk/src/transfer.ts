@@ -1,10 +1,11 @@
 /**
  * Transfer parameters for the deployed CashmereCCTP (abi.ts; docs/api.md "Using a quote
- * on-chain") and what the transfer costs. The contract pulls `amount` (+ the gas drop when the fee
- * is paid in USDC), keeps `amount * feeBP / 10000` (its percentage fee) plus the quoted relayer fee
- * when `isNative` is false, and burns the rest; with `isNative` the transaction value pays the
- * relayer fee and gas drop. A fast v2 transfer also pays Circle's fee (at most `maxFee`) out of the
- * burned amount on the destination.
+ * on-chain") and what the transfer costs, by the deployed contracts' rules as docs/indexer.md
+ * "Record fields" states them: the contract keeps `amount * feeBP / 10000` (its percentage fee)
+ * plus the quoted relayer fee when `isNative` is false, and burns the rest; a gas drop paid in USDC
+ * is pulled on top of `amount` by v1 (`transfer`) and taken out of `amount` by v2 (`transferV2`);
+ * with `isNative` the transaction value pays the relayer fee and gas drop. A fast v2 transfer also
+ * pays Circle's fee (at most `maxFee`) out of the burned amount on the destination.
  */
 import type { Hex } from 'viem';
 import { circleFeeRate, FINALITY_THRESHOLD, maxFeeFor } from './circle-fees.js';
@@ -152,7 +153,10 @@ export function buildTransferPlan(
   });
   const contractFee = (amount * fees.contractFeeBps) / 10_000n;
   const usdcRelayerFee = quote.isNative ? 0n : quote.fee;
-  const burned = amount - contractFee - usdcRelayerFee;
+  const usdcGasDrop = quote.isNative ? 0n : gasDrop;
+  // v1 pulls a USDC gas drop on top of `amount`; v2 takes it out of `amount`.
+  const gasDropInAmount = version === 2 ? usdcGasDrop : 0n;
+  const burned = amount - contractFee - usdcRelayerFee - gasDropInAmount;
   const finality = input.finality ?? 'standard';
   const threshold = FINALITY_THRESHOLD[finality];
   let circleFeeMax = 0n;
@@ -170,7 +174,7 @@ export function buildTransferPlan(
   if (burned <= circleFeeMax) {
     throw new TransferInputError(
       'amount',
-      `${amount} does not cover the fees (contract ${contractFee}, relayer ${usdcRelayerFee}, Circle up to ${circleFeeMax})`,
+      `${amount} does not cover the fees (contract ${contractFee}, relayer ${usdcRelayerFee}, gas drop ${gasDropInAmount}, Circle up to ${circleFeeMax})`,
     );
   }
   const value = quote.isNative ? quote.fee + gasDrop : 0n;
@@ -183,7 +187,7 @@ export function buildTransferPlan(
     gasDropCurrency: quote.isNative ? 'native' : 'usdc',
     circleFeeMax,
     circleFeeExpected,
-    userPaysUsdc: amount + (quote.isNative ? 0n : gasDrop),
+    userPaysUsdc: amount + (version === 1 ? usdcGasDrop : 0n),
     userPaysNative: value,
     burned,
     recipientGetsMin: burned - circleFeeMax,

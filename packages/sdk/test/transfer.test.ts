@@ -1,7 +1,8 @@
 /**
- * Transfer parameters and costs by the deployed contract's rules (CashmereCCTP `_beforeTransfer`:
- * pulls amount (+ gas drop in USDC), keeps amount * feeBP / 10000 + the USDC relayer fee, burns
- * the rest; Circle's fast fee comes out of the burned amount, at most maxFee).
+ * Transfer parameters and costs by the deployed contracts' rules (docs/indexer.md "Record
+ * fields"): keeps amount * feeBP / 10000 + the USDC relayer fee and burns the rest; a USDC gas
+ * drop is pulled on top by v1 and taken out of the amount by v2; Circle's fast fee comes out of
+ * the burned amount, at most maxFee.
  */
 import { describe, expect, it } from '@jest/globals';
 import { TransferInputError, buildTransferPlan, type EcdsaVerifiedQuote } from '../src/index.js';
@@ -28,8 +29,9 @@ describe('buildTransferPlan', () => {
       { amount: 100_000_000n, recipient, gasDrop: 2_000_000n, finality: 'fast' },
       fees,
     );
-    // contract 0.1 % = 100000; burned = 1e8 - 100000 - 80000 = 99820000;
-    // Circle 1.3 bps of it = 12976.6 -> 12977; maxFee +20 % = 15571.92 -> 15572.
+    // contract 0.1 % = 100000; v2 takes the gas drop out of the amount:
+    // burned = 1e8 - 100000 - 80000 - 2000000 = 97820000;
+    // Circle 1.3 bps of it = 12716.6 -> 12717; maxFee +20 % = 15259.92 -> 15260.
     expect(plan.costs).toEqual({
       amount: 100_000_000n,
       relayerFee: 80_000n,
@@ -37,19 +39,19 @@ describe('buildTransferPlan', () => {
       contractFee: 100_000n,
       gasDrop: 2_000_000n,
       gasDropCurrency: 'usdc',
-      circleFeeMax: 15_572n,
-      circleFeeExpected: 12_977n,
-      userPaysUsdc: 102_000_000n,
+      circleFeeMax: 15_260n,
+      circleFeeExpected: 12_717n,
+      userPaysUsdc: 100_000_000n,
       userPaysNative: 0n,
-      burned: 99_820_000n,
-      recipientGetsMin: 99_804_428n,
-      recipientGetsExpected: 99_807_023n,
+      burned: 97_820_000n,
+      recipientGetsMin: 97_804_740n,
+      recipientGetsExpected: 97_807_283n,
     });
     expect(plan).toMatchObject({
       functionName: 'transferV2',
       value: 0n,
       params: {
-        maxFee: 15_572n,
+        maxFee: 15_260n,
         minFinalityThreshold: 1000,
         gasDropAmount: 2_000_000n,
         hookData: '0x',
