@@ -36,7 +36,8 @@ export const cashmereCctpAbi = parseAbi([
 
 /**
  * The bridge asset's calls: ERC-20 allowance/approve/balance, EIP-2612 `nonces`, and the EIP-712
- * domain (EIP-5267 `eip712Domain`, or FiatToken's `name`/`version`) a permit is signed for.
+ * domain (EIP-5267 `eip712Domain`, or FiatToken's `name`/`version`/`DOMAIN_SEPARATOR`) a permit is
+ * signed for.
  */
 export const usdcAbi = parseAbi([
   'function allowance(address owner, address spender) view returns (uint256)',
@@ -45,5 +46,6 @@ export const usdcAbi = parseAbi([
   'function nonces(address owner) view returns (uint256)',
   'function name() view returns (string)',
   'function version() view returns (string)',
+  'function DOMAIN_SEPARATOR() view returns (bytes32)',
   'function eip712Domain() view returns (bytes1 fields, string name, string version, uint256 chainId, address verifyingContract, bytes32 salt, uint256[] extensions)',
 ]);

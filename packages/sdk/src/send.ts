@@ -5,7 +5,16 @@
  * simulated first, so a revert (an expired quote, a wrong signature) surfaces before anything is
  * sent.
  */
-import type { Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
+import {
+  domainSeparator,
+  type Account,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from 'viem';
 import { cashmereCctpAbi, usdcAbi } from './abi.js';
 import { TransferInputError } from './errors.js';
 import type { TransferPlan } from './transfer.js';
@@ -40,6 +49,9 @@ export interface SentTransfer {
   readonly approveHash?: Hex;
 }
 
+/** FiatToken v2's EIP-712 domain name and version (circlefin/stablecoin-evm), used for what a token does not report. */
+const FIAT_TOKEN_DOMAIN = { name: 'USD Coin', version: '2' } as const;
+
 async function permitDomain(client: PublicClient, usdc: Address, chainId: number) {
   try {
     const [, name, version, domainChainId, verifyingContract] = await client.readContract({
@@ -49,13 +61,39 @@ async function permitDomain(client: PublicClient, usdc: Address, chainId: number
     });
     return { name, version, chainId: Number(domainChainId), verifyingContract };
   } catch {
-    // FiatToken (USDC) predates EIP-5267: its domain is name() and version().
-    const [name, version] = await Promise.all([
-      client.readContract({ address: usdc, abi: usdcAbi, functionName: 'name' }),
-      client.readContract({ address: usdc, abi: usdcAbi, functionName: 'version' }),
-    ]);
-    return { name, version, chainId, verifyingContract: usdc };
+    // FiatToken (USDC) predates EIP-5267: its domain is name() and version(), FiatToken v2's
+    // values where the token does not expose them; checked against DOMAIN_SEPARATOR() below.
   }
+  const read = async (functionName: 'name' | 'version', fallback: string) => {
+    try {
+      return await client.readContract({ address: usdc, abi: usdcAbi, functionName });
+    } catch {
+      return fallback;
+    }
+  };
+  const domain = {
+    name: await read('name', FIAT_TOKEN_DOMAIN.name),
+    version: await read('version', FIAT_TOKEN_DOMAIN.version),
+    chainId,
+    verifyingContract: usdc,
+  };
+  let separator: Hex | undefined;
+  try {
+    separator = await client.readContract({
+      address: usdc,
+      abi: usdcAbi,
+      functionName: 'DOMAIN_SEPARATOR',
+    });
+  } catch {
+    separator = undefined;
+  }
+  if (separator !== undefined && separator !== domainSeparator({ domain })) {
+    throw new TransferInputError(
+      'usdc',
+      `cannot rebuild the token's EIP-712 domain (DOMAIN_SEPARATOR ${separator})`,
+    );
+  }
+  return domain;
 }
 
 /**
