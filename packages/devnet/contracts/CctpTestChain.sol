@@ -7,10 +7,12 @@ pragma solidity 0.8.30;
 /// circlefin/evm-cctp-contracts `src/MessageTransmitter.sol`, `src/TokenMessenger.sol`,
 /// `src/TokenMinter.sol`, `src/v2/MessageTransmitterV2.sol`, `src/v2/TokenMessengerV2.sol`,
 /// `src/v2/BaseTokenMessenger.sol`, `src/v2/TokenMinterV2.sol`, and circlefin/stablecoin-evm
-/// `contracts/v1/FiatTokenV1.sol` for the token): a bridge token, Circle's TokenMinter,
-/// TokenMessenger and MessageTransmitter (v1 or v2 event shapes and message layouts, chosen at
-/// deployment), a batch relayer, and a transfer contract that checks the relayer-fee quote with
-/// ecrecover and emits CashmereTransfer. Attestations are not verified (test chain).
+/// `contracts/v1/FiatTokenV1.sol`, `contracts/v2/EIP2612.sol` for the token): a bridge token,
+/// Circle's TokenMinter, TokenMessenger and MessageTransmitter (v1 or v2 event shapes and message
+/// layouts, chosen at deployment), a batch relayer, and the transfer contract with the deployed
+/// `CashmereCCTP` ABI (cashmere-prod/contracts-prod `evm/src/CashmereCCTP.sol`) that checks the
+/// relayer-fee quote with ecrecover and emits CashmereTransfer. Attestations are not verified
+/// (test chain).
 
 /// FiatToken's events: `mint` emits Mint then Transfer(0, to); `burn` emits Burn then
 /// Transfer(burner, 0); `transferFrom` emits only Transfer.
@@ -49,6 +51,36 @@ contract TestUsdc {
         allowance[msg.sender][spender] = value;
         emit Approval(msg.sender, spender, value);
         return true;
+    }
+
+    /// EIP-2612 as FiatToken v2.2: EIP-712 domain ("USD Coin", "2", chain id, this contract),
+    /// the owner's sequential nonce, a 65-byte r || s || v signature; deadline max = no expiry.
+    bytes32 public constant PERMIT_TYPEHASH = keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
+    mapping(address => uint256) public nonces;
+
+    function DOMAIN_SEPARATOR() public view returns (bytes32) {
+        return keccak256(abi.encode(
+            keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"),
+            keccak256("USD Coin"), keccak256("2"), block.chainid, address(this)));
+    }
+
+    function permit(address owner_, address spender, uint256 value, uint256 deadline, bytes memory signature) external {
+        require(deadline == type(uint256).max || deadline >= block.timestamp, "FiatTokenV2: permit is expired");
+        bytes32 digest = keccak256(abi.encodePacked(hex"1901", DOMAIN_SEPARATOR(),
+            keccak256(abi.encode(PERMIT_TYPEHASH, owner_, spender, value, nonces[owner_]++, deadline))));
+        require(signature.length == 65, "EIP2612: invalid signature");
+        bytes32 r;
+        bytes32 s;
+        uint8 v;
+        assembly {
+            r := mload(add(signature, 32))
+            s := mload(add(signature, 64))
+            v := byte(0, mload(add(signature, 96)))
+        }
+        address signer = ecrecover(digest, v, r, s);
+        require(signer != address(0) && signer == owner_, "EIP2612: invalid signature");
+        allowance[owner_][spender] = value;
+        emit Approval(owner_, spender, value);
     }
 
     function transfer(address to, uint256 value) external returns (bool) {
@@ -191,6 +223,11 @@ contract TestTokenMessenger {
         feeRecipient = msg.sender;
     }
 
+    /// As TokenMessenger(V2).localMessageTransmitter (the transfer contract reads its domain there).
+    function localMessageTransmitter() external view returns (TestMessageTransmitter) {
+        return transmitter;
+    }
+
     /// As TokenMessenger._depositForBurn: the deposit moves to the minter, which burns it; then
     /// the transmitter emits MessageSent, then this contract DepositForBurn.
     function depositForBurn(uint256 amount, uint32 destinationDomain, bytes32 mintRecipient, address burnToken) external returns (uint64 nonce) {
@@ -284,24 +321,100 @@ contract TestBatchRelayer {
     }
 }
 
-contract TestCashmere {
-    uint32 public immutable localDomain;
-    address public immutable signer;
-    TestUsdc public immutable usdc;
-    TestTokenMessenger public immutable messenger;
-    TestTokenMessenger public immutable messengerV2;
-    bool public immutable legacyEvent;
-    uint16 public feeBP;
-    uint256 public nonce;
+/// The access control the deployed transfer contract inherits (OpenZeppelin Contracts v5
+/// `AccessControl`): the same external functions, events and custom errors, written for this
+/// test chain. Roles are only used with DEFAULT_ADMIN_ROLE here.
+abstract contract TestAccessControl {
+    bytes32 public constant DEFAULT_ADMIN_ROLE = 0x00;
+    mapping(bytes32 => mapping(address => bool)) private members;
+    mapping(bytes32 => bytes32) private admins;
 
+    error AccessControlUnauthorizedAccount(address account, bytes32 neededRole);
+    error AccessControlBadConfirmation();
+
+    event RoleAdminChanged(bytes32 indexed role, bytes32 indexed previousAdminRole, bytes32 indexed newAdminRole);
+    event RoleGranted(bytes32 indexed role, address indexed account, address indexed sender);
+    event RoleRevoked(bytes32 indexed role, address indexed account, address indexed sender);
+
+    modifier onlyRole(bytes32 role) {
+        if (!members[role][msg.sender]) revert AccessControlUnauthorizedAccount(msg.sender, role);
+        _;
+    }
+
+    function supportsInterface(bytes4 interfaceId) public view virtual returns (bool) {
+        // IAccessControl and IERC165.
+        return interfaceId == 0x7965db0b || interfaceId == 0x01ffc9a7;
+    }
+
+    function hasRole(bytes32 role, address account) public view returns (bool) { return members[role][account]; }
+
+    function getRoleAdmin(bytes32 role) public view returns (bytes32) { return admins[role]; }
+
+    function grantRole(bytes32 role, address account) public onlyRole(getRoleAdmin(role)) { _grantRole(role, account); }
+
+    function revokeRole(bytes32 role, address account) public onlyRole(getRoleAdmin(role)) { _revokeRole(role, account); }
+
+    function renounceRole(bytes32 role, address callerConfirmation) public {
+        if (callerConfirmation != msg.sender) revert AccessControlBadConfirmation();
+        _revokeRole(role, callerConfirmation);
+    }
+
+    function _grantRole(bytes32 role, address account) internal {
+        if (members[role][account]) return;
+        members[role][account] = true;
+        emit RoleGranted(role, account, msg.sender);
+    }
+
+    function _revokeRole(bytes32 role, address account) private {
+        if (!members[role][account]) return;
+        members[role][account] = false;
+        emit RoleRevoked(role, account, msg.sender);
+    }
+}
+
+/// Stand-in of the deployed transfer contract (cashmere-prod/contracts-prod
+/// `evm/src/CashmereCCTP.sol`): the same constructor, external functions, struct parameters,
+/// public state, events and custom errors (pinned by packages/devnet/src/cashmere-abi.test.ts), and
+/// the same rules: the relayer-fee quote is checked with ecrecover over the compact packing
+/// `keccak256(abi.encodePacked(uint32 localDomain, uint32 destinationDomain, uint128 fee,
+/// uint64 deadline, bool isNative, uint8 version))`, version 1 for `transfer` and 2 for
+/// `transferV2`; the percentage fee `feeBP` (basis points of `amount`, at most 100) is kept on top
+/// of the quoted fee; v1 pulls amount + gas drop (USDC gas drop) and burns amount - fees; v2
+/// pulls amount and burns amount - fees - gas drop; a native quote is paid in msg.value (fee +
+/// gas drop, change returned). Written for the test chain, not a copy of the deployed code.
+contract CashmereCCTP is TestAccessControl {
+    error FeeExceedsAmount();
+    error TransferFailed();
+    error NativeTransferFailed();
     error InvalidSignature();
     error DeadlineExpired();
+    error NativeAmountTooLow();
+    error GasDropLimitExceeded();
+    error WithdrawCooldownNotPassed();
+    error WithdrawLimitExceeded();
+    error ReentrancyError();
+    error InvalidSignatureLength();
+    error Paused();
+    error BPTooHigh();
+    error ZeroLimit();
+
+    /// Field order and widths as deployed: the public getter `state()` returns them in this order.
+    struct State {
+        address signer;
+        uint32 nonce;
+        uint32 maxUSDCGasDrop;
+        uint16 feeBP;
+        bool reentrancyLock;
+        bool paused;
+        uint128 maxNativeGasDrop;
+        uint128 lastFeeWithdrawTimestamp;
+    }
 
     struct TransferParams {
-        uint256 amount;
-        uint64 fee;
+        uint64 amount;
+        uint128 fee;
         uint64 deadline;
-        uint64 gasDropAmount;
+        uint128 gasDropAmount;
         uint32 destinationDomain;
         bytes32 recipient;
         bytes32 solanaOwner;
@@ -310,36 +423,137 @@ contract TestCashmere {
     }
 
     struct TransferV2Params {
-        uint256 amount;
+        uint64 amount;
         uint256 maxFee;
-        uint64 fee;
+        uint128 fee;
         uint64 deadline;
-        uint64 gasDropAmount;
+        uint128 gasDropAmount;
         uint32 destinationDomain;
         uint32 minFinalityThreshold;
         bytes32 recipient;
+        bytes32 solanaOwner;
         bool isNative;
         bytes hookData;
         bytes signature;
     }
 
-    constructor(uint32 localDomain_, address signer_, TestUsdc usdc_, TestTokenMessenger messenger_, TestTokenMessenger messengerV2_, bool legacyEvent_, uint16 feeBP_) {
-        localDomain = localDomain_;
-        signer = signer_;
-        usdc = usdc_;
-        messenger = messenger_;
-        messengerV2 = messengerV2_;
-        legacyEvent = legacyEvent_;
-        feeBP = feeBP_;
-        usdc_.approve(address(messenger_), type(uint256).max);
-        usdc_.approve(address(messengerV2_), type(uint256).max);
+    struct PermitParams {
+        uint256 value;
+        uint256 deadline;
+        bytes signature;
     }
 
-    /// The quote digest of the spec packing (packages/signing: uint32, uint32, uint256, uint256, bool, uint8).
-    function checkQuote(uint32 destinationDomain, uint256 fee, uint256 deadline, bool isNative, uint8 version, bytes memory signature) internal view {
-        if (block.timestamp > deadline) revert DeadlineExpired();
+    event FeeBPUpdated(uint16 feeBP);
+    event SignerUpdated(address newSigner);
+    event FeeWithdraw(address destination, uint256 amount, uint256 nativeAmount);
+    event PausedUpdated(bool paused);
+    event MaxUSDCGasDropUpdated(uint64 newLimit);
+    event MaxNativeGasDropUpdated(uint256 newLimit);
+    event CashmereTransfer(uint32 destinationDomain, uint256 indexed nonce, bytes32 recipient, bytes32 solanaOwner, address indexed user, uint64 amount, uint256 gasDropAmount, bool isNative);
+
+    State public state;
+    uint32 public immutable localDomain;
+    TestTokenMessenger public immutable tokenMessenger;
+    TestTokenMessenger public immutable tokenMessengerV2;
+    address public immutable usdc;
+
+    uint256 private constant BASIS_POINTS = 10_000;
+    uint256 private constant FEE_BP_LIMIT = 100;
+    uint256 private constant WITHDRAW_COOLDOWN = 4 hours;
+    uint256 private constant WITHDRAW_LIMIT = 10_000 * 1e6;
+
+    constructor(address tokenMessenger_, address tokenMessengerV2_, address usdc_) {
+        tokenMessenger = TestTokenMessenger(tokenMessenger_);
+        tokenMessengerV2 = TestTokenMessenger(tokenMessengerV2_);
+        localDomain = TestTokenMessenger(tokenMessenger_).localMessageTransmitter().localDomain();
+        usdc = usdc_;
+        state.maxUSDCGasDrop = 100_000_000;
+        _grantRole(DEFAULT_ADMIN_ROLE, msg.sender);
+        resetApprove();
+    }
+
+    modifier nonReentrant() {
+        if (state.reentrancyLock) revert ReentrancyError();
+        state.reentrancyLock = true;
+        _;
+        state.reentrancyLock = false;
+    }
+
+    /// The fee kept in the bridge asset: `feeBP` basis points of `_amount` plus `_staticFee`.
+    function getFee(uint64 _amount, uint256 _staticFee) public view returns (uint64) {
+        return uint64((uint256(_amount) * state.feeBP) / BASIS_POINTS + _staticFee);
+    }
+
+    function setFeeBP(uint16 _feeBP) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (_feeBP > FEE_BP_LIMIT) revert BPTooHigh();
+        state.feeBP = _feeBP;
+        emit FeeBPUpdated(_feeBP);
+    }
+
+    function setPaused(bool _paused) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        state.paused = _paused;
+        emit PausedUpdated(_paused);
+    }
+
+    function setSigner(address _signer) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        state.signer = _signer;
+        emit SignerUpdated(_signer);
+    }
+
+    function setMaxUSDCGasDrop(uint32 _newLimit) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (_newLimit == 0) revert ZeroLimit();
+        state.maxUSDCGasDrop = _newLimit;
+        emit MaxUSDCGasDropUpdated(_newLimit);
+    }
+
+    function setMaxNativeGasDrop(uint128 _newLimit) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (_newLimit == 0) revert ZeroLimit();
+        state.maxNativeGasDrop = _newLimit;
+        emit MaxNativeGasDropUpdated(_newLimit);
+    }
+
+    function withdrawFee(uint256 _usdcAmount, uint256 _nativeAmount, address _destination) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
+        uint128 now_ = uint128(block.timestamp);
+        if (now_ - state.lastFeeWithdrawTimestamp < WITHDRAW_COOLDOWN) revert WithdrawCooldownNotPassed();
+        if (_usdcAmount > WITHDRAW_LIMIT) revert WithdrawLimitExceeded();
+        TestUsdc(usdc).transfer(_destination, _usdcAmount);
+        (bool sent, ) = payable(_destination).call{value: _nativeAmount}("");
+        if (!sent) revert NativeTransferFailed();
+        state.lastFeeWithdrawTimestamp = now_;
+        emit FeeWithdraw(_destination, _usdcAmount, _nativeAmount);
+    }
+
+    function resetApprove() public onlyRole(DEFAULT_ADMIN_ROLE) {
+        TestUsdc(usdc).approve(address(tokenMessenger), type(uint256).max);
+        if (address(tokenMessengerV2) != address(0)) TestUsdc(usdc).approve(address(tokenMessengerV2), type(uint256).max);
+    }
+
+    function transfer(TransferParams memory _params) external payable nonReentrant {
+        _transferV1(_params);
+    }
+
+    function transferV2(TransferV2Params memory _params) external payable nonReentrant {
+        _transferV2(_params);
+    }
+
+    function transferWithPermit(TransferParams memory _params, PermitParams memory _permitParams) external payable nonReentrant {
+        _permit(_permitParams);
+        _transferV1(_params);
+    }
+
+    function transferV2WithPermit(TransferV2Params memory _params, PermitParams memory _permitParams) external payable nonReentrant {
+        _permit(_permitParams);
+        _transferV2(_params);
+    }
+
+    function _permit(PermitParams memory p) private {
+        TestUsdc(usdc).permit(msg.sender, address(this), p.value, p.deadline, p.signature);
+    }
+
+    /// Reverts unless `signature` (65 bytes, r || s || v) is the signer's over the compact quote digest.
+    function _checkQuote(uint32 destinationDomain, uint128 fee, uint64 deadline, bool isNative, uint8 version, bytes memory signature) private view {
+        if (signature.length != 65) revert InvalidSignatureLength();
         bytes32 digest = keccak256(abi.encodePacked(localDomain, destinationDomain, fee, deadline, isNative, version));
-        require(signature.length == 65, "signature length");
         bytes32 r;
         bytes32 s;
         uint8 v;
@@ -348,46 +562,70 @@ contract TestCashmere {
             s := mload(add(signature, 64))
             v := byte(0, mload(add(signature, 96)))
         }
-        address recovered = ecrecover(digest, v, r, s);
-        if (recovered == address(0) || recovered != signer) revert InvalidSignature();
+        if (ecrecover(digest, v, r, s) != state.signer) revert InvalidSignature();
     }
 
-    function transfer(TransferParams memory p) external payable {
-        checkQuote(p.destinationDomain, p.fee, p.deadline, p.isNative, 1, p.signature);
-        uint256 usdcFee = (p.amount * feeBP) / 10000 + (p.isNative ? 0 : uint256(p.fee));
-        uint256 pulled = p.amount + (p.isNative ? 0 : uint256(p.gasDropAmount));
-        if (p.isNative) require(msg.value >= uint256(p.fee) + p.gasDropAmount, "native");
-        usdc.transferFrom(msg.sender, address(this), pulled);
-        uint256 burned = p.amount - usdcFee;
-        messenger.depositForBurn(burned, p.destinationDomain, p.recipient, address(usdc));
-        emitTransfer(p.destinationDomain, p.recipient, p.solanaOwner, burned, p.gasDropAmount, p.isNative);
-    }
-
-    function transferV2(TransferV2Params memory p) external payable {
-        checkQuote(p.destinationDomain, p.fee, p.deadline, p.isNative, 2, p.signature);
-        uint256 usdcFee = (p.amount * feeBP) / 10000 + (p.isNative ? 0 : uint256(p.fee) + p.gasDropAmount);
-        if (p.isNative) require(msg.value >= uint256(p.fee) + p.gasDropAmount, "native");
-        usdc.transferFrom(msg.sender, address(this), p.amount);
-        uint256 burned = p.amount - usdcFee;
-        messengerV2.depositForBurnWithHook(burned, p.destinationDomain, p.recipient, address(usdc), bytes32(0), p.maxFee, p.minFinalityThreshold, p.hookData);
-        emitTransfer(p.destinationDomain, p.recipient, bytes32(0), burned, p.gasDropAmount, p.isNative);
-    }
-
-    event CashmereTransfer(uint32 destinationDomain, uint256 indexed nonce, bytes32 recipient, bytes32 solanaOwner, address indexed user, uint64 amount, uint256 gasDropAmount, bool isNative);
-    event CashmereTransferLegacy(uint32 destinationDomain, uint256 indexed nonce, bytes32 recipient, bytes32 solanaOwner, address indexed user, uint256 amount, uint256 gasDropAmount, bool isNative);
-
-    /// The deployed event (uint64 amount), or the pre-2025-09-02 one (uint256 amount) under its own topic0.
-    function emitTransfer(uint32 destinationDomain, bytes32 recipient, bytes32 solanaOwner, uint256 amount, uint256 gasDrop, bool isNative) private {
-        uint256 n = nonce++;
-        if (!legacyEvent) {
-            emit CashmereTransfer(destinationDomain, n, recipient, solanaOwner, msg.sender, uint64(amount), gasDrop, isNative);
-        } else {
-            bytes32 topic0 = keccak256("CashmereTransfer(uint32,uint256,bytes32,bytes32,address,uint256,uint256,bool)");
-            bytes memory data = abi.encode(destinationDomain, recipient, solanaOwner, amount, gasDrop, isNative);
-            address user = msg.sender;
-            assembly {
-                log3(add(data, 32), mload(data), topic0, n, user)
+    /// Checks the deadline, limits and payment, pulls the bridge asset from the sender and returns
+    /// the amount to burn (before the v2 gas drop deduction: see the callers).
+    function _collect(uint64 deadline, uint64 amount, bool isNative, uint256 fee, uint256 gasDrop, bool gasDropOnTop) private returns (uint64) {
+        if (state.paused) revert Paused();
+        if (block.timestamp > deadline) revert DeadlineExpired();
+        uint64 kept = getFee(amount, isNative ? 0 : uint64(fee));
+        if (gasDrop > (isNative ? uint256(state.maxNativeGasDrop) : uint256(state.maxUSDCGasDrop))) revert GasDropLimitExceeded();
+        uint64 pulled = amount;
+        if (!isNative) {
+            if (gasDropOnTop) pulled += uint64(gasDrop);
+            else kept += uint64(gasDrop);
+        }
+        if (amount < kept) revert FeeExceedsAmount();
+        (bool ok, ) = usdc.call(abi.encodeWithSelector(TestUsdc.transferFrom.selector, msg.sender, address(this), uint256(pulled)));
+        if (!ok) revert TransferFailed();
+        if (isNative) {
+            uint256 owed = fee + gasDrop;
+            if (owed > msg.value) revert NativeAmountTooLow();
+            if (msg.value > owed) {
+                (bool sent, ) = msg.sender.call{value: msg.value - owed}("");
+                if (!sent) revert NativeTransferFailed();
             }
+        }
+        return amount - kept;
+    }
+
+    function _transferV1(TransferParams memory p) private {
+        _checkQuote(p.destinationDomain, p.fee, p.deadline, p.isNative, 1, p.signature);
+        uint64 burned = _collect(p.deadline, p.amount, p.isNative, p.fee, p.gasDropAmount, true);
+        tokenMessenger.depositForBurn(burned, p.destinationDomain, p.recipient, usdc);
+        _emitTransfer(p.destinationDomain, p.recipient, p.solanaOwner, burned, p.gasDropAmount, p.isNative);
+    }
+
+    function _transferV2(TransferV2Params memory p) private {
+        _checkQuote(p.destinationDomain, p.fee, p.deadline, p.isNative, 2, p.signature);
+        uint64 burned = _collect(p.deadline, p.amount, p.isNative, p.fee, p.gasDropAmount, false);
+        tokenMessengerV2.depositForBurnWithHook(burned, p.destinationDomain, p.recipient, usdc, bytes32(0), p.maxFee, p.minFinalityThreshold, p.hookData);
+        _emitTransfer(p.destinationDomain, p.recipient, p.solanaOwner, burned, p.gasDropAmount, p.isNative);
+    }
+
+    /// Emits CashmereTransfer with the next nonce (wrapping at 2^32, as the deployed uint32 counter).
+    function _emitTransfer(uint32 destinationDomain, bytes32 recipient, bytes32 solanaOwner, uint64 amount, uint256 gasDrop, bool isNative) internal virtual {
+        uint32 n;
+        unchecked { n = state.nonce++; }
+        emit CashmereTransfer(destinationDomain, n, recipient, solanaOwner, msg.sender, amount, gasDrop, isNative);
+    }
+}
+
+/// The same contract emitting `CashmereTransfer` as deployed before 2025-09-02 (`amount` uint256,
+/// its own topic0), for the indexer's decoding of earlier history; the ABI is CashmereCCTP's.
+contract CashmereCCTPLegacyEvent is CashmereCCTP {
+    constructor(address tokenMessenger_, address tokenMessengerV2_, address usdc_) CashmereCCTP(tokenMessenger_, tokenMessengerV2_, usdc_) {}
+
+    function _emitTransfer(uint32 destinationDomain, bytes32 recipient, bytes32 solanaOwner, uint64 amount, uint256 gasDrop, bool isNative) internal override {
+        uint256 n;
+        unchecked { n = state.nonce++; }
+        bytes32 topic0 = keccak256("CashmereTransfer(uint32,uint256,bytes32,bytes32,address,uint256,uint256,bool)");
+        bytes memory data = abi.encode(destinationDomain, recipient, solanaOwner, uint256(amount), gasDrop, isNative);
+        address user = msg.sender;
+        assembly {
+            log3(add(data, 32), mload(data), topic0, n, user)
         }
     }
 }

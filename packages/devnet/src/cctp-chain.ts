@@ -2,14 +2,15 @@
  * The CCTP stand-in contracts (contracts/CctpTestChain.sol, compiled with solc-js) deployed on an anvil
  * chain as one CCTP domain: a bridge token, TokenMinter + TokenMessenger + MessageTransmitter for
  * v1 and v2 (emitting Circle's events in Circle's order: docs/indexer.md "Event order"), a batch
- * relayer, and two transfer contracts (the current `CashmereTransfer` and the pre-2025-09-02
- * one), with helpers that make transfers as a user would (quote signed like the gas quote API's,
- * then the contract call) and that relay messages on the destination, one or several per
- * transaction.
+ * relayer, and two transfer contracts with the deployed `CashmereCCTP` ABI ({@link cashmereCctpAbi}:
+ * one emitting the current `CashmereTransfer`, one the pre-2025-09-02 event), with helpers that
+ * make transfers as a user would (quote signed like the gas quote API's with the compact packing
+ * the deployed contract verifies, then the contract call, optionally with an EIP-2612 permit) and
+ * that relay messages on the destination, one or several per transaction.
  */
 import { readFileSync } from 'node:fs';
-import { compileSolidity, type CompiledContract } from '@ctss/test-support';
-import { loadSecp256k1Signer, signQuote } from '@ctss/signing';
+import { compileSolidityContracts, type CompiledContract } from '@ctss/test-support';
+import { loadSecp256k1Signer, signQuote, type QuotePacking } from '@ctss/signing';
 import {
   createPublicClient,
   createWalletClient,
@@ -26,6 +27,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
+import { cashmereCctpAbi } from './cashmere-abi.js';
 
 type TestChain = Chain;
 
@@ -34,14 +36,17 @@ export const MESSAGE_SENT = parseAbiItem('event MessageSent(bytes message)');
 
 // Resolved from src/ and dist/ alike: both sit next to contracts/.
 const SOURCE = readFileSync(new URL('../contracts/CctpTestChain.sol', import.meta.url), 'utf8');
-const compiled = new Map<string, CompiledContract>();
-/** A contract of CctpTestChain.sol, compiled once per process. */
+let compiled: Record<string, CompiledContract> | undefined;
+/**
+ * A contract of CctpTestChain.sol; the file is compiled once per process (solc-js blocks the
+ * event loop for seconds per compile).
+ *
+ * @throws when the contract is not in the file.
+ */
 export function contract(name: string): CompiledContract {
-  let c = compiled.get(name);
-  if (!c) {
-    c = compileSolidity('CctpTestChain.sol', SOURCE, name);
-    compiled.set(name, c);
-  }
+  compiled ??= compileSolidityContracts('CctpTestChain.sol', SOURCE);
+  const c = compiled[name];
+  if (!c) throw new Error(`${name} is not in CctpTestChain.sol`);
   return c;
 }
 
@@ -52,7 +57,8 @@ const CONTRACTS = [
   'TestTokenMinter',
   'TestTokenMessenger',
   'TestBatchRelayer',
-  'TestCashmere',
+  'CashmereCCTP',
+  'CashmereCCTPLegacyEvent',
 ] as const;
 
 /** anvil's first two default accounts (well-known test keys): deployer/relayer and user. */
@@ -62,6 +68,25 @@ export const USER_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a84
 /** The quote signer the transfer contracts trust (a fixed test key). */
 export const QUOTE_KEY: Hex = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
 export const quoteSigner = loadSecp256k1Signer(QUOTE_KEY);
+
+/**
+ * The quote packing the transfer contracts verify: `compact` (uint128 fee, uint64 deadline), as
+ * the deployed `CashmereCCTP` rebuilds it (docs/decisions.md "D1. Quote packing per origin chain").
+ */
+export const DEVNET_QUOTE_PACKING: QuotePacking = 'compact';
+
+/**
+ * The Gas Quote API environment that makes its ECDSA quotes for origin `domains` verify on these
+ * transfer contracts: `QUOTE_PACKING_<DOMAIN>=compact` for each (README "Configuration").
+ */
+export function devnetQuotePackingEnv(domains: readonly number[]): Record<string, string> {
+  return Object.fromEntries(domains.map((d) => [`QUOTE_PACKING_${d}`, DEVNET_QUOTE_PACKING]));
+}
+
+/** Percentage fee the devnet transfer contracts are configured with (`setFeeBP`): 0.1 %. */
+export const DEVNET_FEE_BP = 10;
+/** Native gas drop limit set on the devnet transfer contracts (`setMaxNativeGasDrop`): 1 ether, wei. */
+export const DEVNET_MAX_NATIVE_GAS_DROP = 10n ** 18n;
 
 /** A deployed test chain. */
 export interface CctpChain {
@@ -83,7 +108,9 @@ export interface CctpChain {
   readonly minterV2: Address;
   /** A relayer contract receiving several messages in one transaction ({@link receiveMessages}). */
   readonly batchRelayer: Address;
+  /** Transfer contract (deployed `CashmereCCTP` ABI) emitting the current `CashmereTransfer`. */
   readonly cashmere: Address;
+  /** The same ABI, emitting the pre-2025-09-02 `CashmereTransfer` (uint256 amount). */
   readonly cashmereLegacy: Address;
   /** Block of the first transfer contract deployment. */
   readonly startBlock: number;
@@ -173,17 +200,24 @@ export async function deployCctpChain(
   }
   const batchRelayer = await deploy(chain, deployer, client, 'TestBatchRelayer', []);
   const startBlock = Number(await client.getBlockNumber({ cacheTime: 0 })) + 1;
-  const cashmereArgs = (legacy: boolean) => [
-    domain,
-    quoteSigner.address,
-    usdc,
-    messengers[0],
-    messengers[1],
-    legacy,
-    10, // 0.1 % fee in basis points
-  ];
-  const cashmere = await deploy(chain, deployer, client, 'TestCashmere', cashmereArgs(false));
-  const cashmereLegacy = await deploy(chain, deployer, client, 'TestCashmere', cashmereArgs(true));
+  // As the deployed contract is set up: constructor (messengers, token), then the admin sets the
+  // quote signer, the percentage fee and the native gas drop limit.
+  const cashmereArgs = [messengers[0], messengers[1], usdc];
+  const cashmere = await deploy(chain, deployer, client, 'CashmereCCTP', cashmereArgs);
+  const cashmereLegacy = await deploy(
+    chain,
+    deployer,
+    client,
+    'CashmereCCTPLegacyEvent',
+    cashmereArgs,
+  );
+  for (const c of [cashmere, cashmereLegacy]) {
+    const admin = (functionName: string, args: unknown[]) =>
+      call(chain, deployer, client, c, cashmereCctpAbi, functionName, args);
+    await admin('setSigner', [quoteSigner.address]);
+    await admin('setFeeBP', [DEVNET_FEE_BP]);
+    await admin('setMaxNativeGasDrop', [DEVNET_MAX_NATIVE_GAS_DROP]);
+  }
   await call(chain, deployer, client, usdc, usdcAbi, 'mint', [userAccount.address, 10n ** 15n]);
   for (const c of [cashmere, cashmereLegacy]) {
     await call(chain, user, client, usdc, usdcAbi, 'approve', [c, 2n ** 256n - 1n]);
@@ -249,27 +283,84 @@ export interface SignedQuote {
 }
 
 /**
- * A transfer as the user makes it. Amounts in base units (fee in wei when native). Without
- * `quote`, the quote is signed here with {@link QUOTE_KEY}, deadline = block time + 100 s.
+ * A transfer as the user makes it. Amounts in base units (fee in wei when native; gas drop in
+ * bridge asset base units, or wei when native). Without `quote`, the quote is signed here with
+ * {@link QUOTE_KEY} over the {@link DEVNET_QUOTE_PACKING}, deadline = block time + 100 s.
  */
 export interface TransferInput {
   readonly version: 1 | 2;
   readonly destinationDomain: number;
+  /** `amount` of the transfer parameters (uint64): what is pulled (v1: plus the USDC gas drop). */
   readonly amount: bigint;
   readonly fee: bigint;
   readonly gasDrop?: bigint;
   readonly isNative?: boolean;
   readonly recipient: Hex;
+  /** Solana token account owner for a Solana destination (32 bytes); zero otherwise. */
+  readonly solanaOwner?: Hex;
   readonly maxFee?: bigint;
   /** v2: the burn's `minFinalityThreshold` (1000 = fast, 2000 = standard; default 2000). */
   readonly minFinalityThreshold?: number;
   readonly legacy?: boolean;
   readonly quote?: SignedQuote;
+  /**
+   * Call `transferWithPermit` / `transferV2WithPermit` with an EIP-2612 permit for exactly what
+   * the transfer pulls, signed here by the user (deadline = quote deadline), instead of relying
+   * on an allowance.
+   */
+  readonly permit?: boolean;
+}
+
+const ZERO32: Hex = `0x${'0'.repeat(64)}`;
+
+/** A 20-byte address or 32-byte value as the bytes32 the contract takes (left-padded). */
+function toBytes32(value: Hex): Hex {
+  return `0x${value.slice(2).toLowerCase().padStart(64, '0')}`;
 }
 
 /**
- * Makes a transfer (`transfer` for v1, `transferV2` for v2) from the user account and waits for
- * its receipt.
+ * The EIP-2612 permit (FiatToken v2.2 `permit(owner, spender, value, deadline, bytes signature)`)
+ * of the user for `spender`, as `PermitParams`.
+ */
+async function signPermit(
+  chain: CctpChain,
+  spender: Address,
+  value: bigint,
+  deadline: bigint,
+): Promise<{ value: bigint; deadline: bigint; signature: Hex }> {
+  const owner = chain.userAccount.address;
+  const nonce = (await chain.client.readContract({
+    address: chain.usdc,
+    abi: contract('TestUsdc').abi,
+    functionName: 'nonces',
+    args: [owner],
+  })) as bigint;
+  const signature = await chain.userAccount.signTypedData({
+    domain: {
+      name: 'USD Coin',
+      version: '2',
+      chainId: chain.chain.id,
+      verifyingContract: chain.usdc,
+    },
+    types: {
+      Permit: [
+        { name: 'owner', type: 'address' },
+        { name: 'spender', type: 'address' },
+        { name: 'value', type: 'uint256' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'deadline', type: 'uint256' },
+      ],
+    },
+    primaryType: 'Permit',
+    message: { owner, spender, value, nonce, deadline },
+  });
+  return { value, deadline, signature };
+}
+
+/**
+ * Makes a transfer (`transfer` for v1, `transferV2` for v2, or their `WithPermit` variants) from
+ * the user account on a transfer contract with the deployed `CashmereCCTP` ABI, and waits for its
+ * receipt.
  *
  * @returns the receipt and the CCTP message of its `MessageSent` log.
  * @throws when the transaction reverts (e.g. an expired deadline or a quote signed by another key).
@@ -292,62 +383,49 @@ export async function makeTransfer(
         isNative,
         cctpVersion: t.version,
       },
-      'spec',
+      DEVNET_QUOTE_PACKING,
       quoteSigner,
     );
-  const recipient32 = `0x${t.recipient.slice(2).toLowerCase().padStart(64, '0')}`;
-  const zero32 = `0x${'0'.repeat(64)}`;
-  const abi = contract('TestCashmere').abi;
   const address = t.legacy ? chain.cashmereLegacy : chain.cashmere;
   const value = isNative ? t.fee + gasDrop : 0n;
-  const receipt =
+  const common = {
+    amount: t.amount,
+    fee: t.fee,
+    deadline,
+    gasDropAmount: gasDrop,
+    destinationDomain: t.destinationDomain,
+    recipient: toBytes32(t.recipient),
+    solanaOwner: t.solanaOwner ? toBytes32(t.solanaOwner) : ZERO32,
+    isNative,
+    signature,
+  };
+  const params =
     t.version === 1
-      ? await call(
-          chain.chain,
-          chain.user,
-          chain.client,
-          address,
-          abi,
-          'transfer',
-          [
-            {
-              amount: t.amount,
-              fee: t.fee,
-              deadline,
-              gasDropAmount: gasDrop,
-              destinationDomain: t.destinationDomain,
-              recipient: recipient32,
-              solanaOwner: zero32,
-              isNative,
-              signature,
-            },
-          ],
-          value,
-        )
-      : await call(
-          chain.chain,
-          chain.user,
-          chain.client,
-          address,
-          abi,
-          'transferV2',
-          [
-            {
-              amount: t.amount,
-              maxFee: t.maxFee ?? 0n,
-              fee: t.fee,
-              deadline,
-              gasDropAmount: gasDrop,
-              destinationDomain: t.destinationDomain,
-              minFinalityThreshold: t.minFinalityThreshold ?? 2000,
-              recipient: recipient32,
-              isNative,
-              hookData: '0x',
-              signature,
-            },
-          ],
-          value,
-        );
+      ? common
+      : {
+          ...common,
+          maxFee: t.maxFee ?? 0n,
+          minFinalityThreshold: t.minFinalityThreshold ?? 2000,
+          hookData: '0x',
+        };
+  const base = t.version === 1 ? 'transfer' : 'transferV2';
+  let functionName: string = base;
+  const args: unknown[] = [params];
+  if (t.permit) {
+    const pulled = t.amount + (t.version === 1 && !isNative ? gasDrop : 0n);
+    args.push(await signPermit(chain, address, pulled, deadline));
+    functionName = `${base}WithPermit`;
+  }
+  const receipt = await call(
+    chain.chain,
+    chain.user,
+    chain.client,
+    address,
+    cashmereCctpAbi,
+    functionName,
+    args,
+    value,
+  );
   const [sent] = parseEventLogs({ abi: [MESSAGE_SENT], logs: receipt.logs });
   return { receipt, message: sent!.args.message };
 }

@@ -7,7 +7,7 @@
  */
 import { ConfigError } from '@ctss/server-kit';
 import { startAnvil, type Anvil } from './anvil.js';
-import { QUOTE_KEY, deployCctpChain, type CctpChain } from './cctp-chain.js';
+import { QUOTE_KEY, deployCctpChain, devnetQuotePackingEnv, type CctpChain } from './cctp-chain.js';
 import { startChild, waitForOk, type ChildService } from './child.js';
 import { loadDemoConfig, type DemoConfig } from './demo/config.js';
 import { startGenerator, type Generator } from './demo/generator.js';
@@ -91,6 +91,8 @@ async function main(): Promise<void> {
     PORT: String(config.DEMO_GAS_QUOTE_PORT),
     // The key the stand-in transfer contracts trust (a well-known test key).
     SIGNER_ECDSA_PRIVATE_KEY: QUOTE_KEY,
+    // Quotes packed as the deployed transfer contract verifies them (uint128 fee, uint64 deadline).
+    ...devnetQuotePackingEnv([0, 3]),
     NODE_ENV: 'development',
   });
   children.push(gas);

@@ -9,3 +9,5 @@ export * from './cctp-chain.js';
 export * from './child.js';
 export * from './entries.js';
 export * from './fake-iris.js';
+export * from './cashmere-abi.js';
+export * from './cashmere-signatures.js';

@@ -21,16 +21,14 @@ export interface CompiledContract {
 }
 
 /**
- * Compiles `source` (file name `fileName`) and returns contract `contractName`.
+ * Compiles `source` (file name `fileName`) once and returns every contract it declares, by name.
  *
- * @throws Error with solc's formatted messages when compilation has errors, or when the contract
- *   is not in the output.
+ * @throws Error with solc's formatted messages when compilation has errors.
  */
-export function compileSolidity(
+export function compileSolidityContracts(
   fileName: string,
   source: string,
-  contractName: string,
-): CompiledContract {
+): Record<string, CompiledContract> {
   const input = {
     language: 'Solidity',
     sources: { [fileName]: { content: source } },
@@ -42,7 +40,26 @@ export function compileSolidity(
   const output = JSON.parse(solcJs.compile(JSON.stringify(input))) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  const contract = output.contracts?.[fileName]?.[contractName];
+  return Object.fromEntries(
+    Object.entries(output.contracts?.[fileName] ?? {}).map(([name, c]) => [
+      name,
+      { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` },
+    ]),
+  );
+}
+
+/**
+ * Compiles `source` (file name `fileName`) and returns contract `contractName`.
+ *
+ * @throws Error with solc's formatted messages when compilation has errors, or when the contract
+ *   is not in the output.
+ */
+export function compileSolidity(
+  fileName: string,
+  source: string,
+  contractName: string,
+): CompiledContract {
+  const contract = compileSolidityContracts(fileName, source)[contractName];
   if (!contract) throw new Error(`${contractName} not found in ${fileName}`);
-  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+  return contract;
 }

@@ -8,7 +8,14 @@ import { signQuote } from '@ctss/signing';
 import type { Hex } from 'viem';
 import { ChainLocks } from '../../src/indexer/lock.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startAnvil, type Anvil, contract, deployCctpChain, quoteSigner } from '@ctss/devnet';
+import {
+  DEVNET_QUOTE_PACKING,
+  cashmereCctpAbi,
+  deployCctpChain,
+  quoteSigner,
+  startAnvil,
+  type Anvil,
+} from '@ctss/devnet';
 import { chainConfig, indexerFor, syncAll } from './support/harness.js';
 
 const COUNT = Number(process.env.MEASURE_BACKFILL ?? 0);
@@ -29,7 +36,7 @@ measure(
     anvil = await startAnvil(8605, 31_011);
     const chain = await deployCctpChain(anvil.url, 11, 31_011);
     await anvil.rpc('evm_setAutomine', [false]);
-    const abi = contract('TestCashmere').abi;
+    const abi = cashmereCctpAbi;
     const deadline = BigInt(Math.floor(Date.now() / 1000) + 86_400);
     const signature = signQuote(
       {
@@ -40,7 +47,7 @@ measure(
         isNative: false,
         cctpVersion: 1,
       },
-      'spec',
+      DEVNET_QUOTE_PACKING,
       quoteSigner,
     );
     let nonce = await chain.client.getTransactionCount({

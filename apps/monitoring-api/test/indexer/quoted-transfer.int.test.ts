@@ -23,8 +23,10 @@ import { rows } from '../support/rollups.js';
 import {
   QUOTE_KEY,
   attestedMessage,
+  cashmereCctpAbi,
   contract,
   deployCctpChain,
+  devnetQuotePackingEnv,
   gasQuoteApiEntry,
   makeTransfer,
   receiveMessage,
@@ -76,6 +78,8 @@ async function startGasQuoteApi(): Promise<string> {
       REDIS_URL: '',
       DATABASE_URL: '',
       SIGNER_ECDSA_PRIVATE_KEY: QUOTE_KEY,
+      // The packing the deployed transfer contract (and its devnet stand-in) verifies.
+      ...devnetQuotePackingEnv([0, 3]),
     },
     {
       echo: false,
@@ -255,13 +259,12 @@ async function quotedTransfer(source: CctpChain, c: Case): Promise<void> {
   const before = await statistics(sender);
   const quote = await fetchQuote(c.version);
   const fee = BigInt(quote.fee);
-  const feeBps = BigInt(
-    (await source.client.readContract({
-      address: source.cashmere,
-      abi: contract('TestCashmere').abi,
-      functionName: 'feeBP',
-    })) as number,
-  );
+  const [, , , feeBP] = await source.client.readContract({
+    address: source.cashmere,
+    abi: cashmereCctpAbi,
+    functionName: 'state',
+  });
+  const feeBps = BigInt(feeBP);
   const transfer = {
     version: c.version,
     destinationDomain: 3,
@@ -282,7 +285,7 @@ async function quotedTransfer(source: CctpChain, c: Case): Promise<void> {
   const txHash = receipt.transactionHash;
   const block = await source.client.getBlock({ blockNumber: receipt.blockNumber });
   const paid = paidBefore - (await usdcBalance(source, sender));
-  // The contract's rules (CctpTestChain.sol TestCashmere): v1 pulls amount + gas drop and burns
+  // The contract's rules (CctpTestChain.sol CashmereCCTP, as deployed): v1 pulls amount + gas drop and burns
   // amount - (bps share + quoted fee); v2 pulls amount and burns amount - (bps share + quoted
   // fee + gas drop). Either way the gas drop travels apart from the transfer.
   const bpsShare = (c.amount * feeBps) / 10_000n;
@@ -395,10 +398,10 @@ async function quotedTransfer(source: CctpChain, c: Case): Promise<void> {
 describe('a transfer priced and signed by the running Gas Quote API', () => {
   it('serves quotes signed by the key the transfer contracts trust', async () => {
     const health = await getJson<{ ecdsaSigner: string; priceSource: string }>(`${gasUrl}/health`);
-    const signer = await a.client.readContract({
+    const [signer] = await a.client.readContract({
       address: a.cashmere,
-      abi: contract('TestCashmere').abi,
-      functionName: 'signer',
+      abi: cashmereCctpAbi,
+      functionName: 'state',
     });
     expect(health).toMatchObject({ ecdsaSigner: signer, priceSource: 'snapshot' });
   });

@@ -3,7 +3,7 @@
  * fees, explicit nonces), a block's worth is sent as one batched JSON-RPC request of
  * `eth_sendRawTransaction`, then the block is mined with `evm_mine` (automine off).
  */
-import { contract, quoteSigner, type CctpChain } from '@ctss/devnet';
+import { DEVNET_QUOTE_PACKING, cashmereCctpAbi, quoteSigner, type CctpChain } from '@ctss/devnet';
 import { signQuote } from '@ctss/signing';
 import { encodeFunctionData, type Hex } from 'viem';
 
@@ -30,7 +30,7 @@ export class TransferSigner {
         isNative: false,
         cctpVersion: 1,
       },
-      'spec',
+      DEVNET_QUOTE_PACKING,
       quoteSigner,
     );
   }
@@ -47,7 +47,7 @@ export class TransferSigner {
   /** The next signed transaction (serialized, `0x` hex) transferring `amount` base units. */
   async next(amount: bigint): Promise<Hex> {
     const data = encodeFunctionData({
-      abi: contract('TestCashmere').abi,
+      abi: cashmereCctpAbi,
       functionName: 'transfer',
       args: [
         {
