@@ -3,7 +3,8 @@
  * transfer on chain A, quoted and verified (`getQuote`), built for the deployed transfer contract
  * (`buildTransfer`), sent from the demo user's wallet (`sendTransfer`) and followed to settlement
  * from the Monitoring API (`trackTransfer`, each stage logged), cycling through CCTP v2 fast with
- * the fee in USDC, v1 in USDC, v2 standard with the fee in ETH and v1 in ETH. A relayer relays
+ * the fee in USDC, v1 in USDC, v2 fast with the fee in ETH and v1 in ETH (the local Iris
+ * executes a fee on every v2 transfer, so none is sent standard with a zero maxFee). A relayer relays
  * every attested transfer to chain B that the Monitoring API lists as pending since the start,
  * whoever sent it (so transfers made by hand against the demo settle too).
  */
@@ -38,7 +39,7 @@ export interface Generator {
 const KINDS = [
   { version: 2, isNative: false, finality: 'fast' },
   { version: 1, isNative: false },
-  { version: 2, isNative: true, finality: 'standard' },
+  { version: 2, isNative: true, finality: 'fast' },
   { version: 1, isNative: true },
 ] as const;
 
