@@ -2,7 +2,7 @@
  * `pnpm demo` (docs/indexer.md "Demo"): two local anvil chains as CCTP domains 0 and 3 with the
  * stand-in contracts, a local Iris that attests after a short delay, the Gas Quote API, the
  * Monitoring API on its embedded database and the transfer indexer against them, and a generator
- * sending a quoted transfer every few seconds. Prints the URLs to open; SIGINT or SIGTERM stops
+ * sending a transfer every few seconds with @ctss/sdk and relaying attested ones to chain B. Prints the URLs to open; SIGINT or SIGTERM stops
  * the generator, then the children by PID, the Iris and the chains. Run after `pnpm build`.
  */
 import { ConfigError } from '@ctss/server-kit';
@@ -152,7 +152,6 @@ async function main(): Promise<void> {
     irisUrl: iris.url,
     intervalMs: config.DEMO_INTERVAL_SECONDS * 1000,
     monitoringUrl: apiUrl,
-    maxFee: 5_000n,
     log,
   });
   for (const child of children) {
@@ -173,6 +172,7 @@ async function main(): Promise<void> {
       `  Gas quote    ${gasUrl}/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=false`,
       `  Indexer      ${indexerUrl}/health  ${indexerUrl}/metrics`,
       `  Chains       A (domain 0) ${a.url}  B (domain 3) ${b.url};  Iris ${iris.url}`,
+      `  Chain A      transfer contract ${chainA!.cashmere}  USDC ${chainA!.usdc}  (docs/sdk.md)`,
       'Ctrl-C stops everything.',
       '',
     ].join('\n'),

@@ -8,7 +8,10 @@
  * `MessageSent` logs of the transaction from the source chain's RPC (as Iris observes chains),
  * answers 404 for an unknown transaction, `pending_confirmations` / `PENDING` until it is
  * completed (by `complete`, or `attestAfterMs` after Iris first saw it), then the attested message
- * (v2: with the assigned nonce, the finality threshold executed and the fee executed).
+ * (v2: with the assigned nonce, the finality threshold executed and the fee executed). It also
+ * serves Circle's fee table `GET /v2/burn/USDC/fees/{sourceDomainId}/{destDomainId}` as
+ * `[{ finalityThreshold: 1000, minimumFee }, { finalityThreshold: 2000, minimumFee: 0 }]`, fees in
+ * basis points (https://developers.circle.com/api-reference/cctp/all/get-burn-usdc-fees).
  */
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -28,6 +31,11 @@ export interface FakeIris {
   failNext(count: number, status: number): void;
   /** Fee executed written into v2 messages (base units). */
   feeExecuted: bigint;
+  /**
+   * Circle's fast-transfer fee served by `GET /v2/burn/USDC/fees/{src}/{dst}`, basis points (a
+   * JSON number, fractional allowed, as Iris writes it; default 1). Standard transfers: 0.
+   */
+  fastFeeBps: number;
   close(): Promise<void>;
 }
 
@@ -54,6 +62,7 @@ export async function startFakeIris(
   /** keccak256 of each message served (v1 `/v1/attestations` key) -> its transaction. */
   const txOfMessageHash = new Map<string, string>();
   let failures: { count: number; status: number } = { count: 0, status: 0 };
+  const fees = { fastFeeBps: 1 };
   const clients = new Map(
     Object.entries(rpcByDomain).map(([d, url]) => [
       Number(d),
@@ -107,6 +116,12 @@ export async function startFakeIris(
         completed.has(txHash) ||
         (options.attestAfterMs !== undefined &&
           Date.now() - firstSeen.get(txHash)! >= options.attestAfterMs);
+      if (/^\/v2\/burn\/USDC\/fees\/\d+\/\d+$/.test(url.pathname)) {
+        return send(200, [
+          { finalityThreshold: 1000, minimumFee: fees.fastFeeBps },
+          { finalityThreshold: 2000, minimumFee: 0 },
+        ]);
+      }
       const byHash = /^\/v1\/attestations\/(0x[0-9a-fA-F]{64})$/.exec(url.pathname);
       if (byHash) {
         const txHash = txOfMessageHash.get(byHash[1]!.toLowerCase());
@@ -163,6 +178,12 @@ export async function startFakeIris(
     complete: (txHash) => completed.add(txHash.toLowerCase()),
     failNext: (count, status) => {
       failures = { count, status };
+    },
+    get fastFeeBps() {
+      return fees.fastFeeBps;
+    },
+    set fastFeeBps(value: number) {
+      fees.fastFeeBps = value;
     },
     get feeExecuted() {
       return state.feeExecuted;

@@ -1,14 +1,16 @@
 /**
- * The demo's traffic: every few seconds a transfer on chain A priced and signed by the Gas Quote
- * API (`GET /getEcdsaSig_native`, docs/api.md "ECDSA quote"), alternately CCTP v2 (fast:
- * minFinalityThreshold 1000, with a max fee covering the local Iris's fee executed) and v1; once
- * the local Iris attests it, the receive on chain B with the attested message (v2: carrying the
- * nonce and fee Iris filled in, which the indexer matches on). Each transfer's record is read
- * back from the Monitoring API when attested and when received, so the log shows its explorer
- * fields move (docs/api.md "Transaction record").
+ * The demo's traffic, made with `@ctss/sdk` as a widget would (docs/sdk.md): every few seconds a
+ * transfer on chain A, quoted and verified (`getQuote`), built for the deployed transfer contract
+ * (`buildTransfer`), sent from the demo user's wallet (`sendTransfer`) and followed to settlement
+ * from the Monitoring API (`trackTransfer`, each stage logged), cycling through CCTP v2 fast with
+ * the fee in USDC, v1 in USDC, v2 fast with the fee in ETH and v1 in ETH (the local Iris
+ * executes a fee on every v2 transfer, so none is sent standard with a zero maxFee). A relayer relays
+ * every attested transfer to chain B that the Monitoring API lists as pending since the start,
+ * whoever sent it (so transfers made by hand against the demo settle too).
  */
+import { createCtssClient, type CtssClient } from '@ctss/sdk';
 import type { Hex } from 'viem';
-import { makeTransfer, receiveMessage, type CctpChain } from '../cctp-chain.js';
+import { receiveMessage, type CctpChain } from '../cctp-chain.js';
 import { attestedMessage } from '../fake-iris.js';
 
 /** Recipient of every generated transfer on chain B. */
@@ -20,11 +22,8 @@ export interface GeneratorOptions {
   readonly destination: CctpChain;
   readonly gasQuoteUrl: string;
   readonly irisUrl: string;
+  readonly monitoringUrl: string;
   readonly intervalMs: number;
-  /** Base URL of the Monitoring API whose lookup is read back (absent: not read). */
-  readonly monitoringUrl?: string;
-  /** v2 transfers' `maxFee`, base units (at least the local Iris's fee executed). */
-  readonly maxFee?: bigint;
   readonly log: (line: string) => void;
 }
 
@@ -36,124 +35,118 @@ export interface Generator {
   stop(): Promise<void>;
 }
 
-interface Quote {
-  fee: string;
-  deadline: string;
-  signature: Hex;
-}
-
-async function fetchQuote(base: string, from: number, to: number, v2: boolean): Promise<Quote> {
-  const url = `${base}/getEcdsaSig_native?localDomain=${from}&destinationDomain=${to}&isV2=${v2}&isNative=false`;
-  const res = await fetch(url);
-  const body = (await res.json()) as Quote & { detail?: string };
-  if (!res.ok) throw new Error(`quote ${res.status}: ${body.detail ?? 'no detail'}`);
-  return body;
-}
+/** The four kinds of transfer the generator cycles through. */
+const KINDS = [
+  { version: 2, isNative: false, finality: 'fast' },
+  { version: 1, isNative: false },
+  { version: 2, isNative: true, finality: 'fast' },
+  { version: 1, isNative: true },
+] as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The explorer fields of a record shown in the log. */
-const SHOWN = [
-  'destination_tx_status',
-  'receive_amount',
-  'fee_executed',
-  'min_finality_threshold',
-  'nonce',
-  'message_hash',
-  'attested_at',
-  'received_at',
-  'updated_at',
-] as const;
-
-/**
- * Reads the record of `txHash` from the Monitoring API lookup until `done` holds for it (at most
- * ~10 s), and returns its fields as one log line; undefined when it did not appear.
- */
-async function readBack(
-  monitoringUrl: string,
-  txHash: Hex,
-  done: (record: Record<string, unknown>) => boolean,
-): Promise<string | undefined> {
-  for (let i = 0; i < 40; i++) {
-    const res = await fetch(`${monitoringUrl}/transactionsmainnet/${txHash}`);
-    if (res.ok) {
-      const [record] = ((await res.json()) as { transactions: Record<string, unknown>[] })
-        .transactions;
-      if (record && done(record)) {
-        return SHOWN.map((name) => `${name}=${JSON.stringify(record[name])}`).join(' ');
-      }
-    } else {
-      await res.arrayBuffer();
+/** Relays, one at a time (they share the relayer account's nonce), what Iris has attested. */
+async function relayAttested(
+  o: GeneratorOptions,
+  ctss: CtssClient,
+  since: number,
+  relayed: Set<string>,
+  counts: Generator['counts'],
+): Promise<void> {
+  const page = await ctss.monitoring.transactions({
+    source_domain: o.source.domain,
+    destination_domain: o.destination.domain,
+    status: 'pending',
+    start_time: since,
+    limit: 50,
+  });
+  for (const record of page.transactions) {
+    const hash = record.source_tx_hash as Hex;
+    if (relayed.has(hash)) continue;
+    const version = record.version === 2 ? 2 : 1;
+    const message = await attestedMessage(o.irisUrl, o.source.domain, hash, version);
+    if (!message) continue;
+    relayed.add(hash);
+    try {
+      const receipt = await receiveMessage(o.destination, version, message);
+      counts.received++;
+      o.log(`received on chain B: ${receipt.transactionHash} (for ${hash})`);
+    } catch (err) {
+      counts.failed++;
+      o.log(`receive of ${hash} failed: ${(err as Error).message.split('\n')[0]}`);
     }
-    await sleep(250);
   }
-  return undefined;
 }
 
-/** Starts sending one transfer every `intervalMs`. */
+/** Starts sending one transfer every `intervalMs`, and the relayer. */
 export function startGenerator(o: GeneratorOptions): Generator {
   const counts = { sent: 0, received: 0, failed: 0 };
+  const ctss = createCtssClient({
+    gasQuoteUrl: o.gasQuoteUrl,
+    monitoringUrl: o.monitoringUrl,
+    irisUrl: o.irisUrl,
+  });
+  const origin = { publicClient: o.source.client, contract: o.source.cashmere };
+  const stopper = new AbortController();
   let stopping = false;
-  let receives: Promise<void> = Promise.resolve();
+  const tracking = new Set<Promise<unknown>>();
+  const since = Math.floor(Date.now() / 1000) - 5;
+  const relayed = new Set<string>();
 
-  const relay = async (txHash: Hex, version: 1 | 2) => {
-    for (let i = 0; i < 600 && !stopping; i++) {
-      const message = await attestedMessage(o.irisUrl, o.source.domain, txHash, version);
-      if (message) {
-        if (o.monitoringUrl) {
-          const line = await readBack(o.monitoringUrl, txHash, (r) => r.attested_at !== null);
-          if (line) o.log(`  attested ${txHash.slice(0, 10)}: ${line}`);
-        }
-        const receipt = await receiveMessage(o.destination, version, message);
-        counts.received++;
-        o.log(`received on chain B: ${receipt.transactionHash} (for ${txHash})`);
-        if (o.monitoringUrl) {
-          const line = await readBack(
-            o.monitoringUrl,
-            receipt.transactionHash,
-            (r) => r.destination_tx_status === 'success',
-          );
-          if (line) o.log(`  received ${txHash.slice(0, 10)}: ${line}`);
-        }
-        return;
+  const relayer = (async () => {
+    while (!stopping) {
+      try {
+        await relayAttested(o, ctss, since, relayed, counts);
+      } catch (err) {
+        o.log(`relayer: ${(err as Error).message.split('\n')[0]}`);
       }
-      await sleep(500);
+      for (let waited = 0; waited < 1000 && !stopping; waited += 100) await sleep(100);
     }
-  };
+  })();
 
   const loop = (async () => {
     for (let n = 0; !stopping; n++) {
       const started = Date.now();
-      const version = n % 2 === 0 ? 2 : 1;
+      const kind = KINDS[n % KINDS.length]!;
       try {
-        const quote = await fetchQuote(
-          o.gasQuoteUrl,
-          o.source.domain,
-          o.destination.domain,
-          version === 2,
-        );
-        const amount = BigInt(1 + Math.floor(Math.random() * 500)) * 1_000_000n;
-        const { receipt } = await makeTransfer(o.source, {
-          version,
+        const quote = await ctss.getQuote({
+          localDomain: o.source.domain,
           destinationDomain: o.destination.domain,
-          amount: amount + BigInt(quote.fee),
-          fee: BigInt(quote.fee),
-          recipient: RECIPIENT,
-          ...(version === 2 ? { minFinalityThreshold: 1000, maxFee: o.maxFee ?? 0n } : {}),
-          quote: { deadline: BigInt(quote.deadline), signature: quote.signature },
+          version: kind.version,
+          isNative: kind.isNative,
         });
+        const amount = BigInt(20 + Math.floor(Math.random() * 480)) * 1_000_000n;
+        const plan = await ctss.buildTransfer(
+          quote,
+          {
+            amount,
+            recipient: RECIPIENT,
+            ...('finality' in kind ? { finality: kind.finality } : {}),
+          },
+          origin,
+        );
+        const { hash } = await ctss.sendTransfer(o.source.user, plan, origin);
         counts.sent++;
-        const hash = receipt.transactionHash;
+        const fee = `${quote.fee} ${kind.isNative ? 'wei' : 'base units'}`;
         o.log(
-          `sent v${version} transfer on chain A: ${hash} (block ${receipt.blockNumber}, fee ${quote.fee} base units)`,
+          `sent v${kind.version} transfer on chain A: ${hash} (amount ${amount}, relayer fee ${fee}, recipient gets at least ${plan.costs.recipientGetsMin})`,
         );
-        // Receives are relayed one at a time: they share the relayer account's nonce.
-        receives = receives.then(() =>
-          relay(hash, version).catch((err: unknown) => {
-            counts.failed++;
-            o.log(`receive of ${hash} failed: ${(err as Error).message}`);
-          }),
-        );
+        const t = ctss
+          .trackTransfer(hash, {
+            signal: stopper.signal,
+            pollIntervalMs: 500,
+            onProgress: (p) => {
+              const r = p.record;
+              o.log(
+                `  ${hash.slice(0, 10)} ${p.stage} at ${p.at.toISOString()}: status=${r.destination_tx_status} receive_amount=${r.receive_amount} fee_executed=${String(r.fee_executed)} nonce=${String(r.nonce)}`,
+              );
+            },
+          })
+          .catch((err: unknown) => {
+            if (!stopping) o.log(`tracking of ${hash} ended: ${(err as Error).message}`);
+          });
+        tracking.add(t);
+        void t.finally(() => tracking.delete(t));
       } catch (err) {
         counts.failed++;
         o.log(`transfer failed: ${(err as Error).message.split('\n')[0]}`);
@@ -167,8 +160,10 @@ export function startGenerator(o: GeneratorOptions): Generator {
     counts,
     async stop() {
       stopping = true;
+      stopper.abort();
       await loop;
-      await receives;
+      await relayer;
+      await Promise.all(tracking);
     },
   };
 }

@@ -1,0 +1,397 @@
+/**
+ * `@ctss/sdk` end to end, as a widget would use it: quotes from the running Gas Quote API (its
+ * built entry point as a process, compact packing for the origin as the deployed CashmereCCTP
+ * rebuilds it), verified locally; transfers built for the deployed ABI and sent from viem wallets
+ * on a local anvil chain (domain 0) with the devnet contracts, by allowance and by EIP-2612
+ * permit; followed by trackTransfer over HTTP from the Monitoring API (in-process app and indexer)
+ * to `success` while the test relays the attested messages onto chain B (domain 3). Expectations
+ * come from the contract's rules and the chains' balances. A Solana recipient's words are checked
+ * against @solana/spl-token's derivation (a published output), and a tampered, expired or foreign
+ * quote is refused with no transaction sent.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createLogger } from '@ctss/server-kit';
+import {
+  QuoteRefusedError,
+  createCtssClient,
+  cashmereCctpAbi,
+  verifyEcdsaQuote,
+  type CtssClient,
+  type TransferProgress,
+} from '@ctss/sdk';
+import { Registry } from 'prom-client';
+import { base58 } from '@scure/base';
+import {
+  bytesToHex,
+  createWalletClient,
+  decodeFunctionData,
+  http,
+  type Address,
+  type Hex,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { IrisClient } from '../../src/indexer/iris.js';
+import { ChainLocks } from '../../src/indexer/lock.js';
+import { startIndexerRunner, type IndexerRunner } from '../../src/indexer/runner.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import {
+  QUOTE_KEY,
+  attestedMessage,
+  contract,
+  deployCctpChain,
+  gasQuoteApiEntry,
+  receiveMessage,
+  startAnvil,
+  startChild,
+  startFakeIris,
+  waitForOk,
+  type Anvil,
+  type CctpChain,
+  type ChildService,
+  type FakeIris,
+} from '@ctss/devnet';
+import { chainConfig, indexerFor } from '../indexer/support/harness.js';
+
+const RECIPIENT: Address = '0x00000000000000000000000000000000000c0de5';
+/** anvil's default accounts 5 and 6 (well-known test keys): wallets with no allowance. */
+const PERMIT_KEY: Hex = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
+const APPROVE_KEY: Hex = '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d17b8d88b1a7dd3f5b';
+/** A Solana wallet and devnet USDC mint with the associated token account @solana/spl-token
+ * `getAssociatedTokenAddress` derives for them (a published run). */
+const SOLANA_OWNER = '5waJka9MrCgPFoLo3SQSjLDTGnkoDcwYYPnpk4YNJS6i';
+const SOLANA_MINT = '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU';
+const SPL_TOKEN_ATA = 'HmBpVD6N1vuGvQpS8KrwWH6Tr8rSwXQBEDKn5VXW6yyw';
+const DEADLINE_MS = 90_000;
+
+let anvils: Anvil[] = [];
+let a: CctpChain;
+let b: CctpChain;
+let api: TestApp;
+let server: Server;
+let gas: ChildService | undefined;
+let iris: FakeIris;
+let locks: ChainLocks;
+let runner: IndexerRunner | undefined;
+let ctss: CtssClient;
+
+async function startGasQuoteApi(): Promise<string> {
+  let listening: (port: number) => void = () => {};
+  const port = new Promise<number>((resolve) => (listening = resolve));
+  const lines: string[] = [];
+  const child = startChild(
+    'gas-quote-api',
+    gasQuoteApiEntry(),
+    {
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'development',
+      NODE_OPTIONS: '',
+      PRICE_SOURCE: 'snapshot',
+      REDIS_URL: '',
+      DATABASE_URL: '',
+      SIGNER_ECDSA_PRIVATE_KEY: QUOTE_KEY,
+      QUOTE_PACKING_0: 'compact',
+    },
+    {
+      echo: false,
+      onLine: (line) => {
+        lines.push(line);
+        try {
+          const logged = JSON.parse(line) as { port?: unknown; msg?: unknown };
+          if (typeof logged.port === 'number' && String(logged.msg).includes('listening'))
+            listening(logged.port);
+        } catch {
+          // Not a log record.
+        }
+      },
+    },
+  );
+  gas = child;
+  const exited = child.exited.then((code) => {
+    throw new Error(`gas-quote-api exited (${code}):\n${lines.join('\n')}`);
+  });
+  const url = `http://127.0.0.1:${await Promise.race([port, exited])}`;
+  await waitForOk(`${url}/ready`, child, DEADLINE_MS);
+  return url;
+}
+
+beforeAll(async () => {
+  anvils = await Promise.all([startAnvil(0, 31_120), startAnvil(0, 31_123)]);
+  [a, b] = await Promise.all([
+    deployCctpChain(anvils[0]!.url, 0, 31_120),
+    deployCctpChain(anvils[1]!.url, 3, 31_123),
+  ]);
+  // A block every second: confirmations advance while the transfers wait.
+  await Promise.all(anvils.map((x) => x.rpc('evm_setIntervalMining', [1])));
+  const gasUrl = await startGasQuoteApi();
+  api = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' }, clock: Date.now });
+  server = await new Promise<Server>((resolve) => {
+    const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const monitoringUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  iris = await startFakeIris(0, { 0: a.url, 3: b.url });
+  iris.fastFeeBps = 1.3;
+  locks = new ChainLocks(api.db.url);
+  const overrides = { pollIntervalMs: 100 };
+  runner = startIndexerRunner({
+    indexers: [
+      indexerFor(chainConfig('sdk-a', a, overrides), api.db.knex, locks),
+      indexerFor(chainConfig('sdk-b', b, overrides), api.db.knex, locks),
+    ],
+    knex: api.db.knex,
+    iris: new IrisClient(iris.url, 9),
+    attestation: { timeoutSeconds: 3600, recheckSeconds: 0 },
+    logger: createLogger({ name: 'sdk-transfer-test', level: 'warn' }),
+    registry: new Registry(),
+    attestationIntervalMs: 100,
+  });
+  ctss = createCtssClient({ gasQuoteUrl: gasUrl, monitoringUrl, irisUrl: iris.url });
+}, 240_000);
+
+afterAll(async () => {
+  await runner?.stop();
+  await locks?.close();
+  await iris?.close();
+  await gas?.stop();
+  await new Promise((resolve) => server?.close(resolve));
+  await api?.close();
+  await Promise.all(anvils.map((x) => x.stop()));
+}, 60_000);
+
+const usdcOf = (chain: CctpChain, owner: Address) =>
+  chain.client.readContract({
+    address: chain.usdc,
+    abi: contract('TestUsdc').abi,
+    functionName: 'balanceOf',
+    args: [owner],
+  }) as Promise<bigint>;
+
+/** A wallet of `key` on chain A with 10 ETH and 10^12 USDC base units, and no allowance. */
+async function freshWallet(key: Hex) {
+  const account = privateKeyToAccount(key);
+  await anvils[0]!.rpc('anvil_setBalance', [account.address, `0x${(10n ** 19n).toString(16)}`]);
+  const hash = await a.deployer.writeContract({
+    address: a.usdc,
+    abi: contract('TestUsdc').abi,
+    functionName: 'mint',
+    args: [account.address, 10n ** 12n],
+    account: a.deployer.account!,
+    chain: a.chain,
+  });
+  await a.client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  return createWalletClient({ account, chain: a.chain, transport: http(a.url) });
+}
+
+/** Relays `hash`'s message onto chain B once the local Iris attests it (Iris attests at once). */
+async function relay(hash: Hex, version: 1 | 2): Promise<void> {
+  iris.complete(hash);
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const message = await attestedMessage(iris.url, 0, hash, version);
+    if (message) {
+      await receiveMessage(b, version, message);
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`no attestation for ${hash}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+interface Case {
+  readonly version: 1 | 2;
+  readonly isNative: boolean;
+  readonly finality?: 'fast' | 'standard';
+  readonly approval: 'allowance' | 'permit' | 'approve';
+  readonly key?: Hex;
+  readonly amount: bigint;
+  readonly gasDrop: bigint;
+  readonly feeExecuted: bigint;
+}
+
+async function transferToSuccess(c: Case): Promise<void> {
+  const wallet = c.key
+    ? await freshWallet(c.key)
+    : createWalletClient({ account: a.userAccount, chain: a.chain, transport: http(a.url) });
+  const sender = wallet.account.address;
+  const publicClient = a.client;
+  const origin = { publicClient, contract: a.cashmere };
+  const quote = await ctss.getQuote({
+    localDomain: 0,
+    destinationDomain: 3,
+    version: c.version,
+    isNative: c.isNative,
+  });
+  const plan = await ctss.buildTransfer(
+    quote,
+    {
+      amount: c.amount,
+      recipient: RECIPIENT,
+      gasDrop: c.gasDrop,
+      ...(c.finality ? { finality: c.finality } : {}),
+    },
+    origin,
+  );
+  const feeBps = (
+    await publicClient.readContract({
+      address: a.cashmere,
+      abi: cashmereCctpAbi,
+      functionName: 'state',
+    })
+  )[3];
+  expect(plan.costs.contractFee).toBe((c.amount * BigInt(feeBps)) / 10_000n);
+  const usdcBefore = await usdcOf(a, sender);
+  const ethBefore = await publicClient.getBalance({ address: sender });
+  const minted = await usdcOf(b, RECIPIENT);
+  iris.feeExecuted = c.feeExecuted;
+  const sent = await ctss.sendTransfer(wallet, plan, {
+    publicClient,
+    contract: a.cashmere,
+    approval: c.approval === 'allowance' ? 'auto' : c.approval,
+  });
+  expect(sent.approval).toBe(c.approval);
+  const receipt = await publicClient.waitForTransactionReceipt({
+    hash: sent.hash,
+    pollingInterval: 100,
+  });
+  expect(receipt.status).toBe('success');
+  // The wallet paid exactly what the plan said: USDC pulled, and the native value (plus gas).
+  expect(usdcBefore - (await usdcOf(a, sender))).toBe(plan.costs.userPaysUsdc);
+  const gasPaid = receipt.gasUsed * receipt.effectiveGasPrice;
+  const approveGas = sent.approveHash
+    ? await publicClient
+        .getTransactionReceipt({ hash: sent.approveHash })
+        .then((r) => r.gasUsed * r.effectiveGasPrice)
+    : 0n;
+  expect(ethBefore - (await publicClient.getBalance({ address: sender }))).toBe(
+    plan.costs.userPaysNative + gasPaid + approveGas,
+  );
+
+  const seen: TransferProgress[] = [];
+  const tracking = ctss.trackTransfer(sent.hash, {
+    pollIntervalMs: 200,
+    timeoutMs: DEADLINE_MS,
+    onProgress: (p) => seen.push(p),
+  });
+  await relay(sent.hash, c.version);
+  const result = await tracking;
+  expect(result.status).toBe('success');
+  expect(seen.map((p) => p.stage)).toEqual(['pending', 'confirmed', 'attested', 'received']);
+  for (const p of seen) expect(p.at).toBeInstanceOf(Date);
+  const got = (await usdcOf(b, RECIPIENT)) - minted;
+  expect(got).toBe(plan.costs.burned - c.feeExecuted);
+  expect(got).toBeGreaterThanOrEqual(plan.costs.recipientGetsMin);
+  expect(result.record).toMatchObject({
+    source_tx_hash: sent.hash.toLowerCase(),
+    sender: sender.toLowerCase(),
+    receive_amount: got,
+    version: c.version,
+    is_gas_drop_in_native: c.isNative,
+    gas_drop_amount: c.gasDrop,
+    max_fee: c.version === 2 ? plan.costs.circleFeeMax : 0n,
+  });
+  expect(typeof result.record.receive_amount).toBe('bigint');
+}
+
+describe('a transfer made with @ctss/sdk', () => {
+  it('v2 fast, USDC fee and gas drop, by permit: tracked to success', async () => {
+    await transferToSuccess({
+      version: 2,
+      isNative: false,
+      finality: 'fast',
+      approval: 'permit',
+      key: PERMIT_KEY,
+      amount: 120_000_000n,
+      gasDrop: 1_000_000n,
+      feeExecuted: 9_000n,
+    });
+  }, 180_000);
+
+  it('v2 standard, native fee, by allowance: tracked to success', async () => {
+    await transferToSuccess({
+      version: 2,
+      isNative: true,
+      finality: 'standard',
+      approval: 'allowance',
+      amount: 30_000_000n,
+      gasDrop: 10n ** 15n,
+      feeExecuted: 0n,
+    });
+  }, 180_000);
+
+  it('v1, USDC fee, by an approve first: tracked to success', async () => {
+    await transferToSuccess({
+      version: 1,
+      isNative: false,
+      approval: 'approve',
+      key: APPROVE_KEY,
+      amount: 40_000_000n,
+      gasDrop: 300_000n,
+      feeExecuted: 0n,
+    });
+  }, 180_000);
+
+  it('v1, native fee, by permit: tracked to success', async () => {
+    await transferToSuccess({
+      version: 1,
+      isNative: true,
+      approval: 'permit',
+      amount: 15_000_000n,
+      gasDrop: 0n,
+      feeExecuted: 0n,
+    });
+  }, 180_000);
+
+  it('to a Solana recipient: the associated token account and owner, byte for byte', async () => {
+    const publicClient = a.client;
+    const quote = await ctss.getQuote({
+      localDomain: 0,
+      destinationDomain: 5,
+      version: 2,
+      isNative: false,
+    });
+    const plan = await ctss.buildTransfer(
+      quote,
+      { amount: 50_000_000n, recipient: SOLANA_OWNER, solanaUsdcMint: SOLANA_MINT },
+      { publicClient, contract: a.cashmere },
+    );
+    const wallet = createWalletClient({
+      account: a.userAccount,
+      chain: a.chain,
+      transport: http(a.url),
+    });
+    const sent = await ctss.sendTransfer(wallet, plan, { publicClient, contract: a.cashmere });
+    const tx = await publicClient.getTransaction({ hash: sent.hash });
+    const { functionName, args } = decodeFunctionData({ abi: cashmereCctpAbi, data: tx.input });
+    // The allowance or a permit, whichever the wallet needed: the transfer struct is the first argument.
+    expect(functionName).toMatch(/^transferV2(WithPermit)?$/);
+    const params = args[0] as { recipient: Hex; solanaOwner: Hex; destinationDomain: number };
+    expect(params.recipient).toBe(bytesToHex(base58.decode(SPL_TOKEN_ATA)));
+    expect(params.solanaOwner).toBe(bytesToHex(base58.decode(SOLANA_OWNER)));
+    expect(params.destinationDomain).toBe(5);
+    const receipt = await publicClient.waitForTransactionReceipt({ hash: sent.hash });
+    expect(receipt.status).toBe('success');
+  }, 120_000);
+
+  it('refuses a tampered, an expired and a foreign-signed quote before any transaction', async () => {
+    const nonceOf = () =>
+      a.client.getTransactionCount({ address: a.userAccount.address, blockTag: 'pending' });
+    const nonceBefore = await nonceOf();
+    const request = { localDomain: 0, destinationDomain: 3, version: 2, isNative: false } as const;
+    const routes = await ctss.gasQuote.routes({ localDomain: 0, destinationDomain: 3 });
+    const raw = await ctss.gasQuote.ecdsaQuote(request);
+    const tampered = { ...raw, fee: String(BigInt(raw.fee) - 1n) };
+    await expect(
+      verifyEcdsaQuote(tampered, request, routes.signers.ecdsaAddress as Address, 'compact'),
+    ).rejects.toMatchObject({ code: 'WRONG_SIGNER' });
+    const expired = ctss.getQuote(request, { now: () => Date.now() + 200_000 });
+    await expect(expired).rejects.toBeInstanceOf(QuoteRefusedError);
+    await expect(expired).rejects.toMatchObject({ code: 'EXPIRED' });
+    const foreign = ctss.getQuote(request, {
+      signers: { ecdsaAddress: privateKeyToAccount(PERMIT_KEY).address },
+    });
+    await expect(foreign).rejects.toMatchObject({ code: 'WRONG_SIGNER' });
+    expect(await nonceOf()).toBe(nonceBefore);
+  }, 60_000);
+});
