@@ -70,7 +70,7 @@ async function loadModules(): Promise<FeedModules> {
 }
 
 /** The filter and page size of a `/transactionsmainnet?...` path of the bench's plans. */
-export function filterOfPath(requestPath: string): { filter: Filter; limit: number } {
+function filterOfPath(requestPath: string): { filter: Filter; limit: number } {
   const url = new URL(requestPath, 'http://x');
   const params = url.searchParams;
   const filter: Filter = {};

@@ -61,7 +61,7 @@ export interface WorkloadRecord {
 }
 
 /** A workload's database floor: statements/s, latencies (ms) and CPU per statement. */
-export interface FloorFigures {
+interface FloorFigures {
   readonly rps: number;
   /** The workload's req/s over `rps`. */
   readonly ratio: number;

@@ -52,7 +52,7 @@ const COUNTED_SQL = `t.confirmed and not t.has_source_tx_error and not t.has_att
    and not t.has_destination_tx_error and t.destination_tx_status <> 'failed'`;
 
 /** SQL: a record's multiplier in basis points under `rule` (values validated by the config schema). */
-export function multiplierSql(rule: PointsRule): string {
+function multiplierSql(rule: PointsRule): string {
   if (rule.multipliers.length === 0) return '10000';
   const cases = rule.multipliers.map((m) => {
     const conds = ['true'];

@@ -123,7 +123,7 @@ export interface RuleTransfer {
 }
 
 /** The multiplier of a transfer, basis points (10 000 when none matches). */
-export function multiplierBp(rule: PointsRule, t: RuleTransfer): number {
+function multiplierBp(rule: PointsRule, t: RuleTransfer): number {
   let best: number | undefined;
   for (const m of rule.multipliers) {
     if (m.source_domain !== undefined && m.source_domain !== t.source_domain) continue;

@@ -15,7 +15,7 @@ import { CHANGE_CHANNEL } from '../migrations/20261204000100_transaction_changes
 import { MAINNET_FIELDS, recordJsonSql } from './record.js';
 
 /** Kinds of change (the SSE event names). */
-export type ChangeKind = 'insert' | 'update' | 'delete';
+type ChangeKind = 'insert' | 'update' | 'delete';
 
 /** One change of a mainnet record, ready to be sent. */
 export interface ChangeEvent {

@@ -27,19 +27,19 @@ import type { FeedFilter } from './repository.js';
 export const CLOSED_WINDOW_CACHE_CONTROL = 'public, max-age=86400, immutable';
 
 /** Seconds a page is kept in Redis (it is re-rendered, identical, when asked for again later). */
-export const CLOSED_PAGE_TTL_SECONDS = 86_400;
+const CLOSED_PAGE_TTL_SECONDS = 86_400;
 
 /** Largest page kept, bytes of its JSON (a full 100-record mainnet page is about 70 KB). */
-export const MAX_STORED_PAGE_BYTES = 512 * 1024;
+const MAX_STORED_PAGE_BYTES = 512 * 1024;
 
 /** A page as kept: its JSON body and its strong ETag. */
-export interface ClosedPage {
+interface ClosedPage {
   readonly body: string;
   readonly etag: string;
 }
 
 /** A rendered page and whether it may be kept (no `pending` record on it). */
-export interface RenderedClosedPage {
+interface RenderedClosedPage {
   readonly body: string;
   readonly settled: boolean;
 }

@@ -66,6 +66,8 @@ export interface FeedPage {
  * Builds the statement of one query shape and the order of the values it binds. `$1` is the page
  * size; the others follow in the order the filters are listed in {@link FeedFilter}. Exported for
  * the benchmark's database floor (packages/bench), which sends the same statements.
+ *
+ * @public (imported at run time by packages/bench/src/db-floor.ts)
  */
 export function buildStatement(
   network: Network,

@@ -26,7 +26,7 @@ export interface StreamFilter {
 }
 
 /** Whether `event` passes `filter` (the feed's semantics: every given filter must hold). */
-export function matchesFilter(filter: StreamFilter, event: ChangeEvent): boolean {
+function matchesFilter(filter: StreamFilter, event: ChangeEvent): boolean {
   if (filter.senders !== undefined && !filter.senders.has(event.sender)) return false;
   if (filter.recipients !== undefined && !filter.recipients.has(event.recipient)) return false;
   if (filter.sourceDomain !== undefined && event.sourceDomain !== filter.sourceDomain) return false;

@@ -17,7 +17,7 @@ import type { ChangeFeed } from './changes.js';
 import type { StreamFilter, StreamHub } from './stream-hub.js';
 
 /** The path of the mainnet live feed. */
-export const STREAM_PATH = '/transactionsmainnet/stream';
+const STREAM_PATH = '/transactionsmainnet/stream';
 
 /** Log positions a `Last-Event-ID` backlog may cover; older is a `reset` (the log's retention). */
 const BACKLOG_MAX = 100_000;
@@ -29,7 +29,7 @@ const RETRY_MS = 2_000;
 const RETRY_AFTER_SECONDS = 5;
 
 /** The live feed's parameters: the feed's record filters (no paging: a stream has none). */
-export const StreamQuery = z.strictObject({
+const StreamQuery = z.strictObject({
   senders: addressListParam.optional().openapi({
     description: `Comma-separated sender addresses (at most ${MAX_SENDERS}); EVM hex compares case-insensitively, base58 exactly.`,
   }),
@@ -52,7 +52,7 @@ export const StreamQuery = z.strictObject({
     description: 'One transfer: its `source_tx_hash` or `destination_tx_hash`.',
   }),
 });
-export type StreamQuery = z.output<typeof StreamQuery>;
+type StreamQuery = z.output<typeof StreamQuery>;
 
 /** `Last-Event-ID`: a change-log position, decimal. */
 const LastEventId = z
@@ -61,7 +61,7 @@ const LastEventId = z
   .regex(/^[0-9]{1,19}$/, 'must be the decimal id of an event of this stream');
 
 /** The filter of a validated query. */
-export function streamFilter(query: StreamQuery): StreamFilter {
+function streamFilter(query: StreamQuery): StreamFilter {
   return {
     ...(query.senders?.length ? { senders: new Set(query.senders) } : {}),
     ...(query.recipients?.length ? { recipients: new Set(query.recipients) } : {}),

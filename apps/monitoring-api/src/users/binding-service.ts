@@ -273,12 +273,7 @@ export function createBindingService(deps: BindingDeps): BindingService {
       return { success: true, username: user.username };
     }
     if (!user) {
-      const claimed = await createUserWithWallet(
-        deps.primary,
-        grant.username,
-        wallet,
-        newRefCode,
-      );
+      const claimed = await createUserWithWallet(deps.primary, grant.username, wallet, newRefCode);
       if (claimed.outcome === 'username_taken') {
         throw new HttpProblem(
           409,

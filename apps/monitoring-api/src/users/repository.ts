@@ -413,7 +413,7 @@ export async function fetchDomainAggregate(
  */
 
 /** Outcome of {@link bindWallet}. */
-export type BindOutcome = 'bound' | 'wallet_taken' | 'chain_taken';
+type BindOutcome = 'bound' | 'wallet_taken' | 'chain_taken';
 
 function isUniqueViolation(err: unknown): err is { code: string; constraint?: string } {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
@@ -425,11 +425,7 @@ function isUniqueViolation(err: unknown): err is { code: string; constraint?: st
  * @returns `bound`, `wallet_taken` (the wallet is bound to some username, this one included) or
  *          `chain_taken` (the user already has a wallet of that chain type).
  */
-export async function bindWallet(
-  db: Knex,
-  userId: number,
-  wallet: WalletAddress,
-): Promise<BindOutcome> {
+async function bindWallet(db: Knex, userId: number, wallet: WalletAddress): Promise<BindOutcome> {
   try {
     await db.raw(
       'insert into user_wallets (user_id, chain_type, address, address_key) values (?, ?, ?, ?)',
@@ -443,11 +439,7 @@ export async function bindWallet(
 }
 
 /** Unbinds `wallet` from user `userId`; false when it was not bound to that user. */
-export async function unbindWallet(
-  db: Knex,
-  userId: number,
-  wallet: WalletAddress,
-): Promise<boolean> {
+async function unbindWallet(db: Knex, userId: number, wallet: WalletAddress): Promise<boolean> {
   const result = await db.raw<{ rowCount: number | null }>(
     'delete from user_wallets where user_id = ? and chain_type = ? and address_key = ?',
     [userId, wallet.chainType, wallet.key],
@@ -542,7 +534,7 @@ export async function bindAuthorizedWallet(
 
 /**
  * Unbinds `wallet` from user `userId` unless it is the user's last wallet (a username always
- * keeps an owner, docs/decisions.md "D152").
+ * keeps an owner, docs/decisions.md "D152. Joining: a username is claimed by its first signed bind").
  *
  * @returns `unbound`, `not_bound` or `last_wallet`.
  */

@@ -2,7 +2,7 @@
 import { request, type IncomingMessage } from 'node:http';
 
 /** One received event. */
-export interface SseEvent {
+interface SseEvent {
   readonly id: string | undefined;
   readonly event: string;
   readonly data: string;
