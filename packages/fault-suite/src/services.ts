@@ -8,6 +8,7 @@
 import { answersOk, runToEnd, spawnNode, waitUntil, type Child } from './processes.js';
 import { REDIS_URL } from './redis.js';
 import {
+  API_KEY,
   CACHE_TTL_SECONDS,
   FEED_FIRST_PAGE_CACHE_SECONDS,
   FEEDER_INTERVAL_SECONDS,
@@ -28,6 +29,7 @@ const common = {
   LOG_LEVEL: 'info',
   REDIS_URL,
   RATE_LIMIT_PER_MINUTE: '1000000',
+  API_KEYS: API_KEY,
 };
 
 function gasEnv(): Record<string, string> {

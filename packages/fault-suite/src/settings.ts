@@ -40,6 +40,8 @@ export const SIGNER_ED25519_SEED_HEX =
 /** PostgreSQL password of the `postgres` role (scram-sha-256) and the Redis `requirepass`. */
 export const DB_PASSWORD = 'faults-db-Pw-7c1e9a4b2d';
 export const REDIS_PASSWORD = 'faults-redis-Pw-3f8d2b6a1e';
+/** The one key of API_KEYS both services run with (scenario 10 looks for it in Redis and logs). */
+export const API_KEY = 'faults-api-key-9b4e1c7d2a';
 
 /** Gas and USD entries older than this are refused (short, so scenario 1 outlives it). */
 export const PRICE_MAX_AGE_SECONDS = 10;

@@ -412,30 +412,11 @@ export async function fetchDomainAggregate(
  * insert wins and the other fails with 23505, reported as ALREADY_BOUND.
  */
 
-/** Outcome of {@link bindWallet}. */
+/** Outcome of a bind's insert (part of {@link AuthorizedBindOutcome}). */
 type BindOutcome = 'bound' | 'wallet_taken' | 'chain_taken';
 
 function isUniqueViolation(err: unknown): err is { code: string; constraint?: string } {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
-}
-
-/**
- * Binds `wallet` to user `userId`.
- *
- * @returns `bound`, `wallet_taken` (the wallet is bound to some username, this one included) or
- *          `chain_taken` (the user already has a wallet of that chain type).
- */
-async function bindWallet(db: Knex, userId: number, wallet: WalletAddress): Promise<BindOutcome> {
-  try {
-    await db.raw(
-      'insert into user_wallets (user_id, chain_type, address, address_key) values (?, ?, ?, ?)',
-      [userId, wallet.chainType, wallet.display, wallet.key],
-    );
-    return 'bound';
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-    return err.constraint === 'user_wallets_user_chain_key' ? 'chain_taken' : 'wallet_taken';
-  }
 }
 
 /** Unbinds `wallet` from user `userId`; false when it was not bound to that user. */

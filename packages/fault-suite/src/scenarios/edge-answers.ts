@@ -3,13 +3,19 @@
  * limits (docs/operations.md "Connection limits", "Client addresses"): `/ready` of both APIs,
  * `Range` on a `/docs` file (206 with `Content-Range`, an unsatisfiable range a 416 problem), and a
  * spoofed `X-Forwarded-For` on a direct connection, which must not escape the per-address
- * connection cap (the services trust no proxy by default).
+ * connection cap (the services trust no proxy by default); and requests with an API key of
+ * `API_KEYS`, after which the key appears in no Redis key name and no log line, only its SHA-256
+ * digest (docs/decisions.md "D89. API keys kept as digests").
  */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import path from 'node:path';
 import { check, figure } from '../report.js';
 import { GAS_URL, MONITORING_URL } from '../services.js';
-import { PORTS } from '../settings.js';
+import { API_KEY, LOG_DIR, PORTS, REDIS_PASSWORD } from '../settings.js';
 
 const NAME = '10 edge answers';
 /** The monitoring API's default per-address connection cap (server-kit DEFAULT_CONNECTION_LIMITS). */
@@ -71,8 +77,51 @@ async function openIdle(count: number, localAddress: string): Promise<net.Socket
   return sockets;
 }
 
+/** Every key name in the suite's Redis (`redis-cli --scan`). */
+function redisKeys(): string[] {
+  const out = execFileSync(
+    'redis-cli',
+    ['-p', String(PORTS.redis), '-a', REDIS_PASSWORD, '--no-auth-warning', '--scan'],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  return out.split('\n').filter(Boolean);
+}
+
+/** Requests with `X-API-Key` on both APIs, then the key is looked for in Redis and the logs. */
+async function apiKeyAsDigest(): Promise<void> {
+  const answers = [];
+  for (const url of [`${MONITORING_URL}/stats/mainnet/volumes`, `${GAS_URL}/tokenPrices`]) {
+    for (let i = 0; i < 5; i += 1) answers.push(await get(url, { 'X-API-Key': API_KEY }));
+  }
+  const digest = createHash('sha256').update(API_KEY, 'utf8').digest('hex');
+  const keys = redisKeys();
+  const plain = keys.filter((k) => k.includes(API_KEY));
+  const hashed = keys.filter((k) => k.includes(digest));
+  const logHits = readdirSync(LOG_DIR)
+    .filter((f) => f.endsWith('.log'))
+    .filter((f) => readFileSync(path.join(LOG_DIR, f), 'utf8').includes(API_KEY));
+  figure(
+    NAME,
+    'requests with X-API-Key / Redis keys / of them under the digest / with the key itself',
+    `${answers.filter((a) => a.status === 200).length} of ${answers.length} 200 / ${keys.length} / ${hashed.length} / ${plain.length}`,
+  );
+  check(
+    NAME,
+    'an API key is counted under its SHA-256 digest, never its text, in Redis',
+    `${hashed.length} keys under the digest, ${plain.length} with the key`,
+    hashed.length > 0 && plain.length === 0 && answers.every((a) => a.status === 200),
+  );
+  check(
+    NAME,
+    'no log line holds an API key',
+    logHits.length ? logHits.join(', ') : 'none',
+    logHits.length === 0,
+  );
+}
+
 /** Runs the scenario against the running monitoring and gas quote APIs. */
 export async function edgeAnswers(): Promise<void> {
+  await apiKeyAsDigest();
   for (const [name, base] of [
     ['monitoring API', MONITORING_URL],
     ['gas quote API', GAS_URL],
