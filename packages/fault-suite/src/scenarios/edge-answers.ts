@@ -105,11 +105,14 @@ async function apiKeyAsDigest(): Promise<void> {
     'requests with X-API-Key / Redis keys / of them under the digest / with the key itself',
     `${answers.filter((a) => a.status === 200).length} of ${answers.length} 200 / ${keys.length} / ${hashed.length} / ${plain.length}`,
   );
+  // The digest keys are counted only while the rate limiter counts in Redis; after a Redis loss
+  // it may still count in process memory (docs/operations.md "Fault suite"), so their number is
+  // a figure, not a check.
   check(
     NAME,
-    'an API key is counted under its SHA-256 digest, never its text, in Redis',
-    `${hashed.length} keys under the digest, ${plain.length} with the key`,
-    hashed.length > 0 && plain.length === 0 && answers.every((a) => a.status === 200),
+    'no Redis key name holds an API key (counted under its SHA-256 digest)',
+    `${plain.length} with the key, ${hashed.length} under the digest`,
+    plain.length === 0 && answers.every((a) => a.status === 200),
   );
   check(
     NAME,
