@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { compileSolidityContracts, type CompiledContract } from '@ctss/test-support';
 import { loadSecp256k1Signer, signQuote, type QuotePacking } from '@ctss/signing';
+import { signPermit } from '@ctss/sdk';
 import {
   createPublicClient,
   createWalletClient,
@@ -320,40 +321,21 @@ function toBytes32(value: Hex): Hex {
 
 /**
  * The EIP-2612 permit (FiatToken v2.2 `permit(owner, spender, value, deadline, bytes signature)`)
- * of the user for `spender`, as `PermitParams`.
+ * of the user for `spender`, as `PermitParams`, signed by the SDK's `signPermit` (the one a widget
+ * uses).
  */
-async function signPermit(
+async function userPermit(
   chain: CctpChain,
   spender: Address,
   value: bigint,
   deadline: bigint,
 ): Promise<{ value: bigint; deadline: bigint; signature: Hex }> {
-  const owner = chain.userAccount.address;
-  const nonce = (await chain.client.readContract({
-    address: chain.usdc,
-    abi: contract('TestUsdc').abi,
-    functionName: 'nonces',
-    args: [owner],
-  })) as bigint;
-  const signature = await chain.userAccount.signTypedData({
-    domain: {
-      name: 'USD Coin',
-      version: '2',
-      chainId: chain.chain.id,
-      verifyingContract: chain.usdc,
-    },
-    types: {
-      Permit: [
-        { name: 'owner', type: 'address' },
-        { name: 'spender', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'deadline', type: 'uint256' },
-      ],
-    },
-    primaryType: 'Permit',
-    message: { owner, spender, value, nonce, deadline },
+  const wallet = createWalletClient({
+    account: chain.userAccount,
+    chain: chain.chain,
+    transport: http(chain.url),
   });
+  const signature = await signPermit(wallet, chain.client, chain.usdc, spender, value, deadline);
   return { value, deadline, signature };
 }
 
@@ -413,7 +395,7 @@ export async function makeTransfer(
   const args: unknown[] = [params];
   if (t.permit) {
     const pulled = t.amount + (t.version === 1 && !isNative ? gasDrop : 0n);
-    args.push(await signPermit(chain, address, pulled, deadline));
+    args.push(await userPermit(chain, address, pulled, deadline));
     functionName = `${base}WithPermit`;
   }
   const receipt = await call(
