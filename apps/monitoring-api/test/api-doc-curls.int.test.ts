@@ -19,13 +19,8 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  gasQuoteApiEntry,
-  monitoringApiEntry,
-  startChild,
-  waitForOk,
-  type ChildService,
-} from '@ctss/devnet';
+import { gasQuoteApiEntry, monitoringApiEntry, type ChildService } from '@ctss/devnet';
+import { startListeningService } from './support/child-service.js';
 import { ErrorCode } from '@ctss/domain-types';
 import { schemaMismatch, type OpenApiDocument, type Schema } from '@ctss/test-support/openapi-fuzz';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -197,15 +192,11 @@ const vars: Record<string, string> = {};
 const documents: Record<string, OpenApiDocument> = {};
 
 /** Starts `entry` as `pnpm start` does, on a free port; resolves with its base URL. */
-async function startService(name: string, entry: string): Promise<[ChildService, string]> {
-  const lines: string[] = [];
-  let listening: (port: number) => void = () => {};
-  const port = new Promise<number>((resolve) => (listening = resolve));
-  const child = startChild(
+const startService = (name: string, entry: string): Promise<[ChildService, string]> =>
+  startListeningService(
     name,
     entry,
     {
-      PORT: '0',
       LOG_LEVEL: 'info',
       NODE_OPTIONS: '',
       // The embedded defaults of a fresh clone: no database, no Redis, no metrics port.
@@ -214,27 +205,8 @@ async function startService(name: string, entry: string): Promise<[ChildService,
       REDIS_URL: '',
       METRICS_PORT: '',
     },
-    {
-      echo: false,
-      onLine: (line) => {
-        lines.push(line);
-        try {
-          const logged = JSON.parse(line) as { port?: unknown; msg?: unknown };
-          if (typeof logged.port === 'number' && String(logged.msg).includes('listening'))
-            listening(logged.port);
-        } catch {
-          // Not a log record.
-        }
-      },
-    },
+    START_TIMEOUT_MS,
   );
-  const exited = child.exited.then((code) => {
-    throw new Error(`${name} exited (${code}):\n${lines.join('\n')}`);
-  });
-  const url = `http://127.0.0.1:${await Promise.race([port, exited])}`;
-  await waitForOk(`${url}/ready`, child, START_TIMEOUT_MS);
-  return [child, url];
-}
 
 beforeAll(async () => {
   const [[monChild, monUrl], [gasChild, gasUrl]] = await Promise.all([

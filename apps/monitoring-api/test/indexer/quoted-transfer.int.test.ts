@@ -31,15 +31,14 @@ import {
   makeTransfer,
   receiveMessage,
   startAnvil,
-  startChild,
   startFakeIris,
-  waitForOk,
   withUser,
   type Anvil,
   type CctpChain,
   type ChildService,
   type FakeIris,
 } from '@ctss/devnet';
+import { startListeningService } from '../support/child-service.js';
 import { chainConfig, indexerFor } from './support/harness.js';
 
 /** anvil's fourth default account (a well-known test key): the second sender. */
@@ -62,14 +61,10 @@ let runner: IndexerRunner | undefined;
 
 /** Starts the Gas Quote API's built entry point on a free port; resolves with its base URL. */
 async function startGasQuoteApi(): Promise<string> {
-  const lines: string[] = [];
-  let listening: (port: number) => void = () => {};
-  const port = new Promise<number>((resolve) => (listening = resolve));
-  const child = startChild(
+  const [child, url] = await startListeningService(
     'gas-quote-api',
     gasQuoteApiEntry(),
     {
-      PORT: '0',
       LOG_LEVEL: 'info',
       NODE_ENV: 'development',
       NODE_OPTIONS: '',
@@ -81,26 +76,9 @@ async function startGasQuoteApi(): Promise<string> {
       // The packing the deployed transfer contract (and its devnet stand-in) verifies.
       ...devnetQuotePackingEnv([0, 3]),
     },
-    {
-      echo: false,
-      onLine: (line) => {
-        lines.push(line);
-        try {
-          const logged = JSON.parse(line) as { port?: unknown; msg?: unknown };
-          if (typeof logged.port === 'number' && String(logged.msg).includes('listening'))
-            listening(logged.port);
-        } catch {
-          // Not a log record.
-        }
-      },
-    },
+    DEADLINE_MS,
   );
   gas = child;
-  const exited = child.exited.then((code) => {
-    throw new Error(`gas-quote-api exited (${code}):\n${lines.join('\n')}`);
-  });
-  const url = `http://127.0.0.1:${await Promise.race([port, exited])}`;
-  await waitForOk(`${url}/ready`, child, DEADLINE_MS);
   return url;
 }
 

@@ -44,14 +44,13 @@ import {
   gasQuoteApiEntry,
   receiveMessage,
   startAnvil,
-  startChild,
   startFakeIris,
-  waitForOk,
   type Anvil,
   type CctpChain,
   type ChildService,
   type FakeIris,
 } from '@ctss/devnet';
+import { startListeningService } from '../support/child-service.js';
 import { chainConfig, indexerFor } from '../indexer/support/harness.js';
 
 const RECIPIENT: Address = '0x00000000000000000000000000000000000c0de5';
@@ -76,15 +75,12 @@ let locks: ChainLocks;
 let runner: IndexerRunner | undefined;
 let ctss: CtssClient;
 
+/** Starts the Gas Quote API's built entry point on a free port; resolves with its base URL. */
 async function startGasQuoteApi(): Promise<string> {
-  let listening: (port: number) => void = () => {};
-  const port = new Promise<number>((resolve) => (listening = resolve));
-  const lines: string[] = [];
-  const child = startChild(
+  const [child, url] = await startListeningService(
     'gas-quote-api',
     gasQuoteApiEntry(),
     {
-      PORT: '0',
       LOG_LEVEL: 'info',
       NODE_ENV: 'development',
       NODE_OPTIONS: '',
@@ -94,26 +90,9 @@ async function startGasQuoteApi(): Promise<string> {
       SIGNER_ECDSA_PRIVATE_KEY: QUOTE_KEY,
       QUOTE_PACKING_0: 'compact',
     },
-    {
-      echo: false,
-      onLine: (line) => {
-        lines.push(line);
-        try {
-          const logged = JSON.parse(line) as { port?: unknown; msg?: unknown };
-          if (typeof logged.port === 'number' && String(logged.msg).includes('listening'))
-            listening(logged.port);
-        } catch {
-          // Not a log record.
-        }
-      },
-    },
+    DEADLINE_MS,
   );
   gas = child;
-  const exited = child.exited.then((code) => {
-    throw new Error(`gas-quote-api exited (${code}):\n${lines.join('\n')}`);
-  });
-  const url = `http://127.0.0.1:${await Promise.race([port, exited])}`;
-  await waitForOk(`${url}/ready`, child, DEADLINE_MS);
   return url;
 }
 
