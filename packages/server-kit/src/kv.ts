@@ -238,12 +238,16 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
     );
   });
   client.on('ready', () => {
+    const again = everReady;
     everReady = true;
     credentialsRefused = false;
-    if (!down) return;
-    down = false;
-    logger.info({ event: 'redis_up' }, 'Redis is reachable again');
-    events.emit('reconnect');
+    if (down) {
+      down = false;
+      logger.info({ event: 'redis_up' }, 'Redis is reachable again');
+    }
+    // Every reconnection, also one whose drop raised no error while the client still looked
+    // ready (a killed server): the server may be a new one, without scripts or keys.
+    if (again) events.emit('reconnect');
   });
   // Never awaited: the store works (failing fast) before the first connection, and node-redis
   // keeps reconnecting by itself. It rejects only when closed while connecting.

@@ -129,6 +129,10 @@ export class FailoverRateLimitStore implements Store {
 
   #failed(err: unknown): void {
     this.#retryRedisAt = this.#clock() + RATE_LIMIT_REDIS_RETRY_MS;
+    // rate-limit-redis keeps the promise of its script's SHA: a failed reload (a NOSCRIPT answer
+    // followed by a failed SCRIPT LOAD) would otherwise fail every later increment, even once
+    // Redis answers again on the same connection. The next probe loads the scripts anew.
+    this.#redisInit = undefined;
     if (this.#fallingBack) return;
     this.#fallingBack = true;
     this.#opts.logger?.warn(
@@ -140,6 +144,8 @@ export class FailoverRateLimitStore implements Store {
   #recovered(): void {
     if (!this.#fallingBack) return;
     this.#fallingBack = false;
+    // The probe that found Redis back set the next probe time; every request goes to Redis again.
+    this.#retryRedisAt = 0;
     this.#opts.logger?.info({ event: 'rate_limit_redis' }, 'rate limit counts in Redis again');
   }
 }

@@ -180,6 +180,35 @@ describe('a KV store and rate limiter whose Redis goes away and comes back', () 
   });
 });
 
+describe('a rate limiter whose script reload fails while the connection stays up', () => {
+  it('loads its scripts anew at the next probe and counts in Redis again', async () => {
+    const key = `${prefix}rl:ip:127.0.0.1`;
+    await redis.start();
+    await waitFor(() => kv.redis!.ready);
+    await waitFor(async () => (await fetch(`${base}/hello`)).headers.has('x-ratelimit-limit'));
+    await kv.redis!.sendCommand(['DEL', key]);
+    // A new server's state (no scripts), and a SCRIPT LOAD that fails: the EVALSHA answers
+    // NOSCRIPT and rate-limit-redis's reload is refused, so its kept SHA promise rejects.
+    await kv.redis!.sendCommand(['SCRIPT', 'FLUSH']);
+    await kv.redis!.sendCommand(['ACL', 'SETUSER', 'default', '-script']);
+    try {
+      await fetch(`${base}/hello`);
+      expect(await kv.redis!.sendCommand(['EXISTS', key])).toBe(0);
+    } finally {
+      await kv.redis!.sendCommand(['ACL', 'SETUSER', 'default', '+@all']);
+    }
+    // Same connection throughout: no reconnection tells the store to reload.
+    await waitFor(async () => {
+      await fetch(`${base}/hello`);
+      return (await kv.redis!.sendCommand(['EXISTS', key])) === 1;
+    });
+    // Back in Redis for every request, not only for the once-a-second probe.
+    const counted = Number(await kv.redis!.sendCommand(['GET', key]));
+    for (let i = 0; i < 3; i += 1) await fetch(`${base}/hello`);
+    expect(Number(await kv.redis!.sendCommand(['GET', key]))).toBe(counted + 3);
+  });
+});
+
 describe('consume(): the rate limit for requests that bypass express', () => {
   it('counts against the same per-client key and store as the middleware, in Redis or in memory', async () => {
     const limiter = createRateLimiter(

@@ -105,14 +105,13 @@ async function apiKeyAsDigest(): Promise<void> {
     'requests with X-API-Key / Redis keys / of them under the digest / with the key itself',
     `${answers.filter((a) => a.status === 200).length} of ${answers.length} 200 / ${keys.length} / ${hashed.length} / ${plain.length}`,
   );
-  // The digest keys are counted only while the rate limiter counts in Redis; after a Redis loss
-  // it may still count in process memory (docs/operations.md "Fault suite"), so their number is
-  // a figure, not a check.
+  // Both APIs count these requests in Redis under the digest, also after the earlier scenarios'
+  // Redis losses: the rate limiter returns to Redis once it answers again.
   check(
     NAME,
-    'no Redis key name holds an API key (counted under its SHA-256 digest)',
+    'no Redis key name holds an API key; the rate limit counts it in Redis under its SHA-256 digest',
     `${plain.length} with the key, ${hashed.length} under the digest`,
-    plain.length === 0 && answers.every((a) => a.status === 200),
+    plain.length === 0 && hashed.length >= 2 && answers.every((a) => a.status === 200),
   );
   check(
     NAME,
