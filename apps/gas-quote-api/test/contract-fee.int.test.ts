@@ -4,8 +4,8 @@
  * local anvil chain) as it reads the gas price, and /routes serves it per route with its source
  * and age; an on-chain change (`setFeeBP`, as the contract's admin makes it) shows up after the
  * feeder's next cycle; a failed read keeps the last value until it is older than the maximum
- * age, then the fields are null; without an RPC the bundled snapshot's value is served, labelled
- * `snapshot`.
+ * age, then the fields are null; an origin without a configured contract and RPC gets the bundled
+ * snapshot's value in snapshot mode, labelled `snapshot`, and nothing in live mode.
  */
 import { RoutesResponse } from '@ctss/domain-types';
 import { createLogger } from '@ctss/server-kit';
@@ -164,6 +164,28 @@ describe('contractFeeBps in GET /routes', () => {
     expect(report).toMatchObject({ contractFeeUpdated: [], contractFeeFailed: [0] });
     for (const r of await routesFrom(base, 0)) expect(r.contractFeeBps).toBeNull();
     await feeder.stop();
+  }, 60_000);
+
+  it('reads a configured contract in snapshot mode too, the snapshot default serving the other origins', async () => {
+    t = buildTestApp({
+      env: {
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        PRICE_SOURCE: 'snapshot',
+        RPC_URL_0: anvil.url,
+        TRANSFER_CONTRACT_0: chain.cashmere,
+      },
+    });
+    const base = await t.listen();
+    await setFeeBp(30);
+    try {
+      await feederOf(t).refresh();
+      for (const r of await routesFrom(base, 0))
+        expect(r).toMatchObject({ contractFeeBps: 30, contractFeeSource: 'contract' });
+      for (const r of await routesFrom(base, 1))
+        expect(r).toMatchObject({ contractFeeBps: 10, contractFeeSource: 'snapshot' });
+    } finally {
+      await setFeeBp(DEVNET_FEE_BP);
+    }
   }, 60_000);
 
   it('serves the bundled snapshot value, labelled snapshot, without an RPC', async () => {

@@ -19,6 +19,7 @@ import {
   snapshotContractFeeSources,
   snapshotGasSources,
   snapshotUsdSource,
+  type Snapshot,
 } from './sources/snapshot.js';
 import { createSolanaGasSource } from './sources/solana.js';
 import { createSuiGasSource } from './sources/sui.js';
@@ -93,6 +94,23 @@ function buildContractFeeSources(config: GasQuoteConfig): ContractFeeSource[] {
   });
 }
 
+/**
+ * The contract fee sources: the configured contracts read on-chain, whatever the price source;
+ * in snapshot mode, the snapshot's default for the other origins (labelled `snapshot`).
+ */
+function contractFeeSources(
+  config: GasQuoteConfig,
+  snapshot: Snapshot | undefined,
+): ContractFeeSource[] {
+  const read = buildContractFeeSources(config);
+  if (!snapshot) return read;
+  const readDomains = new Set(read.map((s) => s.domain));
+  return [
+    ...read,
+    ...snapshotContractFeeSources(snapshot).filter((s) => !readDomains.has(s.domain)),
+  ];
+}
+
 /** Pyth Hermes first, then the CoinGecko-style fallback. */
 function buildUsdSources(config: GasQuoteConfig, clock: Clock): UsdSource[] {
   return [
@@ -139,9 +157,7 @@ export function buildFeeder(deps: {
       ? snapshotGasSources(snapshot)
       : buildGasSources(config, deps.registry, deps.params),
     usdSources: snapshot ? [snapshotUsdSource(snapshot, clock)] : buildUsdSources(config, clock),
-    contractFeeSources: snapshot
-      ? snapshotContractFeeSources(snapshot)
-      : buildContractFeeSources(config),
+    contractFeeSources: contractFeeSources(config, snapshot),
     // A short lease renewed by a heartbeat, every write fenced by it (D87).
     lock: createFeederLock(
       deps.kv,
