@@ -89,10 +89,11 @@ export interface TransferCosts {
   /** USDC burned on the origin. */
   readonly burned: bigint;
   /**
-   * USDC the transfer contract keeps: `userPaysUsdc - burned` (the USDC relayer fee, the
-   * contract fee and a USDC gas drop); what the Monitoring API records as `relayer_fee`.
+   * The USDC fees the transfer contract keeps: the relayer fee when paid in USDC plus the contract
+   * fee (a USDC gas drop is kept too, but delivered as native tokens: not a fee); what the
+   * Monitoring API records as the transfer's `relayer_fee`.
    */
-  readonly keptUsdc: bigint;
+  readonly feesUsdc: bigint;
   /** USDC minted to the recipient at the least (burned - maxFee). */
   readonly recipientGetsMin: bigint;
   /** USDC minted to the recipient at the current Circle rate. */
@@ -185,7 +186,7 @@ function evmQuote(quote: VerifiedQuote, input: CostInput): EcdsaVerifiedQuote {
  *   that does not cover the fees.
  * @example
  * // the demo's v1 USDC-fee transfer of 467.08 USDC, quoted 0.08 USDC, contract fee 10 bps:
- * transferCosts(quote, { amount: 467_080_000n }, { contractFeeBps: 10n, circleFeeMilliBps: 0n, circleFeeSource: 'none' }).keptUsdc; // 547_080n
+ * transferCosts(quote, { amount: 467_080_000n }, { contractFeeBps: 10n, circleFeeMilliBps: 0n, circleFeeSource: 'none' }).feesUsdc; // 547_080n
  */
 export function transferCosts(
   quote: VerifiedQuote,
@@ -240,7 +241,7 @@ export function transferCosts(
     userPaysUsdc,
     userPaysNative: q.isNative ? q.fee + gasDrop : 0n,
     burned,
-    keptUsdc: userPaysUsdc - burned,
+    feesUsdc: usdcRelayerFee + contractFee,
     recipientGetsMin,
     recipientGetsExpected,
     totalCostUsdc: userPaysUsdc - recipientGetsExpected,

@@ -55,11 +55,11 @@ describe('buildTransferPlan', () => {
       userPaysUsdc: 100_000_000n,
       userPaysNative: 0n,
       burned: 97_820_000n,
-      // kept = 80000 relayer + 100000 contract + 2000000 gas drop
-      keptUsdc: 2_180_000n,
+      // 80000 relayer + 100000 contract (the 2000000 gas drop is kept too, not as a fee)
+      feesUsdc: 180_000n,
       recipientGetsMin: 97_804_740n,
       recipientGetsExpected: 97_807_283n,
-      // 1e8 - 97807283 = 2180000 kept + 12717 Circle; at most 2180000 + 15260
+      // 1e8 - 97807283 = 180000 fees + 2000000 gas drop + 12717 Circle; at most 2180000 + 15260
       totalCostUsdc: 2_192_717n,
       totalCostUsdcMax: 2_195_260n,
     });
@@ -123,7 +123,7 @@ describe('transferCosts', () => {
     expect(costs).toMatchObject({
       relayerFee: 80_000n,
       contractFee: 467_080n,
-      keptUsdc: 547_080n,
+      feesUsdc: 547_080n,
       userPaysUsdc: 467_080_000n,
       userPaysNative: 0n,
       burned: 466_532_920n,
@@ -134,7 +134,7 @@ describe('transferCosts', () => {
       totalCostUsdc: 547_080n,
       totalCostUsdcMax: 547_080n,
     });
-    expect(costs.keptUsdc).toBe(80_000n + (467_080_000n * 10n) / 10_000n);
+    expect(costs.feesUsdc).toBe(80_000n + (467_080_000n * 10n) / 10_000n);
   });
 
   it('rounds the contract fee down as the contract does, and pulls a v1 USDC gas drop on top', () => {
@@ -148,7 +148,8 @@ describe('transferCosts', () => {
       contractFee: 12_345n,
       userPaysUsdc: 13_845_679n,
       burned: 12_253_334n,
-      keptUsdc: 1_592_345n,
+      feesUsdc: 92_345n,
+      // 13845679 - 12253334: the fees and the 1500000 gas drop
       totalCostUsdc: 1_592_345n,
     });
   });
@@ -166,7 +167,7 @@ describe('transferCosts', () => {
       userPaysNative: 50_123_456_789_012_345n,
       userPaysUsdc: 50_000_000n,
       contractFee: 50_000n,
-      keptUsdc: 50_000n,
+      feesUsdc: 50_000n,
       burned: 49_950_000n,
       circleFeeExpected: 6_494n,
       circleFeeMax: 7_793n,
@@ -205,7 +206,7 @@ describe('quoteTransfer', () => {
     expect(costs).toMatchObject({
       contractFeeBps: 10n,
       contractFeeSource: 'routes',
-      keptUsdc: 547_080n,
+      feesUsdc: 547_080n,
       burned: 466_532_920n,
       circleFeeSource: 'fallback',
       circleFeeExpected: 653_147n,
