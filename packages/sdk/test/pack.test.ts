@@ -8,7 +8,8 @@
  * third-party dependencies linked to the workspace's installed copies after checking their
  * versions against the ranges), and the package imported there by name: with Node's ESM loader
  * (a transfer's costs computed, to show the code runs) and with the TypeScript compiler under
- * `moduleResolution: nodenext` (the types entry resolves and types a consumer's code).
+ * `moduleResolution: nodenext` (the types entry resolves and types a consumer's code; the
+ * README's cost example, as packed, compiles and prints the figures it states).
  * Needs `pnpm build` first (the tarballs hold `dist`).
  */
 import { execFileSync } from 'node:child_process';
@@ -207,7 +208,7 @@ describe('the packed @ctss/sdk', () => {
     expect(out.feesUsdc).toBe('547080');
   });
 
-  it("types a consumer's code through the types entry (moduleResolution nodenext)", () => {
+  it("types a consumer's code through the types entry (moduleResolution nodenext), and runs the README's example", () => {
     writeFileSync(
       join(app, 'index.ts'),
       `import { createCtssClient, type TransferCosts, type TransferQuote } from '@ctss/sdk';
@@ -233,18 +234,25 @@ export const bps: NonNullable<Route['contractFeeBps']> = 'ten';
           module: 'NodeNext',
           moduleResolution: 'NodeNext',
           strict: true,
-          noEmit: true,
+          outDir: 'out',
           skipLibCheck: true,
           types: [],
         },
-        files: ['index.ts'],
+        files: ['index.ts', 'readme.ts'],
       }),
     );
+    // The README's cost example, as the installed package ships it, compiled and run.
+    const readme = readFileSync(join(app, 'node_modules/@ctss/sdk/README.md'), 'utf8');
+    const example = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
+      .map((m) => m[1]!)
+      .find((code) => code.includes('transferCosts('));
+    writeFileSync(join(app, 'readme.ts'), example!);
     const tsc = join(realpathSync(join(REPO, 'node_modules/typescript')), 'bin/tsc');
     const files = run('node', [tsc, '-p', '.', '--listFiles'], app).split('\n');
     // The types come from the installed packages' types entries.
     for (const name of Object.keys(PUBLISHED)) {
       expect(files).toContain(join(app, 'node_modules', name, 'dist/index.d.ts'));
     }
+    expect(run('node', ['out/readme.js'], app).trim()).toBe('547080n 466532920n');
   }, 120_000);
 });
