@@ -103,6 +103,24 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PRICE_SOURCE: 'live' })).toThrow(/PRICE_SOURCE/);
   });
 
+  it('reads TRANSFER_CONTRACT_<DOMAIN> for an EVM domain with an RPC URL, and refuses the rest', () => {
+    const address = '0xD156fFB54871F4562744d6Be5d6321B5BffCa3B6';
+    const c = loadConfig({
+      RPC_URL_0: 'http://127.0.0.1:8545',
+      TRANSFER_CONTRACT_ETHEREUM: address,
+    });
+    expect([...c.transferContracts]).toEqual([[0, address]]);
+    expect(() => loadConfig({ TRANSFER_CONTRACT_0: address })).toThrow(
+      /TRANSFER_CONTRACT_0: needs RPC_URL_0/,
+    );
+    expect(() =>
+      loadConfig({ RPC_URL_5: 'http://127.0.0.1:8899', TRANSFER_CONTRACT_5: address }),
+    ).toThrow(/TRANSFER_CONTRACT_5: not an EVM domain/);
+    expect(() =>
+      loadConfig({ RPC_URL_0: 'http://127.0.0.1:8545', TRANSFER_CONTRACT_0: '0x1234' }),
+    ).toThrow(/TRANSFER_CONTRACT_0: must be a 0x-prefixed 20-byte contract address/);
+  });
+
   it('parses TRUST_PROXY as boolean, hop count or address list', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);

@@ -66,6 +66,9 @@ const PER_DOMAIN = {
     .regex(/^[1-9][0-9]{0,11}$/, 'must be a positive integer of gas units')
     .transform(BigInt),
   FEE_ADJUSTMENT_BPS_: bps,
+  TRANSFER_CONTRACT_: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte contract address'),
 } as const;
 type PerDomainKey = keyof typeof PER_DOMAIN;
 
@@ -82,6 +85,8 @@ export interface GasQuoteConfig extends Omit<
   readonly redeemGas: ReadonlyMap<number, bigint>;
   /** Adjustment factor override per destination domain, basis points. */
   readonly feeAdjustmentBps: ReadonlyMap<number, bigint>;
+  /** CashmereCCTP transfer contract per EVM origin domain, whose `state().feeBP` the feeder reads. */
+  readonly transferContracts: ReadonlyMap<number, `0x${string}`>;
   /** Pyth feed id per native symbol (defaults merged with PYTH_FEED_IDS). */
   readonly pythFeedIds: Readonly<Record<string, string>>;
   /** Fallback price API coin id per native symbol (defaults merged with PRICE_FALLBACK_IDS). */
@@ -111,6 +116,7 @@ function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
       QUOTE_PACKING_: new Map(),
       REDEEM_GAS_: new Map(),
       FEE_ADJUSTMENT_BPS_: new Map(),
+      TRANSFER_CONTRACT_: new Map(),
     };
     for (const [name, value] of Object.entries(raw)) {
       const prefix = (Object.keys(PER_DOMAIN) as PerDomainKey[]).find((p) => name.startsWith(p));
@@ -159,6 +165,14 @@ function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
       });
     }
     const rpcUrls = maps.RPC_URL_ as Map<number, string>;
+    const transferContracts = maps.TRANSFER_CONTRACT_ as Map<number, `0x${string}`>;
+    for (const domain of transferContracts.keys()) {
+      const name = `TRANSFER_CONTRACT_${domain}`;
+      if (chains.find((c) => c.domain === domain)?.vm !== 'evm')
+        ctx.addIssue({ code: 'custom', path: [name], message: 'not an EVM domain' });
+      else if (!rpcUrls.has(domain))
+        ctx.addIssue({ code: 'custom', path: [name], message: `needs RPC_URL_${domain}` });
+    }
     let priceSource: 'live' | 'snapshot' =
       env.PRICE_SOURCE === 'snapshot' || (env.PRICE_SOURCE === 'auto' && rpcUrls.size === 0)
         ? 'snapshot'
@@ -186,6 +200,7 @@ function configSchema(chains: readonly ChainInfo[] = DEFAULT_CHAINS) {
       quotePacking: maps.QUOTE_PACKING_ as Map<number, QuotePacking>,
       redeemGas: maps.REDEEM_GAS_ as Map<number, bigint>,
       feeAdjustmentBps: maps.FEE_ADJUSTMENT_BPS_ as Map<number, bigint>,
+      transferContracts,
       pythFeedIds: { ...DEFAULT_PYTH_FEED_IDS, ...PYTH_FEED_IDS },
       fallbackCoinIds: { ...DEFAULT_COINGECKO_IDS, ...PRICE_FALLBACK_IDS },
       priceSource,

@@ -94,6 +94,13 @@ async function main(): Promise<void> {
     // Quotes packed as the deployed transfer contract verifies them (uint128 fee, uint64 deadline).
     ...devnetQuotePackingEnv([0, 3]),
     NODE_ENV: 'development',
+    // Prices from the bundled snapshot; the transfer contracts' fees (/routes contractFeeBps)
+    // read from the two chains.
+    PRICE_SOURCE: 'snapshot',
+    RPC_URL_0: chainA!.url,
+    TRANSFER_CONTRACT_0: chainA!.cashmere,
+    RPC_URL_3: chainB!.url,
+    TRANSFER_CONTRACT_3: chainB!.cashmere,
   });
   children.push(gas);
   let databaseUrl: string | undefined;

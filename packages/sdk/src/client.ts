@@ -1,6 +1,6 @@
 /**
  * One object for a widget: both API clients and the transfer steps bound to them
- * (getQuote -> buildTransfer -> sendTransfer -> trackTransfer). See docs/sdk.md.
+ * (getQuote or quote -> buildTransfer -> sendTransfer -> trackTransfer). See docs/sdk.md.
  */
 import type { Account, Address, Chain, PublicClient, Transport, WalletClient } from 'viem';
 import { CIRCLE_IRIS_MAINNET_URL } from './addresses.js';
@@ -15,7 +15,15 @@ import {
 } from './quote.js';
 import { readContractFeeBps, sendTransfer, type SendOptions, type SentTransfer } from './send.js';
 import { trackTransfer, type TrackOptions, type TrackResult } from './track.js';
-import { buildTransfer, type TransferInput, type TransferPlan } from './transfer.js';
+import {
+  buildTransfer,
+  quoteTransfer,
+  type BuildContext,
+  type CostInput,
+  type TransferInput,
+  type TransferPlan,
+  type TransferQuote,
+} from './transfer.js';
 
 /** Configuration of {@link createCtssClient}. */
 export interface CtssClientConfig {
@@ -43,6 +51,17 @@ export interface CtssClient {
   readonly monitoring: MonitoringClient;
   /** {@link getQuote} with the pinned signers. */
   getQuote(route: QuoteRequest, options?: GetQuoteOptions): Promise<VerifiedQuote>;
+  /**
+   * {@link getQuote} then {@link quoteTransfer}: the verified quote and what a transfer of
+   * `input.amount` costs (the user pays in USDC and native wei, the recipient gets), with the
+   * contract fee of `/routes`, else read from `origin`.
+   */
+  quote(
+    route: QuoteRequest,
+    input: CostInput,
+    origin?: OriginContext,
+    options?: GetQuoteOptions,
+  ): Promise<TransferQuote>;
   /** {@link buildTransfer}; reads the contract fee from `origin` when `/routes` lacks it. */
   buildTransfer(
     quote: VerifiedQuote,
@@ -72,19 +91,22 @@ export function createCtssClient(config: CtssClientConfig): CtssClient {
   const monitoring = new MonitoringClient(config.monitoringUrl, http);
   const irisUrl =
     config.irisUrl === undefined ? CIRCLE_IRIS_MAINNET_URL : (config.irisUrl ?? undefined);
+  const context = (origin?: OriginContext): BuildContext => ({
+    ...(irisUrl ? { irisUrl } : {}),
+    http,
+    ...(origin
+      ? { readContractFeeBps: () => readContractFeeBps(origin.publicClient, origin.contract) }
+      : {}),
+  });
+  const verified = (route: QuoteRequest, options: GetQuoteOptions = {}) =>
+    getQuote(gasQuote, route, { ...options, signers: { ...config.signers, ...options.signers } });
   return {
     gasQuote,
     monitoring,
-    getQuote: (route, options = {}) =>
-      getQuote(gasQuote, route, { ...options, signers: { ...config.signers, ...options.signers } }),
-    buildTransfer: (quote, input, origin) =>
-      buildTransfer(quote, input, {
-        ...(irisUrl ? { irisUrl } : {}),
-        http,
-        ...(origin
-          ? { readContractFeeBps: () => readContractFeeBps(origin.publicClient, origin.contract) }
-          : {}),
-      }),
+    getQuote: verified,
+    quote: async (route, input, origin, options) =>
+      quoteTransfer(await verified(route, options), input, context(origin)),
+    buildTransfer: (quote, input, origin) => buildTransfer(quote, input, context(origin)),
     sendTransfer: (wallet, plan, options) => sendTransfer(wallet, plan, options),
     trackTransfer: (hash, options) => trackTransfer(monitoring, hash, options),
   };

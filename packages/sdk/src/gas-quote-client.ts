@@ -14,11 +14,16 @@ import {
 import { getJson, normalizeBase, type CallOptions, type HttpOptions } from './http.js';
 
 /**
- * A route as `/routes` serves it, plus `contractFeeBps`: the transfer contract's percentage fee in
- * basis points, when the server publishes it (absent: read it from the contract).
+ * A route as `/routes` serves it (docs/api.md "Routes"), its contract fee fields optional so that
+ * a server that does not publish them is still read: `contractFeeBps` is the origin transfer
+ * contract's percentage fee in basis points, `contractFeeSource` `contract` (read on-chain by the
+ * server) or `snapshot` (its bundled default), null or absent when unknown (then read it from the
+ * contract).
  */
 export const SdkRouteInfo = RouteInfo.extend({
-  contractFeeBps: z.number().int().min(0).max(10_000).optional(),
+  contractFeeBps: RouteInfo.shape.contractFeeBps.optional(),
+  contractFeeSource: RouteInfo.shape.contractFeeSource.optional(),
+  contractFeeAgeSeconds: RouteInfo.shape.contractFeeAgeSeconds.optional(),
 });
 export type SdkRouteInfo = z.infer<typeof SdkRouteInfo>;
 

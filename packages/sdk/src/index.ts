@@ -89,11 +89,16 @@ export {
 export {
   buildTransfer,
   buildTransferPlan,
+  quoteTransfer,
+  transferCosts,
   type BuildContext,
+  type ContractFeeSource,
+  type CostInput,
   type FeeContext,
   type TransferCosts,
   type TransferInput,
   type TransferParamsV1,
   type TransferParamsV2,
   type TransferPlan,
+  type TransferQuote,
 } from './transfer.js';

@@ -14,12 +14,10 @@ import type { HttpOptions } from './http.js';
 import type { EcdsaVerifiedQuote, VerifiedQuote } from './quote.js';
 import { encodeRecipient, type EncodedRecipient } from './recipient.js';
 
-/** What the caller chooses for a transfer. All amounts are bigint base units. */
-export interface TransferInput {
+/** What a transfer's cost depends on. All amounts are bigint base units. */
+export interface CostInput {
   /** USDC base units (6 decimals) the contract is called with; at most uint64. */
   readonly amount: bigint;
-  /** Destination wallet: 0x address (EVM, Sui, Aptos) or base58 wallet (Solana). */
-  readonly recipient: string;
   /** Gas drop: USDC base units when the quote's `isNative` is false, origin native units when true (default 0). */
   readonly gasDrop?: bigint;
   /** CCTP version; must equal the quote's (default the quote's). */
@@ -28,30 +26,53 @@ export interface TransferInput {
   readonly finality?: 'fast' | 'standard';
   /** v2 `maxFee` override, USDC base units (default from Circle's fee table + 20 %). */
   readonly maxFee?: bigint;
+}
+
+/** What the caller chooses for a transfer: its {@link CostInput} and where it goes. */
+export interface TransferInput extends CostInput {
+  /** Destination wallet: 0x address (EVM, Sui, Aptos) or base58 wallet (Solana). */
+  readonly recipient: string;
   /** v2 hook data (default empty). */
   readonly hookData?: Hex;
   /** Solana USDC mint for the recipient's associated token account (default mainnet's). */
   readonly solanaUsdcMint?: string;
 }
 
+/**
+ * Where the contract's percentage fee came from: `given` by the caller, `routes` (`/routes`
+ * `contractFeeBps` read from the contract by the Gas Quote API's feeder), `contract` (read by the
+ * SDK from the origin contract), `snapshot` (`/routes` serving its bundled default, used only
+ * when the contract cannot be read).
+ */
+export type ContractFeeSource = 'given' | 'routes' | 'contract' | 'snapshot';
+
 /** The fee rates a plan is computed with. */
 export interface FeeContext {
   /** The transfer contract's percentage fee, basis points (`state().feeBP`). */
   readonly contractFeeBps: bigint;
+  /** Where `contractFeeBps` came from (default `given`). */
+  readonly contractFeeSource?: ContractFeeSource;
   /** Circle's fee for the chosen finality, thousandths of a basis point. */
   readonly circleFeeMilliBps: bigint;
   /** Where the Circle rate came from. */
   readonly circleFeeSource: 'iris' | 'fallback' | 'none';
 }
 
-/** What the user pays and the recipient gets. USDC amounts in base units; native in wei. */
+/**
+ * What the user pays and the recipient gets: the quoted relayer fee, the contract's percentage
+ * fee, Circle's fast-transfer fee and the gas drop, added up by the contract's rules. USDC amounts
+ * in base units (6 decimals); native amounts in the origin's smallest unit (wei).
+ */
 export interface TransferCosts {
   readonly amount: bigint;
   /** Quoted relayer fee, in `relayerFeeCurrency`. */
   readonly relayerFee: bigint;
   readonly relayerFeeCurrency: 'usdc' | 'native';
-  /** The contract's percentage fee, USDC. */
+  /** The contract's percentage fee, USDC: `amount * contractFeeBps / 10000`, rounded down as the contract does. */
   readonly contractFee: bigint;
+  /** The rate `contractFee` was computed with, basis points, and where it came from. */
+  readonly contractFeeBps: bigint;
+  readonly contractFeeSource: ContractFeeSource;
   /** Gas drop delivered as native tokens on the destination, paid in `gasDropCurrency`. */
   readonly gasDrop: bigint;
   readonly gasDropCurrency: 'usdc' | 'native';
@@ -59,16 +80,32 @@ export interface TransferCosts {
   readonly circleFeeMax: bigint;
   /** Circle's fee at the current rate, USDC. */
   readonly circleFeeExpected: bigint;
+  /** Where Circle's rate came from (`none`: v1, standard finality or a given `maxFee`). */
+  readonly circleFeeSource: FeeContext['circleFeeSource'];
   /** USDC leaving the wallet (the allowance or permit must cover it). */
   readonly userPaysUsdc: bigint;
   /** Native value of the transaction (relayer fee + gas drop when `isNative`), wei. */
   readonly userPaysNative: bigint;
   /** USDC burned on the origin. */
   readonly burned: bigint;
+  /**
+   * The USDC fees the transfer contract keeps: the relayer fee when paid in USDC plus the contract
+   * fee (a USDC gas drop is kept too, but delivered as native tokens: not a fee); what the
+   * Monitoring API records as the transfer's `relayer_fee`.
+   */
+  readonly feesUsdc: bigint;
   /** USDC minted to the recipient at the least (burned - maxFee). */
   readonly recipientGetsMin: bigint;
   /** USDC minted to the recipient at the current Circle rate. */
   readonly recipientGetsExpected: bigint;
+  /**
+   * USDC the user gives up beyond what the recipient receives, at the current Circle rate
+   * (`userPaysUsdc - recipientGetsExpected`) and at most (`userPaysUsdc - recipientGetsMin`); a
+   * USDC gas drop is in it (it comes back as native tokens on the destination), a native fee and
+   * gas drop are in `userPaysNative` instead.
+   */
+  readonly totalCostUsdc: bigint;
+  readonly totalCostUsdcMax: bigint;
 }
 
 /** The `TransferParams` struct (v1) of the deployed ABI. */
@@ -120,18 +157,8 @@ function amountField(field: string, value: unknown, max: bigint): bigint {
   return value;
 }
 
-/**
- * Builds the parameters from a verified quote and known fee rates (no I/O).
- *
- * @throws {TransferInputError} for a non-EVM quote, a version other than the quote's, amounts that
- *   are not bigint or exceed the contract's field widths, an amount that does not cover the fees,
- *   or a recipient that does not match the destination family.
- */
-export function buildTransferPlan(
-  quote: VerifiedQuote,
-  input: TransferInput,
-  fees: FeeContext,
-): TransferPlan {
+/** The quote as the contract's rules need it: an ECDSA (EVM origin) quote, version checked. */
+function evmQuote(quote: VerifiedQuote, input: CostInput): EcdsaVerifiedQuote {
   if (quote.scheme !== 'ecdsa') {
     throw new TransferInputError(
       'quote',
@@ -145,20 +172,38 @@ export function buildTransferPlan(
       `the quote is for CCTP v${quote.version}, not v${version}`,
     );
   }
+  return quote;
+}
+
+/**
+ * What a transfer of `input.amount` with `quote` costs (no I/O): the relayer fee, the contract's
+ * percentage fee, Circle's fast fee (v2 fast) and the gas drop, added into what the user pays
+ * (USDC and native wei) and what the recipient gets, by the deployed contract's rules (module
+ * comment). Amounts in base units.
+ *
+ * @throws {TransferInputError} for a non-EVM quote, a version other than the quote's, amounts that
+ *   are not bigint or exceed the contract's field widths, finality or `maxFee` on v1, or an amount
+ *   that does not cover the fees.
+ * @example
+ * // the demo's v1 USDC-fee transfer of 467.08 USDC, quoted 0.08 USDC, contract fee 10 bps:
+ * transferCosts(quote, { amount: 467_080_000n }, { contractFeeBps: 10n, circleFeeMilliBps: 0n, circleFeeSource: 'none' }).feesUsdc; // 547_080n
+ */
+export function transferCosts(
+  quote: VerifiedQuote,
+  input: CostInput,
+  fees: FeeContext,
+): TransferCosts {
+  const q = evmQuote(quote, input);
+  const version = q.version;
   const amount = amountField('amount', input.amount, U64);
   if (amount === 0n) throw new TransferInputError('amount', 'must be positive');
   const gasDrop = amountField('gasDrop', input.gasDrop ?? 0n, U128);
-  const { recipient, solanaOwner } = encodeRecipient(quote.destinationDomain, input.recipient, {
-    ...(input.solanaUsdcMint ? { solanaUsdcMint: input.solanaUsdcMint } : {}),
-  });
   const contractFee = (amount * fees.contractFeeBps) / 10_000n;
-  const usdcRelayerFee = quote.isNative ? 0n : quote.fee;
-  const usdcGasDrop = quote.isNative ? 0n : gasDrop;
+  const usdcRelayerFee = q.isNative ? 0n : q.fee;
+  const usdcGasDrop = q.isNative ? 0n : gasDrop;
   // v1 pulls a USDC gas drop on top of `amount`; v2 takes it out of `amount`.
   const gasDropInAmount = version === 2 ? usdcGasDrop : 0n;
   const burned = amount - contractFee - usdcRelayerFee - gasDropInAmount;
-  const finality = input.finality ?? 'standard';
-  const threshold = FINALITY_THRESHOLD[finality];
   let circleFeeMax = 0n;
   let circleFeeExpected = 0n;
   if (version === 2) {
@@ -177,36 +222,67 @@ export function buildTransferPlan(
       `${amount} does not cover the fees (contract ${contractFee}, relayer ${usdcRelayerFee}, gas drop ${gasDropInAmount}, Circle up to ${circleFeeMax})`,
     );
   }
-  const value = quote.isNative ? quote.fee + gasDrop : 0n;
-  const costs: TransferCosts = {
+  const userPaysUsdc = amount + (version === 1 ? usdcGasDrop : 0n);
+  const recipientGetsMin = burned - circleFeeMax;
+  const recipientGetsExpected =
+    burned - (circleFeeExpected < circleFeeMax ? circleFeeExpected : circleFeeMax);
+  return {
     amount,
-    relayerFee: quote.fee,
-    relayerFeeCurrency: quote.isNative ? 'native' : 'usdc',
+    relayerFee: q.fee,
+    relayerFeeCurrency: q.isNative ? 'native' : 'usdc',
     contractFee,
+    contractFeeBps: fees.contractFeeBps,
+    contractFeeSource: fees.contractFeeSource ?? 'given',
     gasDrop,
-    gasDropCurrency: quote.isNative ? 'native' : 'usdc',
+    gasDropCurrency: q.isNative ? 'native' : 'usdc',
     circleFeeMax,
     circleFeeExpected,
-    userPaysUsdc: amount + (version === 1 ? usdcGasDrop : 0n),
-    userPaysNative: value,
+    circleFeeSource: version === 2 ? fees.circleFeeSource : 'none',
+    userPaysUsdc,
+    userPaysNative: q.isNative ? q.fee + gasDrop : 0n,
     burned,
-    recipientGetsMin: burned - circleFeeMax,
-    recipientGetsExpected:
-      burned - (circleFeeExpected < circleFeeMax ? circleFeeExpected : circleFeeMax),
+    feesUsdc: usdcRelayerFee + contractFee,
+    recipientGetsMin,
+    recipientGetsExpected,
+    totalCostUsdc: userPaysUsdc - recipientGetsExpected,
+    totalCostUsdcMax: userPaysUsdc - recipientGetsMin,
   };
+}
+
+/**
+ * Builds the parameters from a verified quote and known fee rates (no I/O); `costs` as
+ * {@link transferCosts} gives them.
+ *
+ * @throws {TransferInputError} as {@link transferCosts}, or for a recipient that does not match
+ *   the destination family.
+ */
+export function buildTransferPlan(
+  quote: VerifiedQuote,
+  input: TransferInput,
+  fees: FeeContext,
+): TransferPlan {
+  const costs = transferCosts(quote, input, fees);
+  const q = evmQuote(quote, input);
+  const { version } = q;
+  const { amount, gasDrop, circleFeeMax } = costs;
+  const { recipient, solanaOwner } = encodeRecipient(q.destinationDomain, input.recipient, {
+    ...(input.solanaUsdcMint ? { solanaUsdcMint: input.solanaUsdcMint } : {}),
+  });
+  const threshold = FINALITY_THRESHOLD[input.finality ?? 'standard'];
+  const value = costs.userPaysNative;
   const base: TransferParamsV1 = {
     amount,
-    fee: quote.fee,
-    deadline: quote.deadline,
+    fee: q.fee,
+    deadline: q.deadline,
     gasDropAmount: gasDrop,
-    destinationDomain: quote.destinationDomain,
+    destinationDomain: q.destinationDomain,
     recipient,
     solanaOwner,
-    isNative: quote.isNative,
-    signature: quote.signature,
+    isNative: q.isNative,
+    signature: q.signature,
   };
   if (version === 1)
-    return { version: 1, functionName: 'transfer', params: base, quote, value, costs };
+    return { version: 1, functionName: 'transfer', params: base, quote: q, value, costs };
   return {
     version: 2,
     functionName: 'transferV2',
@@ -216,42 +292,59 @@ export function buildTransferPlan(
       minFinalityThreshold: threshold,
       hookData: input.hookData ?? '0x',
     },
-    quote,
+    quote: q,
     value,
     costs,
   };
 }
 
-/** Where {@link buildTransfer} reads the fee rates it is not given. */
+/** Where {@link buildTransfer} and {@link quoteTransfer} read the fee rates they are not given. */
 export interface BuildContext {
   /** Iris base URL for Circle's fee table (undefined: the local fallback). */
   readonly irisUrl?: string;
-  /** The contract's fee in bps when known (else the route's `contractFeeBps`, else `readContractFeeBps`). */
+  /**
+   * The contract's fee in bps when known; else the route's `contractFeeBps` when `/routes` read it
+   * from the contract, else `readContractFeeBps`, else the route's snapshot default.
+   */
   readonly contractFeeBps?: bigint;
   /** Reads `state().feeBP` from the origin's transfer contract. */
   readonly readContractFeeBps?: () => Promise<bigint>;
   readonly http?: HttpOptions;
 }
 
+/** A priced transfer before it has a recipient: the verified quote and what the transfer costs. */
+export interface TransferQuote {
+  readonly quote: VerifiedQuote;
+  readonly costs: TransferCosts;
+}
+
 /**
- * Builds a transfer from a verified quote: resolves the contract's percentage fee (`/routes`
- * `contractFeeBps`, else the contract) and, for a fast v2 transfer, Circle's rate (Iris, else the
- * local fallback), then {@link buildTransferPlan}.
+ * The fee rates of a transfer: the contract's percentage fee (see {@link BuildContext}) and, for
+ * a fast v2 transfer without a given `maxFee`, Circle's rate (Iris, else the local fallback).
  *
- * @throws {TransferInputError} as {@link buildTransferPlan}, or when the contract fee is unknown.
+ * @throws {TransferInputError} when the contract fee is unknown.
+ * @throws what `ctx.readContractFeeBps` throws (an RPC error).
  */
-export async function buildTransfer(
+async function resolveFees(
   quote: VerifiedQuote,
-  input: TransferInput,
-  ctx: BuildContext = {},
-): Promise<TransferPlan> {
-  let contractFeeBps = ctx.contractFeeBps;
-  if (contractFeeBps === undefined && quote.route?.contractFeeBps !== undefined) {
-    contractFeeBps = BigInt(quote.route.contractFeeBps);
-  }
-  if (contractFeeBps === undefined && ctx.readContractFeeBps)
-    contractFeeBps = await ctx.readContractFeeBps();
-  if (contractFeeBps === undefined) {
+  input: CostInput,
+  ctx: BuildContext,
+): Promise<FeeContext> {
+  const route = quote.route;
+  const published =
+    route?.contractFeeBps !== undefined && route.contractFeeBps !== null
+      ? BigInt(route.contractFeeBps)
+      : undefined;
+  // An older server sends the value without its source: it read it from the contract.
+  const fromContract = route?.contractFeeSource !== 'snapshot';
+  let contractFee: { bps: bigint; source: ContractFeeSource } | undefined;
+  if (ctx.contractFeeBps !== undefined) contractFee = { bps: ctx.contractFeeBps, source: 'given' };
+  else if (published !== undefined && fromContract)
+    contractFee = { bps: published, source: 'routes' };
+  else if (ctx.readContractFeeBps)
+    contractFee = { bps: await ctx.readContractFeeBps(), source: 'contract' };
+  else if (published !== undefined) contractFee = { bps: published, source: 'snapshot' };
+  if (contractFee === undefined) {
     throw new TransferInputError(
       'contractFeeBps',
       'unknown: pass it, or a public client to read it from the contract',
@@ -271,9 +364,39 @@ export async function buildTransfer(
       ctx.http,
     );
   }
-  return buildTransferPlan(quote, input, {
-    contractFeeBps,
+  return {
+    contractFeeBps: contractFee.bps,
+    contractFeeSource: contractFee.source,
     circleFeeMilliBps: circle.milliBps,
     circleFeeSource: circle.source,
-  });
+  };
+}
+
+/**
+ * What a transfer with a verified quote costs, before a recipient is chosen: resolves the fee
+ * rates as {@link buildTransfer} does, then {@link transferCosts}.
+ *
+ * @throws {TransferInputError} as {@link transferCosts}, or when the contract fee is unknown.
+ */
+export async function quoteTransfer(
+  quote: VerifiedQuote,
+  input: CostInput,
+  ctx: BuildContext = {},
+): Promise<TransferQuote> {
+  return { quote, costs: transferCosts(quote, input, await resolveFees(quote, input, ctx)) };
+}
+
+/**
+ * Builds a transfer from a verified quote: resolves the contract's percentage fee (see
+ * {@link BuildContext}) and, for a fast v2 transfer, Circle's rate (Iris, else the local
+ * fallback), then {@link buildTransferPlan}.
+ *
+ * @throws {TransferInputError} as {@link buildTransferPlan}, or when the contract fee is unknown.
+ */
+export async function buildTransfer(
+  quote: VerifiedQuote,
+  input: TransferInput,
+  ctx: BuildContext = {},
+): Promise<TransferPlan> {
+  return buildTransferPlan(quote, input, await resolveFees(quote, input, ctx));
 }

@@ -5,7 +5,15 @@
  * the burned amount, at most maxFee.
  */
 import { describe, expect, it } from '@jest/globals';
-import { TransferInputError, buildTransferPlan, type EcdsaVerifiedQuote } from '../src/index.js';
+import {
+  FALLBACK_FEE_MILLI_BPS,
+  TransferInputError,
+  buildTransferPlan,
+  quoteTransfer,
+  transferCosts,
+  type EcdsaVerifiedQuote,
+  type SdkRouteInfo,
+} from '../src/index.js';
 
 const quote: EcdsaVerifiedQuote = {
   scheme: 'ecdsa',
@@ -37,16 +45,28 @@ describe('buildTransferPlan', () => {
       relayerFee: 80_000n,
       relayerFeeCurrency: 'usdc',
       contractFee: 100_000n,
+      contractFeeBps: 10n,
+      contractFeeSource: 'given',
       gasDrop: 2_000_000n,
       gasDropCurrency: 'usdc',
       circleFeeMax: 15_260n,
       circleFeeExpected: 12_717n,
+      circleFeeSource: 'iris',
       userPaysUsdc: 100_000_000n,
       userPaysNative: 0n,
       burned: 97_820_000n,
+      // 80000 relayer + 100000 contract (the 2000000 gas drop is kept too, not as a fee)
+      feesUsdc: 180_000n,
       recipientGetsMin: 97_804_740n,
       recipientGetsExpected: 97_807_283n,
+      // 1e8 - 97807283 = 180000 fees + 2000000 gas drop + 12717 Circle; at most 2180000 + 15260
+      totalCostUsdc: 2_192_717n,
+      totalCostUsdcMax: 2_195_260n,
     });
+    // The plan's costs are those transferCosts gives without a recipient.
+    expect(
+      transferCosts(quote, { amount: 100_000_000n, gasDrop: 2_000_000n, finality: 'fast' }, fees),
+    ).toEqual(plan.costs);
     expect(plan).toMatchObject({
       functionName: 'transferV2',
       value: 0n,
@@ -90,5 +110,132 @@ describe('buildTransferPlan', () => {
         fees,
       ),
     ).toThrow(/v1 has no finality/);
+  });
+});
+
+describe('transferCosts', () => {
+  const none = { contractFeeBps: 10n, circleFeeMilliBps: 0n, circleFeeSource: 'none' } as const;
+
+  it("reproduces the demo transfer's recorded fee: the quoted relayer fee + 10 bps of the amount", () => {
+    // A v1 USDC-fee transfer of 467.08 USDC quoted 0.08 USDC: the Monitoring API recorded
+    // relayer_fee 547080 (deposit_amount - burned amount, docs/indexer.md "Record fields").
+    const costs = transferCosts({ ...quote, version: 1 }, { amount: 467_080_000n }, none);
+    expect(costs).toMatchObject({
+      relayerFee: 80_000n,
+      contractFee: 467_080n,
+      feesUsdc: 547_080n,
+      userPaysUsdc: 467_080_000n,
+      userPaysNative: 0n,
+      burned: 466_532_920n,
+      circleFeeMax: 0n,
+      circleFeeSource: 'none',
+      recipientGetsMin: 466_532_920n,
+      recipientGetsExpected: 466_532_920n,
+      totalCostUsdc: 547_080n,
+      totalCostUsdcMax: 547_080n,
+    });
+    expect(costs.feesUsdc).toBe(80_000n + (467_080_000n * 10n) / 10_000n);
+  });
+
+  it('rounds the contract fee down as the contract does, and pulls a v1 USDC gas drop on top', () => {
+    // 12345679 * 10 / 10000 = 12345.679 -> 12345
+    const costs = transferCosts(
+      { ...quote, version: 1 },
+      { amount: 12_345_679n, gasDrop: 1_500_000n },
+      none,
+    );
+    expect(costs).toMatchObject({
+      contractFee: 12_345n,
+      userPaysUsdc: 13_845_679n,
+      burned: 12_253_334n,
+      feesUsdc: 92_345n,
+      // 13845679 - 12253334: the fees and the 1500000 gas drop
+      totalCostUsdc: 1_592_345n,
+    });
+  });
+
+  it('keeps a native fee and gas drop apart, in wei, from the USDC figures', () => {
+    const costs = transferCosts(
+      { ...quote, isNative: true, fee: 123_456_789_012_345n },
+      { amount: 50_000_000n, gasDrop: 50_000_000_000_000_000n, finality: 'fast' },
+      { contractFeeBps: 10n, circleFeeMilliBps: 1300n, circleFeeSource: 'iris' },
+    );
+    // burned = 5e7 - 50000 = 49950000; Circle 1.3 bps = 6493.5 -> 6494; max +20 % = 7792.8 -> 7793
+    expect(costs).toMatchObject({
+      relayerFeeCurrency: 'native',
+      gasDropCurrency: 'native',
+      userPaysNative: 50_123_456_789_012_345n,
+      userPaysUsdc: 50_000_000n,
+      contractFee: 50_000n,
+      feesUsdc: 50_000n,
+      burned: 49_950_000n,
+      circleFeeExpected: 6_494n,
+      circleFeeMax: 7_793n,
+      recipientGetsExpected: 49_943_506n,
+      recipientGetsMin: 49_942_207n,
+      totalCostUsdc: 56_494n,
+      totalCostUsdcMax: 57_793n,
+    });
+  });
+});
+
+describe('quoteTransfer', () => {
+  const route = (fields: Partial<SdkRouteInfo>): SdkRouteInfo => ({
+    localDomain: 0,
+    destinationDomain: 3,
+    cctpVersions: [1, 2],
+    signatureScheme: 'ecdsa',
+    quotePath: '/getEcdsaSig_native',
+    ecdsaPacking: 'compact',
+    minFee: '10000',
+    quoteValiditySeconds: 300,
+    fee: null,
+    ...fields,
+  });
+  const input = { amount: 467_080_000n, finality: 'fast' } as const;
+  const readFromContract = () => Promise.resolve(25n);
+
+  it("uses /routes' contractFeeBps when the server read it from the contract", async () => {
+    const q = {
+      ...quote,
+      route: route({ contractFeeBps: 10, contractFeeSource: 'contract', contractFeeAgeSeconds: 3 }),
+    };
+    const { costs } = await quoteTransfer(q, input, { readContractFeeBps: readFromContract });
+    // burned = 467080000 - 467080 - 80000 = 466532920; fallback 14 bps = 653146.088 -> 653147;
+    // max +20 % = 783775.3056 -> 783776
+    expect(costs).toMatchObject({
+      contractFeeBps: 10n,
+      contractFeeSource: 'routes',
+      feesUsdc: 547_080n,
+      burned: 466_532_920n,
+      circleFeeSource: 'fallback',
+      circleFeeExpected: 653_147n,
+      circleFeeMax: 783_776n,
+      recipientGetsExpected: 465_879_773n,
+      recipientGetsMin: 465_749_144n,
+    });
+    expect(FALLBACK_FEE_MILLI_BPS[1000]).toBe(14_000n);
+  });
+
+  it("prefers the contract to the server's snapshot default, and uses the default only without one", async () => {
+    const q = { ...quote, route: route({ contractFeeBps: 10, contractFeeSource: 'snapshot' }) };
+    const read = await quoteTransfer(q, input, { readContractFeeBps: readFromContract });
+    expect(read.costs).toMatchObject({
+      contractFeeBps: 25n,
+      contractFeeSource: 'contract',
+      contractFee: 1_167_700n,
+    });
+    const fallback = await quoteTransfer(q, input);
+    expect(fallback.costs).toMatchObject({ contractFeeBps: 10n, contractFeeSource: 'snapshot' });
+    const given = await quoteTransfer(q, input, { contractFeeBps: 0n });
+    expect(given.costs).toMatchObject({ contractFee: 0n, contractFeeSource: 'given' });
+  });
+
+  it('reads the contract when /routes has no value, and refuses when nothing tells the fee', async () => {
+    const q = { ...quote, route: route({ contractFeeBps: null, contractFeeSource: null }) };
+    const read = await quoteTransfer(q, input, { readContractFeeBps: readFromContract });
+    expect(read.costs.contractFeeSource).toBe('contract');
+    await expect(quoteTransfer(q, input)).rejects.toThrow(TransferInputError);
+    await expect(quoteTransfer(quote, input)).rejects.toThrow(/contractFeeBps/);
   });
 });

@@ -1,4 +1,7 @@
-/** Assembles the feeder's sources from configuration: live RPCs and price APIs, or the bundled snapshot. */
+/**
+ * Assembles the feeder's sources from configuration: live RPCs, price APIs and the configured
+ * transfer contracts, or the bundled snapshot.
+ */
 import type { ChainRegistry } from '@ctss/domain-types';
 import type { KvStore, Logger } from '@ctss/server-kit';
 import type { GasQuoteConfig } from '../config.js';
@@ -8,12 +11,19 @@ import { createFeeder, type Feeder, type RefreshReport } from './feeder.js';
 import { createFeederLock, feederLeaseSeconds } from './lock.js';
 import { createAptosGasSource } from './sources/aptos.js';
 import { createCoinGeckoSource } from './sources/coingecko.js';
+import { createEvmContractFeeSource } from './sources/contract-fee.js';
 import { createEvmGasSource } from './sources/evm.js';
 import { createPythSource } from './sources/pyth.js';
-import { loadSnapshot, snapshotGasSources, snapshotUsdSource } from './sources/snapshot.js';
+import {
+  loadSnapshot,
+  snapshotContractFeeSources,
+  snapshotGasSources,
+  snapshotUsdSource,
+  type Snapshot,
+} from './sources/snapshot.js';
 import { createSolanaGasSource } from './sources/solana.js';
 import { createSuiGasSource } from './sources/sui.js';
-import type { GasSource, UsdSource } from './sources/types.js';
+import type { ContractFeeSource, GasSource, UsdSource } from './sources/types.js';
 import type { Clock } from '../clock.js';
 
 /** Key of the single-writer lock in the KvStore. */
@@ -67,6 +77,40 @@ function buildGasSources(
   return sources;
 }
 
+/** A `state().feeBP` reader for every origin with TRANSFER_CONTRACT_<DOMAIN> (config checked it has an RPC URL). */
+function buildContractFeeSources(config: GasQuoteConfig): ContractFeeSource[] {
+  return [...config.transferContracts].flatMap(([domain, contract]) => {
+    const rpcUrl = config.rpcUrls.get(domain);
+    return rpcUrl === undefined
+      ? []
+      : [
+          createEvmContractFeeSource({
+            domain,
+            rpcUrl,
+            contract,
+            timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+          }),
+        ];
+  });
+}
+
+/**
+ * The contract fee sources: the configured contracts read on-chain, whatever the price source;
+ * in snapshot mode, the snapshot's default for the other origins (labelled `snapshot`).
+ */
+function contractFeeSources(
+  config: GasQuoteConfig,
+  snapshot: Snapshot | undefined,
+): ContractFeeSource[] {
+  const read = buildContractFeeSources(config);
+  if (!snapshot) return read;
+  const readDomains = new Set(read.map((s) => s.domain));
+  return [
+    ...read,
+    ...snapshotContractFeeSources(snapshot).filter((s) => !readDomains.has(s.domain)),
+  ];
+}
+
 /** Pyth Hermes first, then the CoinGecko-style fallback. */
 function buildUsdSources(config: GasQuoteConfig, clock: Clock): UsdSource[] {
   return [
@@ -113,6 +157,7 @@ export function buildFeeder(deps: {
       ? snapshotGasSources(snapshot)
       : buildGasSources(config, deps.registry, deps.params),
     usdSources: snapshot ? [snapshotUsdSource(snapshot, clock)] : buildUsdSources(config, clock),
+    contractFeeSources: contractFeeSources(config, snapshot),
     // A short lease renewed by a heartbeat, every write fenced by it (D87).
     lock: createFeederLock(
       deps.kv,

@@ -1,7 +1,8 @@
 /**
  * The price feeder (docs/architecture.md "Price path"):
- * each cycle, while holding the single-writer lock, it reads every chain's gas price and every
- * native token's USD price (primary source, then fallbacks for what is missing), stores them with
+ * each cycle, while holding the single-writer lock, it reads every chain's gas price, every
+ * configured origin's transfer contract fee (`state().feeBP`) and every native token's USD price
+ * (primary source, then fallbacks for what is missing), stores them with
  * their observation times, computes the fee matrix and publishes the `fees` and `tokenPrices`
  * messages (latest copy in the store, live copy on the pub/sub channel). Every write is fenced
  * by the lock, which a heartbeat renews every third of its lease; a cycle also runs at once when
@@ -17,7 +18,7 @@ import type { PriceStore } from '../prices/store.js';
 import type { PricingParams } from '../pricing/route-pricer.js';
 import { LATEST_KEYS, UPDATES_CHANNEL } from '../channels.js';
 import type { LeaderLock } from './lock.js';
-import type { GasSource, UsdSource } from './sources/types.js';
+import type { ContractFeeSource, GasSource, UsdSource } from './sources/types.js';
 import type { Clock } from '../clock.js';
 
 const LATEST_TTL_SECONDS = 86_400;
@@ -31,6 +32,8 @@ export interface FeederDeps {
   readonly gasSources: readonly GasSource[];
   /** USD sources in order of preference: the first is primary, the rest fallbacks. */
   readonly usdSources: readonly UsdSource[];
+  /** Transfer contract fee sources, one per origin domain read (default none). */
+  readonly contractFeeSources?: readonly ContractFeeSource[];
   readonly lock: LeaderLock;
   readonly logger: Logger;
   readonly clock: Clock;
@@ -47,6 +50,9 @@ export interface RefreshReport {
   /** Symbol to the source that priced it. */
   readonly usdUpdated: Record<string, string>;
   readonly usdMissing: string[];
+  /** Origin domains whose transfer contract fee was read and stored, and those whose read failed. */
+  readonly contractFeeUpdated: number[];
+  readonly contractFeeFailed: number[];
 }
 
 /** A running or runnable feeder. */
@@ -76,7 +82,15 @@ export function createFeeder(deps: FeederDeps): Feeder {
   async function refresh(): Promise<RefreshReport> {
     if ((await deps.lock.acquireOrRenew()) === 'elsewhere') {
       log.debug('feeder lock held elsewhere; skipping cycle');
-      return { wrote: false, gasUpdated: [], gasFailed: [], usdUpdated: {}, usdMissing: [] };
+      return {
+        wrote: false,
+        gasUpdated: [],
+        gasFailed: [],
+        usdUpdated: {},
+        usdMissing: [],
+        contractFeeUpdated: [],
+        contractFeeFailed: [],
+      };
     }
     const gasUpdated: number[] = [];
     const gasFailed: number[] = [];
@@ -90,6 +104,26 @@ export function createFeeder(deps: FeederDeps): Feeder {
           if (err instanceof FenceLostError) throw err;
           gasFailed.push(source.domain);
           log.warn({ err, domain: source.domain, source: source.name }, 'gas price refresh failed');
+        }
+      }),
+    );
+
+    // The transfer contracts' percentage fees (docs/api.md "Routes"), read as the gas prices are.
+    const contractFeeUpdated: number[] = [];
+    const contractFeeFailed: number[] = [];
+    await Promise.all(
+      (deps.contractFeeSources ?? []).map(async (source) => {
+        try {
+          const bps = await source.fetch();
+          await deps.store.putContractFee(source.domain, bps, deps.clock(), source.name, fence);
+          contractFeeUpdated.push(source.domain);
+        } catch (err) {
+          if (err instanceof FenceLostError) throw err;
+          contractFeeFailed.push(source.domain);
+          log.warn(
+            { err, domain: source.domain, source: source.name },
+            'transfer contract fee refresh failed',
+          );
         }
       }),
     );
@@ -115,7 +149,17 @@ export function createFeeder(deps: FeederDeps): Feeder {
     await publishLatest();
     gasUpdated.sort((a, b) => a - b);
     gasFailed.sort((a, b) => a - b);
-    return { wrote: true, gasUpdated, gasFailed, usdUpdated, usdMissing: remaining };
+    contractFeeUpdated.sort((a, b) => a - b);
+    contractFeeFailed.sort((a, b) => a - b);
+    return {
+      wrote: true,
+      gasUpdated,
+      gasFailed,
+      usdUpdated,
+      usdMissing: remaining,
+      contractFeeUpdated,
+      contractFeeFailed,
+    };
   }
 
   async function publishLatest(): Promise<void> {

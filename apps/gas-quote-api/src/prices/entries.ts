@@ -26,6 +26,13 @@ export interface UsdReading {
   readonly source: string;
 }
 
+/** An origin transfer contract's percentage fee read from the store, basis points, with its age information. */
+export interface ContractFeeReading {
+  readonly bps: number;
+  readonly observedAt: number;
+  readonly source: string;
+}
+
 /** One entry as loaded: the reading, undefined when absent, or the error a malformed entry gives. */
 export type Loaded<T> = T | undefined | MissingPriceDataError;
 

@@ -1,6 +1,6 @@
 /**
- * Zod schemas of the prices feature: the stored entry formats (`gas:<domain>`, `usd:<SYMBOL>` in
- * the KvStore) and the `GET /tokenPrices` body (from @ctss/domain-types, where the response
+ * Zod schemas of the prices feature: the stored entry formats (`gas:<domain>`, `usd:<SYMBOL>`,
+ * `cfee:<domain>` in the KvStore) and the `GET /tokenPrices` body (from @ctss/domain-types, where the response
  * types of both services live).
  */
 import { z } from '@ctss/domain-types';
@@ -27,3 +27,15 @@ export const UsdEntry = z.object({
 });
 /** A stored USD entry (see the schema above). */
 export type UsdEntry = z.infer<typeof UsdEntry>;
+
+/**
+ * Stored percentage fee of one origin's transfer contract (`CashmereCCTP` `state().feeBP`), basis
+ * points of the transferred amount; observedAt in ms since epoch; source `contract` or `snapshot`.
+ */
+export const ContractFeeEntry = z.object({
+  bps: z.number().int().min(0).max(10_000),
+  observedAt: z.number().int().nonnegative(),
+  source: z.string(),
+});
+/** A stored contract fee entry (see the schema above). */
+export type ContractFeeEntry = z.infer<typeof ContractFeeEntry>;

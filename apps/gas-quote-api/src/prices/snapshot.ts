@@ -10,6 +10,7 @@ import type { Clock } from '../clock.js';
 import {
   MissingPriceDataError,
   requireFresh,
+  type ContractFeeReading,
   type GasReading,
   type Loaded,
   type UsdReading,
@@ -21,6 +22,8 @@ export interface SnapshotData {
   readonly gas: ReadonlyMap<number, Loaded<GasReading>>;
   /** USD entry per native symbol. */
   readonly usd: ReadonlyMap<string, Loaded<UsdReading>>;
+  /** Transfer contract percentage fee entry per served (origin) domain. */
+  readonly contractFee: ReadonlyMap<number, Loaded<ContractFeeReading>>;
   /** Clock time the read from the store started, ms since epoch. */
   readonly loadedAt: number;
 }
@@ -70,6 +73,20 @@ export class PriceSnapshot {
     return requireFresh(
       `${symbol} USD price`,
       this.#data.usd.get(symbol),
+      this.#opts.clock(),
+      this.#opts.maxAgeSeconds,
+    );
+  }
+
+  /**
+   * The percentage fee of the transfer contract on origin `domain` (basis points), fresh by the
+   * same maximum age as the prices.
+   * @throws MissingPriceDataError when missing, malformed or stale.
+   */
+  contractFee(domain: number): ContractFeeReading {
+    return requireFresh(
+      `transfer contract fee of domain ${domain}`,
+      this.#data.contractFee.get(domain),
       this.#opts.clock(),
       this.#opts.maxAgeSeconds,
     );

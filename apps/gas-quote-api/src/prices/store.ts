@@ -21,8 +21,8 @@ import { FenceLostError, type KvFence, type KvStore } from '@ctss/server-kit';
 import type { Clock } from '../clock.js';
 import type { GasPrice } from '../pricing/fee.js';
 import { MissingPriceDataError, requireFresh } from './entries.js';
-import type { GasReading, Loaded, UsdReading } from './entries.js';
-import { GasEntry, UsdEntry } from './schemas.js';
+import type { ContractFeeReading, GasReading, Loaded, UsdReading } from './entries.js';
+import { ContractFeeEntry, GasEntry, UsdEntry } from './schemas.js';
 import { PriceSnapshot, type SnapshotData } from './snapshot.js';
 
 /** Options of {@link createPriceStore}. */
@@ -57,6 +57,18 @@ export interface PriceStore {
   putUsd(
     symbol: string,
     price: bigint,
+    observedAt: number,
+    source: string,
+    fence?: KvFence,
+  ): Promise<void>;
+  /**
+   * Stores the percentage fee (basis points, `state().feeBP`) of the transfer contract on origin
+   * `domain`; `fence` as in {@link putGas}.
+   * @throws FenceLostError when fenced and the lock is no longer held; KvUnavailableError when the store does not answer.
+   */
+  putContractFee(
+    domain: number,
+    bps: number,
     observedAt: number,
     source: string,
     fence?: KvFence,
@@ -143,7 +155,10 @@ function loaded<T>(decode: () => T | undefined): Loaded<T> {
   }
 }
 
-/** Builds a {@link PriceStore} over `kv` (keys `gas:<domain>` and `usd:<SYMBOL>`). */
+const contractFeeReading = (e: ContractFeeEntry | undefined): ContractFeeReading | undefined =>
+  e && { bps: e.bps, observedAt: e.observedAt, source: e.source };
+
+/** Builds a {@link PriceStore} over `kv` (keys `gas:<domain>`, `usd:<SYMBOL>`, `cfee:<domain>`). */
 export function createPriceStore(kv: KvStore, options: PriceStoreOptions): PriceStore {
   const { clock, maxAgeSeconds, registry } = options;
   const refreshMs = options.refreshMs ?? 1000;
@@ -174,9 +189,10 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
   async function load(): Promise<PriceSnapshot> {
     const startedGeneration = generation;
     const loadedAt = clock();
-    const [gasRows, usdRows] = await Promise.all([
+    const [gasRows, usdRows, feeRows] = await Promise.all([
       Promise.all(domains.map((d) => kv.get(`gas:${d}`))),
       Promise.all(symbols.map((s) => kv.get(`usd:${s}`))),
+      Promise.all(domains.map((d) => kv.get(`cfee:${d}`))),
     ]);
     const held = lastLoaded;
     const gas = new Map(
@@ -197,7 +213,18 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
         ),
       ]),
     );
-    lastLoaded = { gas, usd, loadedAt };
+    const contractFee = new Map(
+      domains.map((d, i) => [
+        d,
+        newerEntry(
+          loaded(() =>
+            contractFeeReading(decodeEntry(`cfee:${d}`, feeRows[i] ?? null, ContractFeeEntry)),
+          ),
+          held?.contractFee.get(d),
+        ),
+      ]),
+    );
+    lastLoaded = { gas, usd, contractFee, loadedAt };
     const snapshot = new PriceSnapshot(lastLoaded, { registry, maxAgeSeconds, clock });
     if (generation === startedGeneration) current = snapshot;
     lastRead = snapshot;
@@ -255,6 +282,10 @@ export function createPriceStore(kv: KvStore, options: PriceStoreOptions): Price
     async putUsd(symbol, price, observedAt, source, fence) {
       const entry: UsdEntry = { price: price.toString(), observedAt, source };
       await put(`usd:${symbol}`, JSON.stringify(entry), fence);
+    },
+    async putContractFee(domain, bps, observedAt, source, fence) {
+      const entry: ContractFeeEntry = { bps, observedAt, source };
+      await put(`cfee:${domain}`, JSON.stringify(entry), fence);
     },
     gasRaw,
     usdRaw,

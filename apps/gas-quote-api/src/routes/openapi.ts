@@ -18,7 +18,7 @@ export function registerRoutesPaths(registry: OpenAPIRegistry): void {
     operationId: 'listRoutes',
     summary: 'Served routes with CCTP versions, signature scheme, limits and current fees',
     description:
-      'Every route the quote endpoints accept, optionally filtered by localDomain and/or destinationDomain. A route whose prices are missing or stale has fee null and the reason in feeUnavailable; for a single-route query (both filters) that is a 500 MISSING_PRICE_DATA instead. Also the signer identities (ECDSA address, Ed25519 public key).',
+      "Every route the quote endpoints accept, optionally filtered by localDomain and/or destinationDomain. A route whose prices are missing or stale has fee null and the reason in feeUnavailable; for a single-route query (both filters) that is a 500 MISSING_PRICE_DATA instead. Each route also carries contractFeeBps, the origin transfer contract's own percentage fee (basis points of the amount, kept on top of the relayer fee), with its source (contract: read on-chain by the feeder; snapshot: the bundled default) and age; null when unknown. Also the signer identities (ECDSA address, Ed25519 public key).",
     request: { query: RoutesQuery },
     responses: {
       200: jsonResponse('Routes and signers', RoutesResponse),

@@ -1,7 +1,8 @@
 /**
  * Route discovery (docs/api.md "Routes"; docs/decisions.md "D56. Route discovery and no-store
  * quotes"): every served route with its CCTP versions, signature scheme, ECDSA packing, minimum
- * fee, quote validity and current fee with its parts, plus the signer identities. Each route's
+ * fee, quote validity, current fee with its parts and the origin transfer contract's percentage
+ * fee with its source and age, plus the signer identities. Each route's
  * entry is computed once per price snapshot and route (PriceSnapshot.derived), from the same
  * inputs and formula the quote endpoints use.
  */
@@ -92,6 +93,25 @@ function priceEntry(
   };
 }
 
+/** The contract fee fields of a route from `origin`: the fresh stored value, else all null. */
+function contractFeeOf(
+  snapshot: PriceSnapshot,
+  origin: number,
+  now: number,
+): Pick<RouteInfo, 'contractFeeBps' | 'contractFeeSource' | 'contractFeeAgeSeconds'> {
+  try {
+    const reading = snapshot.contractFee(origin);
+    return {
+      contractFeeBps: reading.bps,
+      contractFeeSource: reading.source === 'contract' ? 'contract' : 'snapshot',
+      contractFeeAgeSeconds: Math.max(0, Math.floor((now - reading.observedAt) / 1000)),
+    };
+  } catch (err) {
+    if (!(err instanceof MissingPriceDataError)) throw err;
+    return { contractFeeBps: null, contractFeeSource: null, contractFeeAgeSeconds: null };
+  }
+}
+
 /** The `GET /routes` filters: either domain, both (one route) or none. */
 interface RoutesFilter {
   readonly localDomain?: number | undefined;
@@ -160,6 +180,7 @@ export function createRoutesService(deps: RoutesDeps): RoutesService {
       quoteValiditySeconds: validity,
       fee,
       ...(feeUnavailable !== undefined ? { feeUnavailable } : {}),
+      ...contractFeeOf(snapshot, origin.domain, deps.clock()),
     };
   }
 

@@ -22,6 +22,7 @@ import { createFeeder, type Feeder } from '../../src/feeder/feeder.js';
 import { createFeederLock } from '../../src/feeder/lock.js';
 import {
   loadSnapshot,
+  snapshotContractFeeSources,
   snapshotGasSources,
   snapshotUsdSource,
 } from '../../src/feeder/sources/snapshot.js';
@@ -166,6 +167,7 @@ export function buildTestApp(
     params: deps.params,
     gasSources: snapshotGasSources(snapshot),
     usdSources: [snapshotUsdSource(snapshot, clock)],
+    contractFeeSources: snapshotContractFeeSources(snapshot),
     lock: createFeederLock(kv, 'feeder:lock', 30),
     logger,
     clock,

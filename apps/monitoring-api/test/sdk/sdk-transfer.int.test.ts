@@ -89,6 +89,9 @@ async function startGasQuoteApi(): Promise<string> {
       DATABASE_URL: '',
       SIGNER_ECDSA_PRIVATE_KEY: QUOTE_KEY,
       QUOTE_PACKING_0: 'compact',
+      // The feeder reads the transfer contract's fee for /routes (the prices stay the snapshot's).
+      RPC_URL_0: a.url,
+      TRANSFER_CONTRACT_0: a.cashmere,
     },
     DEADLINE_MS,
   );
@@ -196,12 +199,11 @@ async function transferToSuccess(c: Case): Promise<void> {
   const sender = wallet.account.address;
   const publicClient = a.client;
   const origin = { publicClient, contract: a.cashmere };
-  const quote = await ctss.getQuote({
-    localDomain: 0,
-    destinationDomain: 3,
-    version: c.version,
-    isNative: c.isNative,
-  });
+  const { quote, costs } = await ctss.quote(
+    { localDomain: 0, destinationDomain: 3, version: c.version, isNative: c.isNative },
+    { amount: c.amount, gasDrop: c.gasDrop, ...(c.finality ? { finality: c.finality } : {}) },
+    origin,
+  );
   const plan = await ctss.buildTransfer(
     quote,
     {
@@ -220,6 +222,11 @@ async function transferToSuccess(c: Case): Promise<void> {
     })
   )[3];
   expect(plan.costs.contractFee).toBe((c.amount * BigInt(feeBps)) / 10_000n);
+  // The contract fee came from /routes, which the feeder read from the contract.
+  expect(quote.route).toMatchObject({ contractFeeBps: feeBps, contractFeeSource: 'contract' });
+  expect(plan.costs.contractFeeSource).toBe('routes');
+  // The cost quoted before a recipient is chosen is the plan's.
+  expect(costs).toEqual(plan.costs);
   const usdcBefore = await usdcOf(a, sender);
   const ethBefore = await publicClient.getBalance({ address: sender });
   const minted = await usdcOf(b, RECIPIENT);
@@ -269,6 +276,8 @@ async function transferToSuccess(c: Case): Promise<void> {
     is_gas_drop_in_native: c.isNative,
     gas_drop_amount: c.gasDrop,
     max_fee: c.version === 2 ? plan.costs.circleFeeMax : 0n,
+    // The fees the contract kept: the USDC relayer fee + the contract fee.
+    relayer_fee: plan.costs.feesUsdc,
   });
   expect(typeof result.record.receive_amount).toBe('bigint');
 }

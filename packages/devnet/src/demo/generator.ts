@@ -129,7 +129,7 @@ export function startGenerator(o: GeneratorOptions): Generator {
         counts.sent++;
         const fee = `${quote.fee} ${kind.isNative ? 'wei' : 'base units'}`;
         o.log(
-          `sent v${kind.version} transfer on chain A: ${hash} (amount ${amount}, relayer fee ${fee}, recipient gets at least ${plan.costs.recipientGetsMin})`,
+          `sent v${kind.version} transfer on chain A: ${hash} (amount ${amount}, relayer fee ${fee}, contract fee ${plan.costs.contractFee} at ${plan.costs.contractFeeBps} bps from ${plan.costs.contractFeeSource}, user pays ${plan.costs.userPaysUsdc} USDC + ${plan.costs.userPaysNative} wei, recipient gets at least ${plan.costs.recipientGetsMin})`,
         );
         const t = ctss
           .trackTransfer(hash, {

@@ -52,6 +52,10 @@ export type RouteFee = z.infer<typeof RouteFee>;
 /**
  * One served route. `fee` is null when a price it needs is missing or stale, with the reason in
  * `feeUnavailable`; `ecdsaPacking` is null for non-EVM origins (Ed25519 signatures).
+ * `contractFeeBps` is the origin transfer contract's own percentage fee (`state().feeBP` of
+ * CashmereCCTP, basis points of the transferred amount, kept on top of the relayer fee), read by
+ * the feeder (`contractFeeSource` `contract`) or the bundled snapshot's (`snapshot`), whole
+ * seconds old; all three null when no fresh value is known (docs/api.md "Routes").
  */
 export const RouteInfo = z
   .object({
@@ -65,6 +69,9 @@ export const RouteInfo = z
     quoteValiditySeconds: z.number().int().positive(),
     fee: RouteFee.nullable(),
     feeUnavailable: z.string().optional(),
+    contractFeeBps: z.number().int().min(0).max(10_000).nullable(),
+    contractFeeSource: z.enum(['contract', 'snapshot']).nullable(),
+    contractFeeAgeSeconds: z.number().int().min(0).nullable(),
   })
   .openapi('RouteInfo');
 export type RouteInfo = z.infer<typeof RouteInfo>;

@@ -1,12 +1,13 @@
 /**
- * The bundled snapshot source (src/feeder/snapshot.json): plausible gas and USD prices so the API
+ * The bundled snapshot source (src/feeder/snapshot.json): plausible gas and USD prices and transfer
+ * contract fees so the API
  * runs with nothing configured. Used ONLY when no RPC_URL_<DOMAIN> is set; each refresh stamps the
  * values with the current time, so they pass the freshness check (docs/architecture.md "Embedded defaults").
  */
 import { readFileSync } from 'node:fs';
 import { z } from '@ctss/domain-types';
 import { USD_DECIMALS, parseDecimal } from '../../pricing/fixed-point.js';
-import type { GasSource, UsdSource } from './types.js';
+import type { ContractFeeSource, GasSource, UsdSource } from './types.js';
 import type { Clock } from '../../clock.js';
 
 const Snapshot = z.object({
@@ -15,6 +16,8 @@ const Snapshot = z.object({
     z.string().regex(/^[0-9]+$/),
     z.object({ price: z.string().regex(/^[0-9]+$/), decimals: z.number().int().min(0) }),
   ),
+  /** Transfer contract percentage fee per origin domain, basis points. */
+  contractFeeBps: z.record(z.string().regex(/^[0-9]+$/), z.number().int().min(0).max(10_000)),
 });
 /** The parsed snapshot file. */
 export type Snapshot = z.infer<typeof Snapshot>;
@@ -33,6 +36,15 @@ export function snapshotGasSources(snapshot: Snapshot): GasSource[] {
     domain: Number(domain),
     name: 'snapshot',
     fetch: () => Promise.resolve({ price: BigInt(g.price), decimals: g.decimals }),
+  }));
+}
+
+/** Transfer contract fee sources (source name `snapshot`) for every domain in the snapshot. */
+export function snapshotContractFeeSources(snapshot: Snapshot): ContractFeeSource[] {
+  return Object.entries(snapshot.contractFeeBps).map(([domain, bps]) => ({
+    domain: Number(domain),
+    name: 'snapshot',
+    fetch: () => Promise.resolve(bps),
   }));
 }
 

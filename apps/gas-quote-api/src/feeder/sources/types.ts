@@ -1,4 +1,7 @@
-/** Interfaces of the feeder's data sources (gas prices per chain, native token USD prices). */
+/**
+ * Interfaces of the feeder's data sources (gas prices per chain, native token USD prices, the
+ * transfer contracts' percentage fees).
+ */
 import type { GasPrice } from '../../pricing/fee.js';
 
 /** A source of one chain's current gas price. */
@@ -9,6 +12,19 @@ export interface GasSource {
   readonly name: string;
   /** Fetches the current gas price. @throws on network, protocol or validation failure. */
   fetch(): Promise<GasPrice>;
+}
+
+/** A source of one origin's transfer contract percentage fee. */
+export interface ContractFeeSource {
+  /** CCTP domain of the origin whose transfer contract it reads. */
+  readonly domain: number;
+  /** Short name for logs and the stored entry: `contract` (read on-chain) or `snapshot`. */
+  readonly name: string;
+  /**
+   * Fetches the contract's percentage fee, basis points of the transferred amount (0..10000).
+   * @throws on network, protocol or validation failure.
+   */
+  fetch(): Promise<number>;
 }
 
 /** A USD price of one native token: fixed point, 10^8 scale, with its publish time (ms). */
