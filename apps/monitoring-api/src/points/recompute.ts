@@ -28,7 +28,7 @@ const POINTS_JOB_LOCK = 0x63747373_706e7473n;
  * Why a run rebuilt: asked to (`--rebuild`), no rule stored yet (the first run), the stored rule
  * is another one, or rows computed under another rule were found (e.g. restored from a backup).
  */
-export type RebuildReason = 'requested' | 'first_run' | 'rule_changed' | 'rows_of_other_rule';
+type RebuildReason = 'requested' | 'first_run' | 'rule_changed' | 'rows_of_other_rule';
 
 /** What one run did. */
 export interface PointsRunResult {

@@ -53,7 +53,7 @@ async function claim(o: PointsReporterOptions): Promise<void> {
     address: o.account.address,
     chain_type: 'evm',
   });
-  const issued = await getJson(`${o.monitoringUrl}/users/messages?${query}`);
+  const issued = await getJson(`${o.monitoringUrl}/users/messages?${query.toString()}`);
   if (issued.status !== 200)
     throw new Error(`GET /users/messages: ${issued.status} ${JSON.stringify(issued.body)}`);
   const { message } = issued.body as { message: string };
