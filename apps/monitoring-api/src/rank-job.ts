@@ -4,13 +4,15 @@
  * points rule, POINTS_PER_USD / POINTS_MULTIPLIERS), connect to DATABASE_URL (the primary: the
  * job writes), recompute the swap points of the wallets whose transfers changed since the last
  * run (points/recompute.ts; everything when the rule changed or `rebuild` is asked), then the
- * stored ranks of both networks (users/ranks.ts), disconnect.
+ * stored ranks of both networks (users/ranks.ts), disconnect. The same steps run on a schedule in
+ * one process by rank-job-service.ts (`--every`).
  */
-import { createLogger, parseConfig } from '@ctss/server-kit';
+import { createLogger, parseConfig, type Logger } from '@ctss/server-kit';
+import type { Knex } from 'knex';
 import { ConfigSchema } from './config.js';
 import { createKnex } from './db/connect.js';
 import { recomputePoints, type PointsRunResult } from './points/recompute.js';
-import { pointsRuleOf } from './points/rule.js';
+import { pointsRuleOf, type PointsRule } from './points/rule.js';
 import { recomputeRanks, type RankUpdateCounts } from './users/ranks.js';
 
 /** What one run did. */
@@ -19,6 +21,38 @@ export interface RankJobResult {
   points: PointsRunResult;
   /** How many users' ranks changed per network. */
   ranks: RankUpdateCounts;
+  /** Wall time of each step, milliseconds. */
+  ms: { points: number; ranks: number };
+}
+
+/**
+ * The job's two steps on an open connection: points under `rule` (a rebuild when asked or when
+ * the stored rule differs, logged with its reason at warn level), then ranks.
+ *
+ * @param knex the primary (the job writes).
+ * @returns the points step's result, the rank changes and the steps' times.
+ * @throws database errors (each step is one transaction; a failed step leaves nothing half-applied).
+ */
+export async function runRankJobSteps(
+  knex: Knex,
+  rule: PointsRule,
+  logger: Logger,
+  options: { rebuild?: boolean } = {},
+): Promise<RankJobResult> {
+  const started = performance.now();
+  const points = await recomputePoints(knex, rule, options);
+  const pointsMs = Math.round(performance.now() - started);
+  if (points.reason === 'rule_changed' || points.reason === 'rows_of_other_rule')
+    logger.warn(
+      { ...points },
+      `points computed under another rule found (${points.reason}): rebuilt every wallet under rule ${points.rule_version}`,
+    );
+  logger.info({ ...points, ms: pointsMs }, 'points recomputed');
+  const ranked = performance.now();
+  const ranks = await recomputeRanks(knex);
+  const ranksMs = Math.round(performance.now() - ranked);
+  logger.info({ changed: ranks, ms: ranksMs }, 'ranks recomputed');
+  return { points, ranks, ms: { points: pointsMs, ranks: ranksMs } };
 }
 
 /**
@@ -40,13 +74,7 @@ export async function runRankJob(
   const logger = createLogger({ name: 'monitoring-rank-job', level: config.LOG_LEVEL });
   const knex = createKnex(config.DATABASE_URL, { poolMax: 1, logger });
   try {
-    const started = performance.now();
-    const points = await recomputePoints(knex, pointsRuleOf(config), options);
-    logger.info({ ...points, ms: Math.round(performance.now() - started) }, 'points recomputed');
-    const ranked = performance.now();
-    const ranks = await recomputeRanks(knex);
-    logger.info({ changed: ranks, ms: Math.round(performance.now() - ranked) }, 'ranks recomputed');
-    return { points, ranks };
+    return await runRankJobSteps(knex, pointsRuleOf(config), logger, options);
   } finally {
     await knex.destroy();
   }

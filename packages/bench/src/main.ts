@@ -15,6 +15,7 @@ import { measureDbFloor } from './db-floor.js';
 import { runLoad, type LoadResult, type RequestPlan } from './load.js';
 import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
+import { measurePointsJob, median } from './points/measure.js';
 import { REPO_ROOT, REPORT_FILE } from './paths.js';
 import { preparePlan } from './prepare.js';
 import { judge, judgeFanout, renderReport, runSection } from './report.js';
@@ -24,6 +25,7 @@ import {
   loadRecord,
   saveRecord,
   type FanoutRecord,
+  type PointsJobRecord,
   type RunRecord,
   type SseFanoutRecord,
   type WorkloadRecord,
@@ -199,6 +201,7 @@ async function run(opts: BenchOptions): Promise<void> {
     .map((w) => w.name);
   const wantFanout = selected('ws-fanout');
   const wantSseFanout = selected('sse-fanout');
+  const wantPointsJob = selected('points-job');
   // The same-bytes baseline captures its page from the monitoring API.
   const needMonitoring = listed.some(
     (w) => (w.service === 'monitoring' || w.service === 'same-bytes') && wanted.includes(w.name),
@@ -329,6 +332,8 @@ async function run(opts: BenchOptions): Promise<void> {
       }
     }
   }
+  // Once per run, after the HTTP rounds (its steps are medians of their own runs).
+  const pointsJob = wantPointsJob ? await runPointsJob(opts) : undefined;
   if (records.length > 0) helloRps.push((await helloWorld(opts, helloWorkload)).rps);
   const measured = foldRounds(records.length > 0 ? applyBaselines(records, helloRps) : []);
   /** A baseline's record: measured once, its ratio against the run's mean hello-world. */
@@ -384,6 +389,7 @@ async function run(opts: BenchOptions): Promise<void> {
     workloads: [...baselines, ...measured],
     fanout,
     sseFanout,
+    pointsJob,
   };
   const reference = await loadRecord(REFERENCE_TRANSACTIONS);
   if (opts.noWrite) {
@@ -511,6 +517,25 @@ async function runSseFanout(
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
+}
+
+/**
+ * The points and rank job's cost (points/measure.ts) at the run's size: `--transactions` records
+ * from `--users` senders, 1,000 changed records per incremental step.
+ */
+async function runPointsJob(opts: BenchOptions): Promise<PointsJobRecord> {
+  const loadAtStart = (await describeMachine()).loadAtStart;
+  const result = await measurePointsJob({
+    adminUrl: opts.databaseUrl,
+    transfers: opts.transactions,
+    wallets: opts.users,
+    changed: 1_000,
+    log,
+  });
+  log(
+    `points-job: full rebuild ${median(result.rebuildSeconds).toFixed(2)} s, incremental step ${median(result.incrementalSeconds).toFixed(2)} s (medians of 3)`,
+  );
+  return { ...result, measuredAt: new Date().toISOString(), loadAtStart };
 }
 
 async function main(): Promise<void> {

@@ -68,7 +68,8 @@ export const USAGE = `Usage: pnpm bench [flags]
   --rounds N         measure every HTTP workload N times, each round on freshly started APIs, and
                      report the median round (default 3)
   --only PATTERN     run only workloads whose name matches this regular expression (and the
-                     baselines they are judged against)
+                     baselines they are judged against); ws-fanout, sse-fanout and points-job
+                     (the points and rank job's cost) are named workloads too
   --ws-clients N     WebSocket clients of the fan-out workload (default 5000)
   --skip-seed        use the benchmark database as it is (no size check, no reload)
   --reseed           reload the dataset even when its size matches (e.g. after the seeder changed)

@@ -2,7 +2,14 @@
  * Renders BENCHMARKS.md from the stored results (the latest run of every dataset size): how to
  * run, what each workload is, and the tables; and the section printed at the end of a run.
  */
-import type { FanoutRecord, RunRecord, SseFanoutRecord, WorkloadRecord } from './results.js';
+import { median } from './points/measure.js';
+import type {
+  FanoutRecord,
+  PointsJobRecord,
+  RunRecord,
+  SseFanoutRecord,
+  WorkloadRecord,
+} from './results.js';
 import {
   HELLO_WORLD_32,
   httpWorkloads,
@@ -237,6 +244,21 @@ function sseFanoutSection(f: SseFanoutRecord): string[] {
   ];
 }
 
+function pointsJobSection(p: PointsJobRecord): string[] {
+  const tenth = Math.max(1, Math.floor(p.changed / 10));
+  const runs = (xs: readonly number[]) => xs.map((x) => `${x.toFixed(2)} s`).join(', ');
+  return [
+    '',
+    `Points and rank job (\`points-job\`, \`apps/monitoring-api\` \`dist/bin/rank-job.js\` as a process, on a database of its own): ${num(p.transfers)} transfer records from ${num(p.wallets)} senders, inserted in ${p.seedSeconds.toFixed(0)} s; measured ${p.measuredAt}, load average at start ${p.loadAtStart}.`,
+    '',
+    '| points job step | changed records | wall time (median) | runs |',
+    '|---|---|---|---|',
+    `| full rebuild (\`--rebuild\`) | all | ${median(p.rebuildSeconds).toFixed(2)} s | ${runs(p.rebuildSeconds)} (first run, no rule stored: ${p.firstRunSeconds.toFixed(2)} s) |`,
+    `| incremental step | ${num(p.changed)} new (half from new senders), ${num(tenth)} deleted by a reorg, ${num(tenth)} rewritten | ${median(p.incrementalSeconds).toFixed(2)} s | ${runs(p.incrementalSeconds)} |`,
+    `| idle run | 0 | ${p.idleSeconds.toFixed(2)} s | one run |`,
+  ];
+}
+
 /** The section of one dataset size. */
 export function runSection(run: RunRecord, reference: RunRecord | undefined): string[] {
   const m = run.machine;
@@ -262,6 +284,7 @@ export function runSection(run: RunRecord, reference: RunRecord | undefined): st
     ...cpuTable(run),
     ...(run.fanout ? fanoutSection(run.fanout) : []),
     ...(run.sseFanout ? sseFanoutSection(run.sseFanout) : []),
+    ...(run.pointsJob ? pointsJobSection(run.pointsJob) : []),
     '',
   ];
 }
@@ -282,6 +305,7 @@ function workloadsSection(records: readonly RunRecord[]): string[] {
       .sort((a, b) => order(a) - order(b))
       .map(row),
     `| \`ws-fanout\` | 5,000 | WebSocket \`/subscribe\` clients; the update the gas quote API sends them is published on its Redis channel, and timed to the last client | publish -> last client < ${WS_FANOUT_TARGET_MS} ms, RSS < 300 MB |`,
+    '| `points-job` | - | the points and rank job as a process over `--transactions` transfer records from `--users` senders on a database of its own: 3 `--rebuild` runs, 3 incremental steps after 1,000 new records, a reorg deleting 100 and 100 status rewrites | reported (wall time per run) |',
     '| `sse-fanout` | 1,000 | live-feed streams (`/transactionsmainnet/stream?domain=6`) on a fresh database; one record inserted per round, timed from the INSERT to the last stream | p50 / p99 reported |',
     '',
     `Feed and stats workloads are also judged at 10x the rows: within ${SCALING_FACTOR_TARGET}x of the ${num(REFERENCE_TRANSACTIONS)}-row figures, host speed taken out (the last column of the 10M table).`,

@@ -9,6 +9,7 @@ import type { CpuPerRequest } from './cpu.js';
 import type { SseFanoutResult } from './sse.js';
 import type { FanoutResult } from './websocket.js';
 import type { Machine } from './machine.js';
+import type { PointsJobResult } from './points/measure.js';
 import type { Group, Service } from './workloads.js';
 import { RESULTS_DIR } from './paths.js';
 
@@ -82,6 +83,13 @@ export interface SseFanoutRecord extends SseFanoutResult {
   readonly measuredAt: string;
 }
 
+/** The points and rank job's cost (`points-job`, points/measure.ts); times in seconds. */
+export interface PointsJobRecord extends PointsJobResult {
+  readonly measuredAt: string;
+  /** One-minute load average of the host when it started. */
+  readonly loadAtStart: number;
+}
+
 /** Everything about the latest runs on one dataset size. */
 export interface RunRecord {
   readonly transactions: number;
@@ -113,6 +121,8 @@ export interface RunRecord {
   readonly fanout: FanoutRecord | undefined;
   /** The live-feed fan-out (`sse-fanout`); absent in records written before it existed. */
   readonly sseFanout?: SseFanoutRecord | undefined;
+  /** The points job's cost (`points-job`); absent in records written before it existed. */
+  readonly pointsJob?: PointsJobRecord | undefined;
 }
 
 const fileOf = (transactions: number) =>
@@ -142,16 +152,22 @@ export async function loadAllRecords(): Promise<RunRecord[]> {
   return records.sort((a, b) => a.transactions - b.transactions);
 }
 
-/** Merges `run` into the stored record of its size (workloads replaced by name) and saves it. */
+/**
+ * Merges `run` into the stored record of its size (workloads replaced by name) and saves it. A
+ * run that measured no HTTP workload (only the fan-outs or the points job) keeps the stored
+ * run's date, machine, note and hello-world figures, which describe the HTTP rows.
+ */
 export async function saveRecord(run: RunRecord): Promise<RunRecord> {
   const previous = await loadRecord(run.transactions);
+  const extrasOnly = previous !== undefined && run.workloads.every((w) => w.group === 'baseline');
   const byName = new Map((previous?.workloads ?? []).map((w) => [w.name, w]));
-  for (const w of run.workloads) byName.set(w.name, w);
+  if (!extrasOnly) for (const w of run.workloads) byName.set(w.name, w);
   const merged: RunRecord = {
-    ...run,
+    ...(extrasOnly ? previous : run),
     workloads: [...byName.values()],
     fanout: run.fanout ?? previous?.fanout,
     sseFanout: run.sseFanout ?? previous?.sseFanout,
+    pointsJob: run.pointsJob ?? previous?.pointsJob,
   };
   await mkdir(RESULTS_DIR, { recursive: true });
   await writeFile(fileOf(run.transactions), `${JSON.stringify(merged, null, 2)}\n`);

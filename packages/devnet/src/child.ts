@@ -22,16 +22,18 @@ export interface ChildOptions {
   readonly onLine?: (line: string) => void;
   /** Echo each line to this process's stdout as `[name] line` (default true). */
   readonly echo?: boolean;
+  /** Command-line arguments after the entry (default none). */
+  readonly args?: readonly string[];
 }
 
-/** Spawns `node entry` with `env` added to this process's environment. */
+/** Spawns `node entry [args]` with `env` added to this process's environment. */
 export function startChild(
   name: string,
   entry: string,
   env: Record<string, string>,
-  { onLine = () => {}, echo = true }: ChildOptions = {},
+  { onLine = () => {}, echo = true, args = [] }: ChildOptions = {},
 ): ChildService {
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [entry, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

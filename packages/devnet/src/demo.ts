@@ -1,9 +1,12 @@
 /**
  * `pnpm demo` (docs/indexer.md "Demo"): two local anvil chains as CCTP domains 0 and 3 with the
  * stand-in contracts, a local Iris that attests after a short delay, the Gas Quote API, the
- * Monitoring API on its embedded database and the transfer indexer against them, and a generator
- * sending a transfer every few seconds with @ctss/sdk and relaying attested ones to chain B. Prints the URLs to open; SIGINT or SIGTERM stops
- * the generator, then the children by PID, the Iris and the chains. Run after `pnpm build`.
+ * Monitoring API on its embedded database, the transfer indexer and the points and rank job
+ * (every few seconds) against them, and a generator sending a transfer every few seconds with
+ * @ctss/sdk and relaying attested ones to chain B; the sending wallet joins as `demo.ctss` and its
+ * points and leaderboard rank are printed as they grow. Prints the URLs to open; SIGINT or
+ * SIGTERM stops the generator, then the children by PID, the Iris and the chains. Run after
+ * `pnpm build`.
  */
 import { ConfigError } from '@ctss/server-kit';
 import { startAnvil, type Anvil } from './anvil.js';
@@ -11,6 +14,7 @@ import { QUOTE_KEY, deployCctpChain, devnetQuotePackingEnv, type CctpChain } fro
 import { startChild, waitForOk, type ChildService } from './child.js';
 import { loadDemoConfig, type DemoConfig } from './demo/config.js';
 import { startGenerator, type Generator } from './demo/generator.js';
+import { startPointsReporter, type PointsReporter } from './demo/points.js';
 import { gasQuoteApiEntry, monitoringApiEntry } from './entries.js';
 import { startFakeIris, type FakeIris } from './fake-iris.js';
 
@@ -29,12 +33,16 @@ const anvils: Anvil[] = [];
 const children: ChildService[] = [];
 let iris: FakeIris | undefined;
 let generator: Generator | undefined;
+let points: PointsReporter | undefined;
+/** The username the demo wallet claims through the joining path. */
+const DEMO_USERNAME = 'demo.ctss';
 let stopping = false;
 
 async function stopAll(code: number): Promise<never> {
   stopping = true;
   log('stopping...');
   await generator?.stop();
+  await points?.stop();
   // Children in reverse start order: the indexer before the database it writes to.
   for (const child of [...children].reverse()) await child.stop();
   await iris?.close();
@@ -150,7 +158,24 @@ async function main(): Promise<void> {
   children.push(indexer);
   const indexerUrl = `http://127.0.0.1:${config.DEMO_INDEXER_PORT}`;
   await waitForOk(`${indexerUrl}/ready`, indexer);
+  // The points and rank job on a schedule (rank-job.js --every), so points and ranks move.
+  const rankJob = startChild(
+    'rank-job',
+    monitoringApiEntry('rank-job.js'),
+    { ...quiet, DATABASE_URL: databaseUrl, PORT: String(config.DEMO_RANK_JOB_PORT) },
+    { args: ['--every', String(config.DEMO_RANK_JOB_SECONDS)] },
+  );
+  children.push(rankJob);
+  const rankJobUrl = `http://127.0.0.1:${config.DEMO_RANK_JOB_PORT}`;
+  await waitForOk(`${rankJobUrl}/ready`, rankJob);
   if (stopping) return;
+  points = await startPointsReporter({
+    monitoringUrl: apiUrl,
+    account: chainA!.userAccount,
+    username: DEMO_USERNAME,
+    intervalMs: 2_000,
+    log,
+  });
 
   generator = startGenerator({
     source: chainA!,
@@ -178,6 +203,7 @@ async function main(): Promise<void> {
       `  API docs     ${apiUrl}/docs/`,
       `  Gas quote    ${gasUrl}/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=false`,
       `  Indexer      ${indexerUrl}/health  ${indexerUrl}/metrics`,
+      `  Points       ${apiUrl}/users?wallets=${chainA!.userAccount.address}_evm  ${apiUrl}/users/leaderboard?search=${DEMO_USERNAME}  (job: ${rankJobUrl}/health, every ${config.DEMO_RANK_JOB_SECONDS} s)`,
       `  Chains       A (domain 0) ${a.url}  B (domain 3) ${b.url};  Iris ${iris.url}`,
       `  Chain A      transfer contract ${chainA!.cashmere}  USDC ${chainA!.usdc}  (docs/sdk.md)`,
       'Ctrl-C stops everything.',

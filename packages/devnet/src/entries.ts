@@ -25,11 +25,20 @@ export function gasQuoteApiEntry(): string {
 }
 
 /**
- * Absolute path of a Monitoring API entry point: `main.js` (the API) or `indexer.js` (the
- * transfer indexer, docs/indexer.md).
+ * Absolute path of a Monitoring API entry point: `main.js` (the API), `indexer.js` (the
+ * transfer indexer, docs/indexer.md) or `rank-job.js` (the points and rank job).
  *
  * @throws when the app has not been built.
  */
-export function monitoringApiEntry(file: 'main.js' | 'indexer.js'): string {
+export function monitoringApiEntry(file: 'main.js' | 'indexer.js' | 'rank-job.js'): string {
   return built(`apps/monitoring-api/dist/bin/${file}`);
+}
+
+/**
+ * Absolute path of the built `pnpm demo` (packages/devnet `dist/demo.js`, docs/indexer.md "Demo").
+ *
+ * @throws when the devnet package has not been built.
+ */
+export function demoEntry(): string {
+  return built('packages/devnet/dist/demo.js');
 }

@@ -16,6 +16,7 @@ import * as indexerPolling from './20261202000200_indexer_polling.js';
 import * as points from './20261203000100_points.js';
 import * as transactionChanges from './20261204000100_transaction_changes.js';
 import * as confirmedTime from './20261205000100_confirmed_time.js';
+import * as pointsRuleVersion from './20261210000100_points_rule_version.js';
 import type { Migration } from './types.js';
 
 export type { Migration } from './types.js';
@@ -32,6 +33,7 @@ export const migrations: readonly Migration[] = [
   { name: '20261203000100_points', ...points },
   { name: '20261204000100_transaction_changes', ...transactionChanges },
   { name: '20261205000100_confirmed_time', ...confirmedTime },
+  { name: '20261210000100_points_rule_version', ...pointsRuleVersion },
 ];
 
 /** The knex migration source over {@link migrations}. */

@@ -12,7 +12,10 @@
  *   swap_points_mainnet = sum(points_micro) / 10^6 and total_points_multiplied* = swap points x
  *   points_multiplier. A wallet's points are therefore a function of its records and the rule
  *   only: incremental runs and a rebuild give the same rows.
- * - The rule's version is kept in `points_state`; a run with another rule rebuilds.
+ * - The rule's version is kept in `points_state` and on every row it computed
+ *   (`wallet_swap_points.rule_version`, migration 20261210000100_points_rule_version); a run that
+ *   finds another version in either rebuilds and says why (docs/decisions.md "D210. The points
+ *   rule version on every row, and the job's health").
  */
 import { DEFAULT_CHAINS } from '@ctss/domain-types';
 import type { Knex } from 'knex';
@@ -21,12 +24,22 @@ import { ruleVersion, type PointsRule } from './rule.js';
 /** Advisory lock key of the points job ("ctsspnts"); a second run waits for the first. */
 const POINTS_JOB_LOCK = 0x63747373_706e7473n;
 
+/**
+ * Why a run rebuilt: asked to (`--rebuild`), no rule stored yet (the first run), the stored rule
+ * is another one, or rows computed under another rule were found (e.g. restored from a backup).
+ */
+type RebuildReason = 'requested' | 'first_run' | 'rule_changed' | 'rows_of_other_rule';
+
 /** What one run did. */
 export interface PointsRunResult {
   /** `rebuild` (every sender, e.g. after a rule change) or `incremental` (dirty senders). */
   mode: 'rebuild' | 'incremental';
+  /** Why it rebuilt; absent for an incremental run. */
+  reason?: RebuildReason;
   /** Version of the rule applied (see ruleVersion). */
   rule_version: string;
+  /** The version stored before this run when it differed (rule_changed); absent otherwise. */
+  previous_rule_version?: string;
   /** Senders recomputed. */
   senders: number;
   /** Wallet keys whose wallet_points row was written. */
@@ -84,7 +97,26 @@ export async function recomputePoints(
     const state = await trx.raw<{ rows: { rule_version: string }[] }>(
       'select rule_version from points_state where id = 1',
     );
-    const rebuild = options.rebuild === true || state.rows[0]?.rule_version !== version;
+    const stored = state.rows[0]?.rule_version;
+    // A row of another rule (a restore, a manual write) makes the incremental result wrong too.
+    const foreign =
+      stored === version
+        ? await trx.raw<{ rows: unknown[] }>(
+            'select 1 from wallet_swap_points where rule_version <> ? limit 1',
+            [version],
+          )
+        : undefined;
+    const reason: RebuildReason | undefined =
+      options.rebuild === true
+        ? 'requested'
+        : stored === undefined
+          ? 'first_run'
+          : stored !== version
+            ? 'rule_changed'
+            : (foreign?.rows.length ?? 0) > 0
+              ? 'rows_of_other_rule'
+              : undefined;
+    const rebuild = reason !== undefined;
 
     if (rebuild) {
       await trx.raw('delete from points_dirty');
@@ -108,8 +140,9 @@ export async function recomputePoints(
         from wallet_swap_points w join points_scope s using (network, sender)`);
     await trx.raw(`delete from wallet_swap_points w using points_scope s
       where w.network = s.network and w.sender = s.sender`);
-    await trx.raw(`insert into wallet_swap_points (network, sender, chain_type, address_key, points_micro, transfer_count)
-      select network, sender, chain_type, ${ADDRESS_KEY_SQL}, points_micro, transfer_count
+    await trx.raw(
+      `insert into wallet_swap_points (network, sender, chain_type, address_key, points_micro, transfer_count, rule_version)
+      select network, sender, chain_type, ${ADDRESS_KEY_SQL}, points_micro, transfer_count, ?
         from (
           select t.network, t.sender, ${chainTypeSql()} as chain_type,
                  sum(div(t.deposit_amount::numeric * ${Number(rule.perUsdMicro)} * ${multiplierSql(rule)}, 10000000000)) as points_micro,
@@ -117,7 +150,9 @@ export async function recomputePoints(
             from transactions t join points_scope s on s.network = t.network and s.sender = t.sender
            where ${COUNTED_SQL}
            group by 1, 2, 3
-        ) computed`);
+        ) computed`,
+      [version],
+    );
     await trx.raw(`insert into points_keys
       select distinct w.chain_type, w.address_key
         from wallet_swap_points w join points_scope s using (network, sender)`);
@@ -149,7 +184,9 @@ export async function recomputePoints(
     );
     return {
       mode: rebuild ? 'rebuild' : 'incremental',
+      ...(reason === undefined ? {} : { reason }),
       rule_version: version,
+      ...(stored !== undefined && stored !== version ? { previous_rule_version: stored } : {}),
       senders: senders.rows[0]?.n ?? 0,
       wallets: written.rowCount ?? 0,
     };

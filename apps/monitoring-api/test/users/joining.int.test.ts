@@ -119,6 +119,29 @@ describe('joining: usernames claimed by a signed bind, owned by their wallets', 
     },
   );
 
+  it.each([
+    ['without the suffix', 'alice'],
+    ['with another suffix', 'alice.eth'],
+  ])(
+    'when a username is %s, then the nonce is refused with 400 INVALID_QUERY naming the suffix',
+    async (_case, username) => {
+      const res = await request(t.app)
+        .get('/users/messages')
+        .query({ username, address: owner.address, chain_type: 'evm' });
+      expect(codeOf(res)).toEqual([400, 'INVALID_QUERY']);
+      expect((res.body as { detail: string }).detail).toContain('.ctss');
+    },
+  );
+
+  it('when a wallet that already holds a username claims another unused one (squatting), then it is a 409 ALREADY_BOUND and the name stays free', async () => {
+    expect(codeOf(await verify(await signedBody('squat.ctss', owner, 'bind')))).toEqual([
+      409,
+      'ALREADY_BOUND',
+    ]);
+    const free = await request(t.app).get('/users').query({ domains: 'squat.ctss' });
+    expect(free.status).toBe(404);
+  });
+
   it('when two wallets claim one unused username at once, then one wins and the other gets 409 USERNAME_TAKEN', async () => {
     const [a, b] = await Promise.all([
       signedBody('race.ctss', evmWallet(), 'bind'),

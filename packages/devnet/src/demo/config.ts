@@ -24,6 +24,12 @@ const DemoConfigSchema = z.object({
   DEMO_GAS_QUOTE_PORT: port(3001),
   /** Indexer probe port (/health, /metrics). */
   DEMO_INDEXER_PORT: port(3010),
+  /** Points and rank job probe port (/health, /metrics). */
+  DEMO_RANK_JOB_PORT: port(3011),
+  /** Seconds between two runs of the points and rank job. */
+  DEMO_RANK_JOB_SECONDS: envInteger(1, 3_600)
+    .optional()
+    .transform((v) => v ?? 5),
   /** anvil of chain A (CCTP domain 0, the origin of the generated transfers). */
   DEMO_CHAIN_A_PORT: port(8545),
   /** anvil of chain B (CCTP domain 3, the destination). */
