@@ -22,8 +22,8 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { startFakeAptos, type FakeAptos } from './support/fake-aptos.js';
 import { v1BurnMessage } from './support/move-data.js';
 
-// Addresses of the SDK's constants (cashmere-prod/cashmere-agent-sdk src/constants.ts) and of
-// Circle's packages as configured; USDC's metadata object.
+// The transfer module and USDC of cashmere-prod/cashmere-agent-sdk src/constants.ts; Circle's
+// package addresses as an operator configures them (the values here are examples).
 const MODULE = AccountAddress.from(
   '0xe49afb1896889e3e1dd7bcbb9e31d1df8221899d3d368e98588ac6b4d84b136d',
 );
@@ -86,17 +86,17 @@ const untilIdle = async (i: MoveChainIndexer) => {
 function aptosTransfer(t: { user: AccountAddress; amount: bigint; fee: bigint; gasDrop: bigint }) {
   const nonce = cctpNonce++;
   const burned = t.amount - t.fee;
-  const recipient = `0x${(++counter).toString(16).padStart(40, '0')}` as Hex;
+  const recipient = `0x${(++counter).toString(16).padStart(40, '0')}`;
   const { message } = v1BurnMessage({
     source: 9,
     destination: 3,
     nonce,
-    sender: TMM.toString() as Hex,
+    sender: TMM.toString(),
     recipient: EVM_MESSENGER,
-    burnToken: USDC.toString() as Hex,
+    burnToken: USDC.toString(),
     mintRecipient: recipient,
     amount: burned,
-    messageSender: MODULE.toString() as Hex,
+    messageSender: MODULE.toString(),
   });
   const tx = aptos.addTransaction([
     {
@@ -141,7 +141,7 @@ beforeAll(async () => {
   aptos = await startFakeAptos();
   db = await createTestDatabase();
   iris = await startFakeIris(0, {}, { messagesByDomain: { 9: (h) => messagesOf.get(h) } });
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await iris?.close();
@@ -199,7 +199,7 @@ describe('Aptos source', () => {
       chain: { network: 'mainnet', domain: 9 },
     });
     expect(pass.attested).toBe(1);
-  }, 60_000);
+  }, 180_000);
 
   it('completes a transfer into Aptos when Aptos shows the MessageReceived', async () => {
     // A v1 record from an EVM chain (domain 3) to Aptos, as the EVM indexer writes it.
@@ -209,7 +209,7 @@ describe('Aptos source', () => {
       destination: 9,
       nonce,
       sender: EVM_MESSENGER,
-      recipient: TMM.toString() as Hex,
+      recipient: TMM.toString(),
       burnToken: EVM_MESSENGER,
       mintRecipient: '0x0b0b',
       amount: 7_000_000n,
@@ -276,5 +276,5 @@ describe('Aptos source', () => {
       destination_tx_hash: tx.hash,
       receive_amount: '7000000',
     });
-  }, 60_000);
+  }, 180_000);
 });

@@ -28,11 +28,15 @@ import { SuiChainSchema } from '../../src/indexer/sui/config.js';
 import { decodeCashmereTransfer } from '../../src/indexer/sui/events.js';
 import { SUI_EVENTS_QUERY, SuiGraphqlReader } from '../../src/indexer/sui/graphql.js';
 import { MoveChainIndexer } from '../../src/indexer/sui/move-source.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import request from 'supertest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import type { TestDatabase } from '../support/database.js';
 import { startFakeSui, suiSchema, type FakeSui } from './support/fake-sui.js';
 import { chainConfig, indexerFor, syncAll } from './support/harness.js';
 import { v1BurnMessage } from './support/move-data.js';
 
+// The transfer package, TokenMessengerMinter and USDC of cashmere-prod/cashmere-agent-sdk
+// src/constants.ts; the MessageTransmitter package as an operator configures it (an example).
 const PKG = normalizeSuiAddress(
   '0xdf37112aacb7d3535f7b3b754b9a7b9fa1a6b3a756288dc734522c603c6f11a4',
 );
@@ -79,6 +83,7 @@ const MessageReceived = bcs.struct('MessageReceived', {
 
 let sui: FakeSui;
 let db: TestDatabase;
+let api: TestApp;
 let anvil: Anvil;
 let evm: CctpChain;
 let iris: FakeIris;
@@ -180,7 +185,9 @@ function suiTransfer(t: {
 
 beforeAll(async () => {
   sui = await startFakeSui();
-  db = await createTestDatabase();
+  // The monitoring API on the same database, so the feed's filters are read over HTTP.
+  api = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' } });
+  db = api.db;
   anvil = await startAnvil(0, 31_100);
   evm = await deployCctpChain(anvil.url, 0, 31_100);
   iris = await startFakeIris(
@@ -188,13 +195,13 @@ beforeAll(async () => {
     { 0: evm.url },
     { messagesByDomain: { 8: (h) => messagesOf.get(h) } },
   );
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await iris?.close();
   await anvil?.stop();
   await sui?.close();
-  await db?.drop();
+  await api?.close();
 });
 
 describe('Sui layout and query', () => {
@@ -277,7 +284,17 @@ describe('Sui backfill', () => {
       log_index: 2,
       confirmed: true,
     });
-  }, 60_000);
+    // The feed finds them by sender (0x + 64 hex) and by digest (base58, as Sui writes it).
+    const bySender = await request(api.app).get(`/transactionsmainnet?senders=${user}&limit=50`);
+    expect(bySender.status).toBe(200);
+    expect((bySender.body as { transactions: unknown[] }).transactions).toHaveLength(12);
+    const byDigest = await request(api.app).get(
+      `/transactionsmainnet?addr_or_tx_hash=${made[3]!.tx.digest}`,
+    );
+    expect((byDigest.body as { transactions: Record<string, unknown>[] }).transactions).toEqual([
+      expect.objectContaining({ source_tx_hash: made[3]!.tx.digest, source_domain: 8 }),
+    ]);
+  }, 180_000);
 });
 
 describe('Sui settlement', () => {
@@ -317,7 +334,7 @@ describe('Sui settlement', () => {
     } finally {
       await locks.close();
     }
-  }, 90_000);
+  }, 180_000);
 
   it('completes an EVM transfer into Sui when Sui shows the MessageReceived', async () => {
     const suiRecipient = normalizeSuiAddress('0x5a1') as Hex;
@@ -363,5 +380,5 @@ describe('Sui settlement', () => {
     } finally {
       await locks.close();
     }
-  }, 90_000);
+  }, 180_000);
 });
