@@ -12,14 +12,19 @@ import { AccountAddress, Hex as AptosHex } from '@aptos-labs/ts-sdk';
 import { keccak256, type Hex } from 'viem';
 import { startFakeIris, type FakeIris } from '@ctss/devnet';
 import { AptosChainSchema } from '../../src/indexer/aptos/config.js';
-import { AptosReader } from '../../src/indexer/aptos/reader.js';
+import {
+  APTOS_EVENTS_QUERY,
+  APTOS_HEAD_QUERY,
+  AptosReader,
+} from '../../src/indexer/aptos/reader.js';
+import { parse, validate } from 'graphql';
 import { pollAttestations } from '../../src/indexer/attestation.js';
 import { IrisClient } from '../../src/indexer/iris.js';
 import { ChainLocks } from '../../src/indexer/lock.js';
 import { MoveChainIndexer } from '../../src/indexer/sui/move-source.js';
 import { writeBatch } from '../../src/indexer/store.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startFakeAptos, type FakeAptos } from './support/fake-aptos.js';
+import { APTOS_INDEXER_SCHEMA, startFakeAptos, type FakeAptos } from './support/fake-aptos.js';
 import { v1BurnMessage } from './support/move-data.js';
 
 // The transfer module and USDC of cashmere-prod/cashmere-agent-sdk src/constants.ts; Circle's
@@ -86,7 +91,7 @@ const untilIdle = async (i: MoveChainIndexer) => {
 function aptosTransfer(t: { user: AccountAddress; amount: bigint; fee: bigint; gasDrop: bigint }) {
   const nonce = cctpNonce++;
   const burned = t.amount - t.fee;
-  const recipient = `0x${(++counter).toString(16).padStart(40, '0')}`;
+  const recipient: Hex = `0x${(++counter).toString(16).padStart(40, '0')}`;
   const { message } = v1BurnMessage({
     source: 9,
     destination: 3,
@@ -150,6 +155,11 @@ afterAll(async () => {
 });
 
 describe('Aptos source', () => {
+  it('sends queries that the Indexer schema accepts', () => {
+    expect(validate(APTOS_INDEXER_SCHEMA, parse(APTOS_EVENTS_QUERY))).toEqual([]);
+    expect(validate(APTOS_INDEXER_SCHEMA, parse(APTOS_HEAD_QUERY))).toEqual([]);
+  });
+
   it('writes every transfer once across a restart mid-backfill, with the derived fields', async () => {
     // A special address (0xa) is written short by the SDK and by the node: stored as 0x + 64 hex.
     const user = AccountAddress.from('0xa');

@@ -26,7 +26,12 @@ import { IrisClient } from '../../src/indexer/iris.js';
 import { ChainLocks } from '../../src/indexer/lock.js';
 import { SuiChainSchema } from '../../src/indexer/sui/config.js';
 import { decodeCashmereTransfer } from '../../src/indexer/sui/events.js';
-import { SUI_EVENTS_QUERY, SuiGraphqlReader } from '../../src/indexer/sui/graphql.js';
+import {
+  SUI_CHECKPOINT_QUERY,
+  SUI_EVENTS_QUERY,
+  SUI_HEAD_QUERY,
+  SuiGraphqlReader,
+} from '../../src/indexer/sui/graphql.js';
 import { MoveChainIndexer } from '../../src/indexer/sui/move-source.js';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -233,8 +238,11 @@ describe('Sui layout and query', () => {
     });
   });
 
-  it('sends an events query that Sui’s published schema accepts', () => {
-    expect(validate(suiSchema(), parse(SUI_EVENTS_QUERY))).toEqual([]);
+  it('sends queries that Sui’s published schema accepts', () => {
+    const schema = suiSchema();
+    for (const query of [SUI_EVENTS_QUERY, SUI_HEAD_QUERY, SUI_CHECKPOINT_QUERY]) {
+      expect(validate(schema, parse(query))).toEqual([]);
+    }
   });
 });
 

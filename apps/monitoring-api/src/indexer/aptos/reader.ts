@@ -45,7 +45,7 @@ export const APTOS_EVENTS_QUERY = `query ($type: String!, $to: bigint!, $afterVe
 }`;
 
 /** Thrown for a failed or unusable Aptos answer. */
-export class AptosReadError extends Error {
+class AptosReadError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'AptosReadError';

@@ -48,7 +48,7 @@ export const SUI_EVENTS_QUERY = `query ($type: String!, $after: String, $first: 
 }`;
 
 /** Thrown for a failed or unusable Sui GraphQL answer. */
-export class SuiGraphqlError extends Error {
+class SuiGraphqlError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'SuiGraphqlError';

@@ -104,7 +104,7 @@ export interface MoveChainSettings {
  * @returns undefined when the transaction has no `DepositForBurn` of the configured
  *   TokenMessengerMinter (not a burn this indexer can account for).
  */
-export function moveTransferRow(
+function moveTransferRow(
   chain: { readonly network: 'mainnet' | 'testnet'; readonly domain: number },
   t: MoveTransfer,
 ): TransferRow | undefined {
@@ -145,7 +145,7 @@ export function moveTransferRow(
  * `mint_amount` = the burn body's amount (CCTP v1 mints the whole burned amount: Circle's
  * `handle_receive_message` mints `burn_message::get_amount`), no fee.
  */
-export function moveReceivedRow(
+function moveReceivedRow(
   chain: { readonly network: 'mainnet' | 'testnet'; readonly domain: number },
   r: MoveReceived,
 ): ReceivedRow {

@@ -12,7 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { TransactionResponseType, type UserTransactionResponse } from '@aptos-labs/ts-sdk';
 import { buildSchema, graphql } from 'graphql';
 
-const SCHEMA = buildSchema(`
+/** The part of the Aptos Indexer's GraphQL schema the fake serves (names and types as in ts-sdk's generated types). */
+export const APTOS_INDEXER_SCHEMA = buildSchema(`
   scalar bigint
   scalar jsonb
   enum order_by { asc desc }
@@ -44,7 +45,7 @@ const SCHEMA = buildSchema(`
 `);
 
 /** A Move event of a transaction. */
-export interface AptosEvent {
+interface AptosEvent {
   readonly type: string;
   readonly data: Record<string, unknown>;
 }
@@ -166,7 +167,7 @@ export async function startFakeAptos(): Promise<FakeAptos> {
           return send(
             200,
             await graphql({
-              schema: SCHEMA,
+              schema: APTOS_INDEXER_SCHEMA,
               source: query,
               rootValue,
               variableValues: variables ?? {},

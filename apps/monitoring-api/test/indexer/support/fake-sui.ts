@@ -20,7 +20,7 @@ export function suiSchema(): GraphQLSchema {
 }
 
 /** One Move event of a transaction. */
-export interface SuiEvent {
+interface SuiEvent {
   /** Full type, e.g. `0x…::transfer::CashmereTransfer` (package as 64 hex). */
   readonly type: string;
   /** BCS bytes of the Move value. */
@@ -28,7 +28,7 @@ export interface SuiEvent {
 }
 
 /** A transaction the fake serves. */
-export interface SuiTx {
+interface SuiTx {
   readonly digest: string;
   readonly checkpoint: number;
   readonly events: readonly SuiEvent[];
