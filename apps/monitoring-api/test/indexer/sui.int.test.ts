@@ -21,7 +21,10 @@ import {
   type CctpChain,
   type FakeIris,
 } from '@ctss/devnet';
+import { createLogger } from '@ctss/server-kit';
+import { Registry } from 'prom-client';
 import { pollAttestations } from '../../src/indexer/attestation.js';
+import { startIndexerRunner } from '../../src/indexer/runner.js';
 import { IrisClient } from '../../src/indexer/iris.js';
 import { ChainLocks } from '../../src/indexer/lock.js';
 import { SuiChainSchema } from '../../src/indexer/sui/config.js';
@@ -386,6 +389,50 @@ describe('Sui settlement', () => {
       // v1 mints the whole burned amount: the body's amount (@68).
       expect(row.receive_amount).toBe(BigInt(`0x${body.slice(2 + 136, 2 + 200)}`).toString());
     } finally {
+      await locks.close();
+    }
+  }, 180_000);
+
+  it('runs in the indexer loops beside an EVM chain: written, attested, then success', async () => {
+    const made = suiTransfer({
+      destination: 0,
+      recipient: '0x00000000000000000000000000000000000b0b09',
+      user: normalizeSuiAddress('0x5ee'),
+      amount: 4_000_000n,
+      fee: 4_000n,
+    });
+    iris.complete(made.tx.digest);
+    const locks = new ChainLocks(db.url);
+    const runner = startIndexerRunner({
+      indexers: [indexer(locks), indexerFor(chainConfig('evm-a', evm), db.knex, locks)],
+      knex: db.knex,
+      iris: new IrisClient(iris.url, 50),
+      attestation: { timeoutSeconds: 3600, recheckSeconds: 0 },
+      logger: createLogger({ name: 'sui-runner-test', level: 'warn' }),
+      registry: new Registry(),
+      attestationIntervalMs: 100,
+    });
+    const record = () =>
+      db
+        .knex('transactions')
+        .where({ source_domain: 8, source_tx_hash: made.tx.digest })
+        .first() as Promise<Record<string, unknown> | undefined>;
+    const until = async (ok: (r: Record<string, unknown> | undefined) => boolean) => {
+      for (let i = 0; i < 600; i++) {
+        const r = await record();
+        if (ok(r)) return r;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      throw new Error('timed out');
+    };
+    try {
+      await until((r) => r?.attested === true);
+      const receipt = await receiveMessage(evm, 1, made.message);
+      const done = await until((r) => r?.destination_tx_status === 'success');
+      expect(done).toMatchObject({ destination_tx_hash: receipt.transactionHash.toLowerCase() });
+      expect(runner.chains.map((c) => c.name)).toEqual(['sui', 'evm-a']);
+    } finally {
+      await runner.stop();
       await locks.close();
     }
   }, 180_000);
