@@ -43,6 +43,11 @@ export interface FakeIris {
 export interface FakeIrisOptions {
   /** Attest a transaction this many ms after its first lookup found it; absent = only `complete`. */
   readonly attestAfterMs?: number;
+  /**
+   * Source chains that are not EVM (Sui, Aptos): CCTP domain -> the `MessageSent` messages of a
+   * transaction (Sui digest in base58, Aptos hash), undefined when the chain does not know it.
+   */
+  readonly messagesByDomain?: Record<number, (txHash: string) => Hex[] | undefined>;
 }
 
 /**
@@ -84,6 +89,8 @@ export async function startFakeIris(
   };
 
   const lookup = async (domain: number, txHash: string) => {
+    const other = options.messagesByDomain?.[domain];
+    if (other) return other(txHash);
     const client = clients.get(domain);
     if (!client) return undefined;
     try {
@@ -133,9 +140,12 @@ export async function startFakeIris(
         });
       }
       const v2 = /^\/v2\/messages\/(\d+)$/.exec(url.pathname);
-      const v1 = /^\/v1\/messages\/(\d+)\/(0x[0-9a-fA-F]{64})$/.exec(url.pathname);
+      // A Sui digest is base58 (case matters); 0x hashes are compared in lower case.
+      const v1 = /^\/v1\/messages\/(\d+)\/(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,44})$/.exec(
+        url.pathname,
+      );
       const domain = Number((v2 ?? v1)?.[1]);
-      const txHash = (v2 ? url.searchParams.get('transactionHash') : v1?.[2])?.toLowerCase();
+      const txHash = caseOf(v2 ? url.searchParams.get('transactionHash') : v1?.[2]);
       if ((!v2 && !v1) || !txHash) return send(400, { error: 'bad request' });
       const messages = await lookup(domain, txHash);
       if (!messages || messages.length === 0) return send(404, { error: 'Message not found' });
@@ -175,7 +185,7 @@ export async function startFakeIris(
     url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`,
     requests,
     requestTimes,
-    complete: (txHash) => completed.add(txHash.toLowerCase()),
+    complete: (txHash) => completed.add(caseOf(txHash)!),
     failNext: (count, status) => {
       failures = { count, status };
     },
@@ -197,6 +207,11 @@ export async function startFakeIris(
         server.close(() => resolve());
       }),
   };
+}
+
+/** A transaction hash as the fake keys it: 0x hex in lower case, base58 as it is. */
+function caseOf(txHash: string | null | undefined): string | undefined {
+  return txHash?.startsWith('0x') ? txHash.toLowerCase() : (txHash ?? undefined);
 }
 
 /**

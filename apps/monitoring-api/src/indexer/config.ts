@@ -18,6 +18,9 @@ import {
 } from '@ctss/server-kit';
 import { z } from 'zod';
 import { mainnetCircleContracts } from './circle-contracts.js';
+// Sui and Aptos chains (docs/indexer.md "Sui and Aptos").
+import { AptosChainSchema } from './aptos/config.js';
+import { SuiChainSchema } from './sui/config.js';
 
 const address = z
   .string()
@@ -105,6 +108,12 @@ const IndexerConfigSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL'),
   /** Chains to index, JSON (see {@link ChainConfigSchema}); or `INDEXER_CHAINS_FILE`. */
   INDEXER_CHAINS: chainsJson.default([]),
+  /** Sui chains to index, JSON (see sui/config.ts); none by default. */
+  INDEXER_SUI_CHAINS: envJson(z.array(SuiChainSchema), 'a JSON array of Sui chains').default([]),
+  /** Aptos chains to index, JSON (see aptos/config.ts); none by default. */
+  INDEXER_APTOS_CHAINS: envJson(z.array(AptosChainSchema), 'a JSON array of Aptos chains').default(
+    [],
+  ),
   /** Circle Iris API base URL. */
   IRIS_URL: envUrl()
     .default('https://iris-api.circle.com')
@@ -205,6 +214,18 @@ export function loadIndexerConfig(
     if (chain.rpcUrls.length === 0) {
       issues.push(`${variable}: no RPC URL for chain ${chain.name} (or INDEXER_RPC_URLS_FILE)`);
     }
+  }
+  // One chain per network and domain, one name per chain, across every family.
+  const all = [
+    ...config.INDEXER_CHAINS,
+    ...config.INDEXER_SUI_CHAINS,
+    ...config.INDEXER_APTOS_CHAINS,
+  ];
+  if (new Set(all.map((c) => `${c.network}:${c.domain}`)).size !== all.length) {
+    issues.push('INDEXER_SUI_CHAINS / INDEXER_APTOS_CHAINS: one chain per network and domain');
+  }
+  if (new Set(all.map((c) => c.name)).size !== all.length) {
+    issues.push('INDEXER_SUI_CHAINS / INDEXER_APTOS_CHAINS: chain names must be unique');
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return config;

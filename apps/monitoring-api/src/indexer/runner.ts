@@ -31,9 +31,17 @@ export interface IndexerRunner {
   stop(): Promise<void>;
 }
 
+/**
+ * One chain's loop as the runner drives it: an EVM {@link ChainIndexer} or a Sui / Aptos
+ * `MoveChainIndexer` (sui/move-source.ts), both writing through store.ts.
+ */
+type ChainLoopSource = Pick<ChainIndexer, 'tick' | 'isWriter'> & {
+  readonly config: Pick<ChainIndexer['config'], 'name' | 'network' | 'domain' | 'pollIntervalMs'>;
+};
+
 /** What {@link startIndexerRunner} needs. */
 export interface RunnerDeps {
-  readonly indexers: readonly ChainIndexer[];
+  readonly indexers: readonly ChainLoopSource[];
   readonly knex: Knex;
   readonly iris: IrisClient;
   readonly attestation: AttestationOptions;
@@ -70,7 +78,7 @@ export function startIndexerRunner(deps: RunnerDeps): IndexerRunner {
     lastError: null,
   }));
 
-  const chainLoop = async (indexer: ChainIndexer, status: ChainStatus) => {
+  const chainLoop = async (indexer: ChainLoopSource, status: ChainStatus) => {
     const name = indexer.config.name;
     let failures = 0;
     while (!stopped) {
@@ -123,7 +131,7 @@ export function startIndexerRunner(deps: RunnerDeps): IndexerRunner {
   };
 
   let irisCounted = deps.iris.requests;
-  const attestationLoop = async (indexer: ChainIndexer) => {
+  const attestationLoop = async (indexer: ChainLoopSource) => {
     const chain = { network: indexer.config.network, domain: indexer.config.domain };
     while (!stopped) {
       if (indexer.isWriter()) {

@@ -25,6 +25,10 @@ import { PgRateGate } from './iris-budget.js';
 import { ChainLocks } from './lock.js';
 import { createChainClient } from './rpc.js';
 import { startIndexerRunner } from './runner.js';
+// Sui and Aptos chains (docs/indexer.md "Sui and Aptos").
+import { AptosReader } from './aptos/reader.js';
+import { SuiGraphqlReader } from './sui/graphql.js';
+import { MoveChainIndexer } from './sui/move-source.js';
 
 /**
  * Starts the indexer and its probe server on `config.PORT`.
@@ -42,9 +46,19 @@ export async function startIndexerService(
     (chain) =>
       new ChainIndexer(chain, createChainClient(chain), createChainClient(chain, 0), knex, locks),
   );
-  if (indexers.length === 0) logger.warn('INDEXER_CHAINS is empty: nothing to index');
+  const moveIndexers = [
+    ...config.INDEXER_SUI_CHAINS.map((c) =>
+      moveIndexer(c, c.startCheckpoint, c.maxCheckpointRange, new SuiGraphqlReader(c)),
+    ),
+    ...config.INDEXER_APTOS_CHAINS.map((c) =>
+      moveIndexer(c, c.startVersion, c.maxVersionRange, new AptosReader(c)),
+    ),
+  ].map(({ settings, reader }) => new MoveChainIndexer(settings, reader, knex, locks));
+  if (indexers.length + moveIndexers.length === 0) {
+    logger.warn('INDEXER_CHAINS is empty: nothing to index');
+  }
   const runner = startIndexerRunner({
-    indexers,
+    indexers: [...indexers, ...moveIndexers],
     knex,
     // One Iris budget for every indexer process on this database (iris-budget.ts).
     iris: new IrisClient(config.IRIS_URL, new PgRateGate(knex, config.IRIS_RATE_PER_SECOND)),
@@ -79,7 +93,15 @@ export async function startIndexerService(
   const server = createEdgeServer(app, { logger, readyPath: null });
   const port = await listen(server, config.PORT);
   logger.info(
-    { port, chains: config.INDEXER_CHAINS.map((c) => c.name), iris: config.IRIS_URL },
+    {
+      port,
+      chains: [
+        ...config.INDEXER_CHAINS,
+        ...config.INDEXER_SUI_CHAINS,
+        ...config.INDEXER_APTOS_CHAINS,
+      ].map((c) => c.name),
+      iris: config.IRIS_URL,
+    },
     'monitoring-indexer running',
   );
   return {
@@ -89,5 +111,26 @@ export async function startIndexerService(
       await locks.close();
       await knex.destroy();
     },
+  };
+}
+
+/** The loop settings and reader of a Sui or Aptos chain. */
+function moveIndexer<R>(
+  chain: { name: string; network: 'mainnet' | 'testnet'; domain: number; pollIntervalMs: number },
+  start: number,
+  maxRange: number,
+  reader: R,
+) {
+  const { name, network, domain, pollIntervalMs } = chain;
+  return {
+    settings: {
+      name,
+      network,
+      domain,
+      pollIntervalMs,
+      start: BigInt(start),
+      maxRange: BigInt(maxRange),
+    },
+    reader,
   };
 }

@@ -1,0 +1,439 @@
+/**
+ * The Sui source (docs/indexer.md "Sui and Aptos") against a local Sui GraphQL RPC speaking Sui's
+ * published schema, with event bytes built by `@mysten/sui`'s bcs from the Move layouts of
+ * cashmere-prod/contracts-prod `sui/sources/transfer.move` and circlefin/sui-cctp: the layout is
+ * pinned; a backfill stopped mid-way and resumed by another process writes every transfer once;
+ * a Sui transfer is attested by the local Iris and turns `success` when an anvil EVM chain
+ * receives its message; an EVM transfer into Sui turns `success` when Sui shows the receive.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { bcs } from '@mysten/sui/bcs';
+import { normalizeSuiAddress } from '@mysten/sui/utils';
+import { parse, validate } from 'graphql';
+import { keccak256, type Hex } from 'viem';
+import {
+  deployCctpChain,
+  makeTransfer,
+  receiveMessage,
+  startAnvil,
+  startFakeIris,
+  type Anvil,
+  type CctpChain,
+  type FakeIris,
+} from '@ctss/devnet';
+import { createLogger } from '@ctss/server-kit';
+import { Registry } from 'prom-client';
+import { pollAttestations } from '../../src/indexer/attestation.js';
+import { startIndexerRunner } from '../../src/indexer/runner.js';
+import { IrisClient } from '../../src/indexer/iris.js';
+import { ChainLocks } from '../../src/indexer/lock.js';
+import { SuiChainSchema } from '../../src/indexer/sui/config.js';
+import { decodeCashmereTransfer } from '../../src/indexer/sui/events.js';
+import {
+  SUI_CHECKPOINT_QUERY,
+  SUI_EVENTS_QUERY,
+  SUI_HEAD_QUERY,
+  SuiGraphqlReader,
+} from '../../src/indexer/sui/graphql.js';
+import { MoveChainIndexer } from '../../src/indexer/sui/move-source.js';
+import request from 'supertest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import type { TestDatabase } from '../support/database.js';
+import { startFakeSui, suiSchema, type FakeSui } from './support/fake-sui.js';
+import { chainConfig, indexerFor, syncAll } from './support/harness.js';
+import { v1BurnMessage } from './support/move-data.js';
+
+// The transfer package, TokenMessengerMinter and USDC of cashmere-prod/cashmere-agent-sdk
+// src/constants.ts; the MessageTransmitter package as an operator configures it (an example).
+const PKG = normalizeSuiAddress(
+  '0xdf37112aacb7d3535f7b3b754b9a7b9fa1a6b3a756288dc734522c603c6f11a4',
+);
+const TMM = normalizeSuiAddress(
+  '0x2aa6c5d56376c371f88a6cc42e852824994993cb9bab8d3e6450cbe3cb32b94e',
+);
+const MT = normalizeSuiAddress(
+  '0x08d87d37ba49e785dde270a83f8e979605b03dc552b5548f26fdf2f49bf7ed1b',
+);
+const USDC = normalizeSuiAddress(
+  '0xdba34672e30cb065b1f93e3ab55318768fd6fef66c15942c9f7cb846e2f900e7',
+);
+
+// The Move structs as declared, in `@mysten/sui`'s bcs (Sui's own serialization).
+const CashmereTransfer = bcs.struct('CashmereTransfer', {
+  destination_domain: bcs.u32(),
+  nonce: bcs.u256(),
+  recipient: bcs.Address,
+  solana_owner: bcs.Address,
+  user: bcs.Address,
+  amount: bcs.u64(),
+  gas_drop_amount: bcs.u64(),
+  fee_is_native: bcs.bool(),
+  cctp_nonce: bcs.u256(),
+});
+const DepositForBurn = bcs.struct('DepositForBurn', {
+  nonce: bcs.u64(),
+  burn_token: bcs.Address,
+  amount: bcs.u64(),
+  depositor: bcs.Address,
+  mint_recipient: bcs.Address,
+  destination_domain: bcs.u32(),
+  destination_token_messenger: bcs.Address,
+  destination_caller: bcs.Address,
+});
+const MessageSent = bcs.struct('MessageSent', { message: bcs.vector(bcs.u8()) });
+const MessageReceived = bcs.struct('MessageReceived', {
+  caller: bcs.Address,
+  source_domain: bcs.u32(),
+  nonce: bcs.u64(),
+  sender: bcs.Address,
+  message_body: bcs.vector(bcs.u8()),
+});
+
+let sui: FakeSui;
+let db: TestDatabase;
+let api: TestApp;
+let anvil: Anvil;
+let evm: CctpChain;
+let iris: FakeIris;
+const messagesOf = new Map<string, Hex[]>();
+let cctpNonce = 500n;
+let transferNonce = 0n;
+
+const config = (overrides: Record<string, unknown> = {}) =>
+  SuiChainSchema.parse({
+    name: 'sui',
+    graphqlUrl: sui.url,
+    transferPackages: [PKG],
+    tokenMessengerMinterPackage: TMM,
+    messageTransmitterPackage: MT,
+    startCheckpoint: 0,
+    pollIntervalMs: 50,
+    pageSize: 3,
+    maxCheckpointRange: 5,
+    ...overrides,
+  });
+
+const indexer = (locks: ChainLocks, overrides: Record<string, unknown> = {}) => {
+  const c = config(overrides);
+  return new MoveChainIndexer(
+    {
+      name: c.name,
+      network: c.network,
+      domain: c.domain,
+      pollIntervalMs: c.pollIntervalMs,
+      start: BigInt(c.startCheckpoint),
+      maxRange: BigInt(c.maxCheckpointRange),
+    },
+    new SuiGraphqlReader(c),
+    db.knex,
+    locks,
+  );
+};
+
+/** A Sui transfer as the two-step deposit emits it: burn, message, then CashmereTransfer. */
+function suiTransfer(t: {
+  destination: number;
+  recipient: Hex;
+  user: string;
+  amount: bigint;
+  fee: bigint;
+  gasDrop?: bigint;
+  native?: boolean;
+}) {
+  const nonce = cctpNonce++;
+  const burned = t.amount - t.fee;
+  const { message } = v1BurnMessage({
+    source: 8,
+    destination: t.destination,
+    nonce,
+    sender: TMM as Hex,
+    recipient: evm.messengerV1,
+    burnToken: USDC as Hex,
+    mintRecipient: t.recipient,
+    amount: burned,
+    messageSender: PKG as Hex,
+  });
+  const recipient32 = normalizeSuiAddress(t.recipient);
+  const tx = sui.addTransaction([
+    {
+      type: `${MT}::send_message::MessageSent`,
+      bcs: MessageSent.serialize({ message: [...Buffer.from(message.slice(2), 'hex')] }).toBytes(),
+    },
+    {
+      type: `${TMM}::deposit_for_burn::DepositForBurn`,
+      bcs: DepositForBurn.serialize({
+        nonce,
+        burn_token: USDC,
+        amount: burned,
+        depositor: PKG,
+        mint_recipient: recipient32,
+        destination_domain: t.destination,
+        destination_token_messenger: normalizeSuiAddress(evm.messengerV1),
+        destination_caller: normalizeSuiAddress('0x0'),
+      }).toBytes(),
+    },
+    {
+      type: `${PKG}::transfer::CashmereTransfer`,
+      bcs: CashmereTransfer.serialize({
+        destination_domain: t.destination,
+        nonce: ++transferNonce,
+        recipient: recipient32,
+        solana_owner: normalizeSuiAddress('0x0'),
+        user: t.user,
+        amount: t.amount,
+        gas_drop_amount: t.gasDrop ?? 0n,
+        fee_is_native: t.native ?? false,
+        cctp_nonce: nonce,
+      }).toBytes(),
+    },
+  ]);
+  messagesOf.set(tx.digest, [message]);
+  return { tx, message, nonce, burned };
+}
+
+beforeAll(async () => {
+  sui = await startFakeSui();
+  // The monitoring API on the same database, so the feed's filters are read over HTTP.
+  api = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' } });
+  db = api.db;
+  anvil = await startAnvil(0, 31_100);
+  evm = await deployCctpChain(anvil.url, 0, 31_100);
+  iris = await startFakeIris(
+    0,
+    { 0: evm.url },
+    { messagesByDomain: { 8: (h) => messagesOf.get(h) } },
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await iris?.close();
+  await anvil?.stop();
+  await sui?.close();
+  await api?.close();
+});
+
+describe('Sui layout and query', () => {
+  it('decodes CashmereTransfer bytes serialized by Sui bcs, field by field in declared order', () => {
+    const user = normalizeSuiAddress('0xabc');
+    const bytes = CashmereTransfer.serialize({
+      destination_domain: 5,
+      nonce: 2n ** 200n + 7n,
+      recipient: normalizeSuiAddress('0x11'),
+      solana_owner: normalizeSuiAddress('0x22'),
+      user,
+      amount: 18_446_744_073_709_551_615n,
+      gas_drop_amount: 3n,
+      fee_is_native: true,
+      cctp_nonce: 77n,
+    }).toBase64();
+    // 4 + 32 + 3 * 32 + 8 + 8 + 1 + 32 bytes.
+    expect(Buffer.from(bytes, 'base64')).toHaveLength(181);
+    expect(decodeCashmereTransfer(bytes)).toEqual({
+      destination_domain: 5,
+      nonce: 2n ** 200n + 7n,
+      recipient: normalizeSuiAddress('0x11'),
+      solana_owner: normalizeSuiAddress('0x22'),
+      user,
+      amount: 18_446_744_073_709_551_615n,
+      gas_drop_amount: 3n,
+      fee_is_native: true,
+      cctp_nonce: 77n,
+    });
+  });
+
+  it('sends queries that Sui’s published schema accepts', () => {
+    const schema = suiSchema();
+    for (const query of [SUI_EVENTS_QUERY, SUI_HEAD_QUERY, SUI_CHECKPOINT_QUERY]) {
+      expect(validate(schema, parse(query))).toEqual([]);
+    }
+  });
+});
+
+describe('Sui backfill', () => {
+  it('writes every transfer once when a process stops mid-backfill and another resumes', async () => {
+    const user = normalizeSuiAddress('0x5ee');
+    const made = Array.from({ length: 12 }, (_, i) => {
+      sui.advance(i % 3); // some empty checkpoints between transfers
+      return suiTransfer({
+        destination: 0,
+        recipient: `0x${(i + 1).toString(16).padStart(40, '0')}`,
+        user,
+        amount: 1_000_000n + BigInt(i),
+        fee: 1_000n,
+      });
+    });
+    const locksA = new ChainLocks(db.url);
+    const first = indexer(locksA);
+    expect((await first.tick()).kind).toBe('scanned');
+    expect((await first.tick()).kind).toBe('scanned');
+    await locksA.close(); // the process is gone: its lock session ends
+    const locksB = new ChainLocks(db.url);
+    const second = indexer(locksB);
+    for (let i = 0; i < 100; i++) {
+      const r = await second.tick();
+      if (r.kind === 'idle') break;
+      if (r.kind === 'standby') await new Promise((res) => setTimeout(res, 50));
+    }
+    await locksB.close();
+    const rows = (await db
+      .knex('transactions')
+      .where({ source_domain: 8 })
+      .orderBy('block_number')) as Record<string, unknown>[];
+    expect(rows.map((r) => r.source_tx_hash)).toEqual(made.map((m) => m.tx.digest));
+    const r0 = rows[0]!;
+    expect(r0).toMatchObject({
+      network: 'mainnet',
+      destination_domain: '0',
+      sender: user,
+      recipient: '0x0000000000000000000000000000000000000001',
+      deposit_amount: '1000000',
+      receive_amount: '999000',
+      relayer_fee: '1000',
+      version: 1,
+      cctp_nonce: made[0]!.nonce.toString(),
+      message_hash: keccak256(made[0]!.message),
+      log_index: 2,
+      confirmed: true,
+    });
+    // The feed finds them by sender (0x + 64 hex) and by digest (base58, as Sui writes it).
+    const bySender = await request(api.app).get(`/transactionsmainnet?senders=${user}&limit=50`);
+    expect(bySender.status).toBe(200);
+    expect((bySender.body as { transactions: unknown[] }).transactions).toHaveLength(12);
+    const byDigest = await request(api.app).get(
+      `/transactionsmainnet?addr_or_tx_hash=${made[3]!.tx.digest}`,
+    );
+    expect((byDigest.body as { transactions: Record<string, unknown>[] }).transactions).toEqual([
+      expect.objectContaining({ source_tx_hash: made[3]!.tx.digest, source_domain: 8 }),
+    ]);
+  }, 180_000);
+});
+
+describe('Sui settlement', () => {
+  it('attests a Sui transfer through Iris and completes it on the EVM destination', async () => {
+    const recipient = '0x00000000000000000000000000000000000b0b08' as Hex;
+    const made = suiTransfer({
+      destination: 0,
+      recipient,
+      user: normalizeSuiAddress('0x5ee'),
+      amount: 2_000_000n,
+      fee: 2_000n,
+    });
+    const locks = new ChainLocks(db.url);
+    try {
+      const suiIndexer = indexer(locks);
+      while ((await suiIndexer.tick()).kind !== 'idle');
+      iris.complete(made.tx.digest);
+      const pass = await pollAttestations(db.knex, new IrisClient(iris.url, 50), {
+        timeoutSeconds: 3600,
+        recheckSeconds: 0,
+        chain: { network: 'mainnet', domain: 8 },
+      });
+      expect(pass.attested).toBeGreaterThanOrEqual(1);
+      const receipt = await receiveMessage(evm, 1, made.message);
+      const evmIndexer = indexerFor(chainConfig('evm-a', evm), db.knex, locks);
+      await syncAll([evmIndexer]);
+      const row = (await db
+        .knex('transactions')
+        .where({ source_domain: 8, source_tx_hash: made.tx.digest })
+        .first()) as Record<string, unknown>;
+      expect(row).toMatchObject({
+        attested: true,
+        destination_tx_status: 'success',
+        destination_tx_hash: receipt.transactionHash.toLowerCase(),
+        receive_amount: made.burned.toString(),
+      });
+    } finally {
+      await locks.close();
+    }
+  }, 180_000);
+
+  it('completes an EVM transfer into Sui when Sui shows the MessageReceived', async () => {
+    const suiRecipient = normalizeSuiAddress('0x5a1') as Hex;
+    const { receipt, message } = await makeTransfer(evm, {
+      version: 1,
+      destinationDomain: 8,
+      amount: 3_000_000n,
+      fee: 10_000n,
+      recipient: suiRecipient,
+    });
+    const locks = new ChainLocks(db.url);
+    try {
+      const evmIndexer = indexerFor(chainConfig('evm-a', evm), db.knex, locks);
+      await syncAll([evmIndexer]);
+      const nonce = BigInt(`0x${message.slice(2 + 24, 2 + 40)}`);
+      const body = `0x${message.slice(2 + 232)}`;
+      const tx = sui.addTransaction([
+        {
+          type: `${MT}::receive_message::MessageReceived`,
+          bcs: MessageReceived.serialize({
+            caller: normalizeSuiAddress('0xca11'),
+            source_domain: 0,
+            nonce,
+            sender: normalizeSuiAddress(evm.messengerV1),
+            message_body: [...Buffer.from(body.slice(2), 'hex')],
+          }).toBytes(),
+        },
+      ]);
+      const suiIndexer = indexer(locks);
+      while ((await suiIndexer.tick()).kind !== 'idle');
+      const row = (await db
+        .knex('transactions')
+        .where({ source_domain: 0, source_tx_hash: receipt.transactionHash.toLowerCase() })
+        .first()) as Record<string, unknown>;
+      expect(row).toMatchObject({
+        recipient: suiRecipient,
+        destination_domain: '8',
+        destination_tx_status: 'success',
+        destination_tx_hash: tx.digest,
+      });
+      // v1 mints the whole burned amount: the body's amount (@68).
+      expect(row.receive_amount).toBe(BigInt(`0x${body.slice(2 + 136, 2 + 200)}`).toString());
+    } finally {
+      await locks.close();
+    }
+  }, 180_000);
+
+  it('runs in the indexer loops beside an EVM chain: written, attested, then success', async () => {
+    const made = suiTransfer({
+      destination: 0,
+      recipient: '0x00000000000000000000000000000000000b0b09',
+      user: normalizeSuiAddress('0x5ee'),
+      amount: 4_000_000n,
+      fee: 4_000n,
+    });
+    iris.complete(made.tx.digest);
+    const locks = new ChainLocks(db.url);
+    const runner = startIndexerRunner({
+      indexers: [indexer(locks), indexerFor(chainConfig('evm-a', evm), db.knex, locks)],
+      knex: db.knex,
+      iris: new IrisClient(iris.url, 50),
+      attestation: { timeoutSeconds: 3600, recheckSeconds: 0 },
+      logger: createLogger({ name: 'sui-runner-test', level: 'warn' }),
+      registry: new Registry(),
+      attestationIntervalMs: 100,
+    });
+    const record = () =>
+      db
+        .knex('transactions')
+        .where({ source_domain: 8, source_tx_hash: made.tx.digest })
+        .first() as Promise<Record<string, unknown> | undefined>;
+    const until = async (ok: (r: Record<string, unknown> | undefined) => boolean) => {
+      for (let i = 0; i < 600; i++) {
+        const r = await record();
+        if (ok(r)) return r;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      throw new Error('timed out');
+    };
+    try {
+      await until((r) => r?.attested === true);
+      const receipt = await receiveMessage(evm, 1, made.message);
+      const done = await until((r) => r?.destination_tx_status === 'success');
+      expect(done).toMatchObject({ destination_tx_hash: receipt.transactionHash.toLowerCase() });
+      expect(runner.chains.map((c) => c.name)).toEqual(['sui', 'evm-a']);
+    } finally {
+      await runner.stop();
+      await locks.close();
+    }
+  }, 180_000);
+});

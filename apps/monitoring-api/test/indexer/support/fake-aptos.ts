@@ -1,0 +1,231 @@
+/**
+ * A local Aptos: the Indexer GraphQL API's `events` and `processor_status` tables (graphql-js
+ * over the part of the Hasura schema that `@aptos-labs/ts-sdk`'s generated types describe:
+ * `events_bool_exp` with `_and` / `_or` / `_not` and `_eq` / `_gt` / `_gte` / `_lt` / `_lte` /
+ * `_in`, `events_order_by`, `limit`, `offset`), and the node REST API's
+ * `GET /v1/transactions/by_version/{version}` answering a `UserTransactionResponse` (ts-sdk type)
+ * with its events. Module events carry the zero event handle (`guid` of account 0x0, creation
+ * number 0). Event data is what the test gives (built with ts-sdk `AccountAddress` and `Hex`).
+ */
+import { createServer, type Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { TransactionResponseType, type UserTransactionResponse } from '@aptos-labs/ts-sdk';
+import { buildSchema, graphql } from 'graphql';
+
+/** The part of the Aptos Indexer's GraphQL schema the fake serves (names and types as in ts-sdk's generated types). */
+export const APTOS_INDEXER_SCHEMA = buildSchema(`
+  scalar bigint
+  scalar jsonb
+  enum order_by { asc desc }
+  input bigint_comparison_exp { _eq: bigint _gt: bigint _gte: bigint _lt: bigint _lte: bigint _in: [bigint!] }
+  input String_comparison_exp { _eq: String _in: [String!] }
+  input events_bool_exp {
+    _and: [events_bool_exp!] _or: [events_bool_exp!] _not: events_bool_exp
+    account_address: String_comparison_exp creation_number: bigint_comparison_exp
+    event_index: bigint_comparison_exp indexed_type: String_comparison_exp
+    sequence_number: bigint_comparison_exp transaction_block_height: bigint_comparison_exp
+    transaction_version: bigint_comparison_exp type: String_comparison_exp
+  }
+  input events_order_by {
+    account_address: order_by creation_number: order_by event_index: order_by indexed_type: order_by
+    sequence_number: order_by transaction_block_height: order_by transaction_version: order_by type: order_by
+  }
+  type events {
+    account_address: String! creation_number: bigint! data(path: String): jsonb! event_index: bigint!
+    indexed_type: String! sequence_number: bigint! transaction_block_height: bigint!
+    transaction_version: bigint! type: String!
+  }
+  input processor_status_bool_exp { processor: String_comparison_exp }
+  type processor_status { last_success_version: bigint! last_updated: String! processor: String! }
+  type query_root {
+    events(where: events_bool_exp, order_by: [events_order_by!], limit: Int, offset: Int): [events!]!
+    processor_status(where: processor_status_bool_exp): [processor_status!]!
+  }
+  schema { query: query_root }
+`);
+
+/** A Move event of a transaction. */
+interface AptosEvent {
+  readonly type: string;
+  readonly data: Record<string, unknown>;
+}
+
+type Row = Record<string, unknown>;
+/** A Hasura boolean expression. */
+interface Exp {
+  [key: string]: unknown;
+}
+
+function matches(row: Row, exp: Exp | undefined): boolean {
+  if (!exp) return true;
+  return Object.entries(exp).every(([key, cond]) => {
+    if (key === '_and') return (cond as Exp[]).every((e) => matches(row, e));
+    if (key === '_or') return (cond as Exp[]).some((e) => matches(row, e));
+    if (key === '_not') return !matches(row, cond as Exp);
+    const value = row[key];
+    const num = (v: unknown) => (typeof value === 'number' ? Number(v) : v) as number;
+    return Object.entries(cond as Record<string, unknown>).every(([op, v]) => {
+      switch (op) {
+        case '_eq':
+          return value === num(v);
+        case '_gt':
+          return (value as number) > num(v);
+        case '_gte':
+          return (value as number) >= num(v);
+        case '_lt':
+          return (value as number) < num(v);
+        case '_lte':
+          return (value as number) <= num(v);
+        case '_in':
+          return (v as unknown[]).map(num).includes(value as number);
+        default:
+          throw new Error(`operator ${op} not served`);
+      }
+    });
+  });
+}
+
+/** The fake and its controls. */
+export interface FakeAptos {
+  /** Indexer GraphQL URL. */
+  readonly indexerUrl: string;
+  /** Node REST base with `/v1`. */
+  readonly restUrl: string;
+  /** Commits a user transaction at the next version (a few versions after the last). */
+  addTransaction(events: readonly AptosEvent[]): UserTransactionResponse;
+  /** The indexed head (`events_processor`). */
+  readonly head: number;
+  close(): Promise<void>;
+}
+
+/** Starts the fake on 127.0.0.1 (a free port). */
+export async function startFakeAptos(): Promise<FakeAptos> {
+  const txs = new Map<number, UserTransactionResponse>();
+  const events: Row[] = [];
+  let head = 1_000;
+  const rootValue = {
+    events: (args: {
+      where?: Exp;
+      order_by?: Record<string, 'asc' | 'desc'>[];
+      limit?: number;
+      offset?: number;
+    }) => {
+      const rows = events.filter(
+        (r) => (r.transaction_version as number) <= head && matches(r, args.where),
+      );
+      const order = args.order_by ?? [];
+      rows.sort((a, b) => {
+        for (const o of order) {
+          for (const [k, dir] of Object.entries(o)) {
+            const d = (a[k] as number) - (b[k] as number);
+            if (d !== 0) return dir === 'asc' ? d : -d;
+          }
+        }
+        return 0;
+      });
+      return rows.slice(args.offset ?? 0, (args.offset ?? 0) + (args.limit ?? rows.length));
+    },
+    processor_status: () => [
+      {
+        processor: 'events_processor',
+        last_success_version: head,
+        last_updated: new Date().toISOString(),
+      },
+    ],
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://x');
+        const send = (status: number, body: unknown) => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(body));
+        };
+        const byVersion = /^\/v1\/transactions\/by_version\/(\d+)$/.exec(url.pathname);
+        if (req.method === 'GET' && byVersion) {
+          const v = Number(byVersion[1]);
+          const tx = txs.get(v);
+          if (tx) return send(200, tx);
+          if (v > head) return send(404, { error_code: 'transaction_not_found' });
+          // A version without a test transaction: a block epilogue of its own.
+          return send(200, {
+            type: 'block_epilogue_transaction',
+            version: String(v),
+            hash: `0x${v.toString(16).padStart(64, '0')}`,
+            timestamp: String(1_780_000_000_000_000 + v * 1000),
+            success: true,
+            events: [],
+          });
+        }
+        if (req.method === 'POST' && url.pathname === '/v1/graphql') {
+          const { query, variables } = JSON.parse(Buffer.concat(chunks).toString()) as {
+            query: string;
+            variables?: Record<string, unknown>;
+          };
+          return send(
+            200,
+            await graphql({
+              schema: APTOS_INDEXER_SCHEMA,
+              source: query,
+              rootValue,
+              variableValues: variables ?? {},
+            }),
+          );
+        }
+        send(404, { error: 'not found' });
+      })().catch(() => res.writeHead(500).end());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    indexerUrl: `${base}/v1/graphql`,
+    restUrl: `${base}/v1`,
+    get head() {
+      return head;
+    },
+    addTransaction(list) {
+      head += 3;
+      const version = head;
+      const tx = {
+        type: TransactionResponseType.User,
+        version: String(version),
+        hash: `0x${randomBytes(32).toString('hex')}`,
+        timestamp: String(1_780_000_000_000_000 + version * 1000),
+        success: true,
+        vm_status: 'Executed successfully',
+        sender: '0x1',
+        sequence_number: '0',
+        events: list.map((e) => ({
+          guid: { creation_number: '0', account_address: '0x0' },
+          sequence_number: '0',
+          type: e.type,
+          data: e.data,
+        })),
+      } as unknown as UserTransactionResponse;
+      txs.set(version, tx);
+      list.forEach((e, i) =>
+        events.push({
+          account_address: '0x0',
+          creation_number: 0,
+          sequence_number: 0,
+          transaction_block_height: version,
+          transaction_version: version,
+          event_index: i,
+          type: e.type,
+          indexed_type: e.type,
+          data: e.data,
+        }),
+      );
+      return tx;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
