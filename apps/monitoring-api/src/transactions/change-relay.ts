@@ -70,33 +70,39 @@ function encode(from: bigint, through: bigint, events: readonly ChangeEvent[]): 
 
 const DECIMAL = /^[0-9]{1,19}$/;
 
+/** Whether `value` is a change as the leader sends it. */
+function isWireEvent(value: unknown): value is WireEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const { seq, frame } = value as Record<string, unknown>;
+  return typeof seq === 'string' && DECIMAL.test(seq) && typeof frame === 'string';
+}
+
 /** A message as a batch; undefined when it is not one (a foreign publisher on the channel). */
 function decode(
   text: string,
 ): { from: bigint; through: bigint; events: ChangeEvent[] } | undefined {
-  let batch: WireBatch;
+  let parsed: unknown;
   try {
-    batch = JSON.parse(text) as WireBatch;
+    parsed = JSON.parse(text);
   } catch {
     return undefined;
   }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { from, through, events } = parsed as Record<string, unknown>;
   if (
-    typeof batch !== 'object' ||
-    batch === null ||
-    typeof batch.from !== 'string' ||
-    typeof batch.through !== 'string' ||
-    !DECIMAL.test(batch.from) ||
-    !DECIMAL.test(batch.through) ||
-    !Array.isArray(batch.events) ||
-    !batch.events.every(
-      (e) => typeof e?.seq === 'string' && DECIMAL.test(e.seq) && typeof e.frame === 'string',
-    )
+    typeof from !== 'string' ||
+    typeof through !== 'string' ||
+    !DECIMAL.test(from) ||
+    !DECIMAL.test(through) ||
+    !Array.isArray(events)
   )
     return undefined;
+  const list = events as unknown[];
+  if (!list.every(isWireEvent)) return undefined;
   return {
-    from: BigInt(batch.from),
-    through: BigInt(batch.through),
-    events: batch.events.map((e) => ({ ...e, seq: BigInt(e.seq) })),
+    from: BigInt(from),
+    through: BigInt(through),
+    events: list.map((e) => ({ ...e, seq: BigInt(e.seq) })),
   };
 }
 
