@@ -99,6 +99,7 @@ export async function startMonitoringService(
     limits: streamLimitsFromConfig(config),
     kv,
     leaseSeconds: config.STREAM_LEADER_LEASE_SECONDS,
+    sessionShared: embedded !== undefined,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });

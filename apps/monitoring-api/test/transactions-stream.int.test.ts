@@ -80,6 +80,7 @@ async function startInstance(db: TestDatabase, kv: KvStore): Promise<Instance> {
     limits: streamLimitsFromConfig(probe.config),
     kv,
     leaseSeconds: LEASE_SECONDS,
+    sessionShared: db.embedded,
   });
   await live.start();
   const deps = { ...probe, live };

@@ -53,9 +53,14 @@ const READ_BATCH = 200;
 const NAME_STANDBY = 'ctss-monitoring-stream';
 const NAME_LISTENING = 'ctss-monitoring-listen';
 
-/** Starts or stops listening on `client` and names the connection accordingly. */
-async function applyListening(client: pg.Client, on: boolean): Promise<void> {
-  await client.query(`${on ? 'listen' : 'unlisten'} ${CHANGE_CHANNEL}`);
+/**
+ * Starts or stops listening on `client` and names the connection accordingly. On the embedded
+ * database's one shared session (`shared`) an UNLISTEN would silence every connection's
+ * notifications, so a follower only stops acting on them (docs/decisions.md "D143. LISTEN
+ * through the embedded database").
+ */
+async function applyListening(client: pg.Client, on: boolean, shared: boolean): Promise<void> {
+  if (on || !shared) await client.query(`${on ? 'listen' : 'unlisten'} ${CHANGE_CHANNEL}`);
   await client.query(`set application_name = '${on ? NAME_LISTENING : NAME_STANDBY}'`);
 }
 
@@ -160,6 +165,8 @@ export interface ChangeFeedOptions {
   readonly onChanges: (events: readonly ChangeEvent[], from: bigint, through: bigint) => void;
   /** Whether to LISTEN once connected (default true; see {@link ChangeFeed.setListening}). */
   readonly listen?: boolean;
+  /** The embedded database, whose connections share one session: never UNLISTEN. */
+  readonly sessionShared?: boolean;
   /** Statement timeout of the reads, ms (DATABASE_STATEMENT_TIMEOUT_MS). */
   readonly statementTimeoutMs?: number;
   /** Connect timeout, ms (DATABASE_CONNECT_TIMEOUT_MS). */
@@ -220,7 +227,7 @@ export class ChangeFeed {
     this.#listen = on;
     if (this.#client === undefined) return;
     this.#state = on ? 'listening' : 'standby';
-    void this.#serial((client) => applyListening(client, on))
+    void this.#serial((client) => applyListening(client, on, this.options.sessionShared === true))
       .then(() => {
         if (on) this.wake();
       })
@@ -287,7 +294,7 @@ export class ChangeFeed {
         // setListening may change the choice while a statement runs: apply the latest.
         while (listening !== this.#listen) {
           listening = this.#listen;
-          await applyListening(client, listening);
+          await applyListening(client, listening, this.options.sessionShared === true);
         }
       } catch (err) {
         client.removeAllListeners('end');

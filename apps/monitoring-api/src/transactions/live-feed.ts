@@ -71,6 +71,7 @@ export function streamLimitsFromConfig(
  *
  * @param options.connectTimeoutMs, options.statementTimeoutMs the request pools' timeouts, ms.
  * @param options.leaseSeconds the fan-out lease (STREAM_LEADER_LEASE_SECONDS), default 5.
+ * @param options.sessionShared the embedded database (its connections share one session).
  */
 export function createLiveFeed(options: {
   readonly url: string;
@@ -80,6 +81,8 @@ export function createLiveFeed(options: {
   readonly statementTimeoutMs?: number;
   readonly kv?: KvStore;
   readonly leaseSeconds?: number;
+  /** The embedded database: its connections share one session, so a follower never UNLISTENs. */
+  readonly sessionShared?: boolean;
 }): RunningLiveFeed {
   const hub = new StreamHub(options.limits);
   const fanOut = options.kv?.kind === 'redis' ? options.kv : undefined;
@@ -91,6 +94,7 @@ export function createLiveFeed(options: {
     statementTimeoutMs: options.statementTimeoutMs,
     // With the fan-out, the relay decides whether this replica LISTENs.
     listen: fanOut === undefined,
+    sessionShared: options.sessionShared === true,
     onChanges: (events, from, through) => {
       if (relay !== undefined) relay.onLocal(events, from, through);
       else if (events.length > 0) hub.publish(events);
