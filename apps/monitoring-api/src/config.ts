@@ -115,6 +115,16 @@ const CoreConfigSchema = z.object({
   /** Seconds between the heartbeat comments of a stream (below proxies' 60 s idle timeouts). */
   STREAM_HEARTBEAT_SECONDS: envInteger(1, 300).default(15),
   /**
+   * With REDIS_URL: seconds of the Redis lease that makes one replica the live feed's only
+   * PostgreSQL listener (renewed every third of it); a dead listener is replaced within it
+   * (docs/decisions.md "D200. Live feed: one listener, fanned out through Redis").
+   */
+  STREAM_LEADER_LEASE_SECONDS: envInteger(1, 60)
+    .default(5)
+    .describe(
+      'Seconds of the Redis lease held by the one replica that LISTENs for live-feed changes and publishes them to the others',
+    ),
+  /**
    * The indexer's configured chains as comma-separated `network:domain` entries (e.g.
    * `mainnet:0,mainnet:6`): a feed window is closed, its pages kept and served as immutable, once
    * every one of them is indexed and final past its `end_time` (transactions/watermark.ts). Empty

@@ -116,7 +116,10 @@ export function createHealthRouter(deps: HealthDeps): Router {
     const degraded =
       refused.length > 0 ||
       (targets ?? []).some((t) => t.status !== 'ok') ||
-      (stream !== undefined && stream.listener !== 'listening');
+      (stream !== undefined &&
+        (!['listening', 'standby'].includes(stream.listener) ||
+          stream.channel === 'silent' ||
+          stream.channel === 'unavailable'));
     sendJson(res, 200, {
       status: degraded ? 'degraded' : 'ok',
       ...(targets === undefined ? {} : { database: targets }),
@@ -190,9 +193,19 @@ export function registerHealthPaths(registry: OpenAPIRegistry): void {
           stream: z
             .object({
               listener: z
-                .enum(['connecting', 'listening', 'reconnecting', 'stopped'])
+                .enum(['connecting', 'listening', 'standby', 'reconnecting', 'stopped'])
                 .describe(
-                  'The LISTEN connection of the live feed (`degraded` unless `listening`: the streams stay open and catch up when it is back)',
+                  'The connection of the live feed to the primary: `listening` (LISTEN), `standby` (connected without LISTEN: a follower of the Redis fan-out); `degraded` otherwise: the streams stay open and catch up when it is back',
+                ),
+              role: z
+                .enum(['leader', 'follower', 'direct'])
+                .describe(
+                  'In the Redis fan-out: `leader` (the one replica that LISTENs and publishes), `follower` (receives through Redis), `direct` (LISTENs itself: no REDIS_URL, or Redis does not answer)',
+                ),
+              channel: z
+                .enum(['none', 'subscribing', 'subscribed', 'silent', 'unavailable'])
+                .describe(
+                  'The Redis channel of the fan-out: `none` without REDIS_URL; `silent` (no message for two lease lengths) and `unavailable` (Redis does not answer) make the replica `degraded`',
                 ),
               clients: z.number().int().describe('Open live-feed streams of this replica'),
               dropped: z

@@ -91,11 +91,15 @@ export async function startMonitoringService(
     logger.warn(
       'REDIS_URL is not set: cache, rate limits and nonces are in-process (single replica only)',
     );
-  // The live feed's own LISTEN connection to the primary (transactions/changes.ts).
+  // The live feed's own connection to the primary (transactions/changes.ts); with Redis, one
+  // replica LISTENs and fans the changes out (transactions/change-relay.ts).
   const live = createLiveFeed({
     url: primaryUrl,
     logger,
     limits: streamLimitsFromConfig(config),
+    kv,
+    leaseSeconds: config.STREAM_LEADER_LEASE_SECONDS,
+    sessionShared: embedded !== undefined,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
   });

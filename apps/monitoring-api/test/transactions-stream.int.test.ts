@@ -5,11 +5,25 @@
  * triggers, LISTEN/NOTIFY) reach the matching streams of two app instances, a reconnect with
  * `Last-Event-ID` misses nothing, a client that does not read is dropped while the others keep
  * receiving, bad filters are 400 problems, 1,000 streams each receive an event, and a drain ends
- * the open streams.
+ * the open streams. The two instances share a Redis of the test's own (a redis-server on port
+ * 6507), so their changes go through the Redis fan-out (docs/decisions.md "D200. Live feed: one
+ * listener, fanned out through Redis"): one instance LISTENs, both deliver; a killed leader
+ * process is replaced within the lease and a resume misses nothing; with Redis gone both
+ * instances LISTEN themselves and the open streams miss nothing. The drain test runs without
+ * Redis (each process LISTENs).
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { createEdgeServer, listen, runService } from '@ctss/server-kit';
+import { monitoringApiEntry, type ChildService } from '@ctss/devnet';
+import {
+  createEdgeServer,
+  createKvStore,
+  createLogger,
+  listen,
+  runService,
+  type KvStore,
+} from '@ctss/server-kit';
+import { redisProcess, waitFor } from '@ctss/test-support';
 import { createApp } from '../src/app.js';
 import {
   createLiveFeed,
@@ -18,6 +32,7 @@ import {
 } from '../src/transactions/live-feed.js';
 import { aTransaction, hexId, insertAll } from './support/builders.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { startListeningService } from './support/child-service.js';
 import { buildTestDeps, type TestDeps } from './support/deps.js';
 import { listenOnLoopback, type Listening } from './support/listen.js';
 import { openSse, type SseStream } from './support/sse.js';
@@ -31,6 +46,23 @@ const ENV = {
   STREAM_HEARTBEAT_SECONDS: '1',
 };
 
+/** The lease of the fan-out in these tests, seconds (renewed every third of it). */
+const LEASE_SECONDS = 2;
+
+/** A Redis of this file's own (port 6507), stopped and restarted by the outage test. */
+const redis = redisProcess(6507);
+
+/** A store on the test Redis under `prefix` (instances sharing a prefix share the fan-out). */
+const redisStore = (prefix: string): KvStore =>
+  createKvStore({
+    redisUrl: redis.url,
+    prefix,
+    logger: createLogger({ name: 'test', level: 'silent' }),
+  });
+
+/** A unique key prefix for one group of instances. */
+const uniquePrefix = () => `ctss:test:stream:${process.pid}:${Date.now().toString(36)}:`;
+
 /** One API instance: its deps with a live feed of its own, listening on loopback. */
 interface Instance {
   readonly deps: TestDeps;
@@ -39,12 +71,16 @@ interface Instance {
   readonly base: string;
 }
 
-async function startInstance(db: TestDatabase): Promise<Instance> {
-  const probe = buildTestDeps({ knex: db.knex, env: ENV });
+/** Starts an instance whose live feed fans out through `kv` (Redis). */
+async function startInstance(db: TestDatabase, kv: KvStore): Promise<Instance> {
+  const probe = buildTestDeps({ knex: db.knex, env: ENV, kv });
   const live = createLiveFeed({
     url: db.url,
     logger: probe.logger,
     limits: streamLimitsFromConfig(probe.config),
+    kv,
+    leaseSeconds: LEASE_SECONDS,
+    sessionShared: db.embedded,
   });
   await live.start();
   const deps = { ...probe, live };
@@ -61,6 +97,17 @@ async function stopInstance(instance: Instance | undefined): Promise<void> {
 
 const json = (event: { data: string }) => JSON.parse(event.data) as Record<string, unknown>;
 
+/** The connections of the live feeds to `db` that LISTEN (named so by changes.ts). */
+async function listeners(db: TestDatabase): Promise<number> {
+  const { rows } = await db.knex.raw<{ rows: { n: number }[] }>(
+    "select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'ctss-monitoring-listen'",
+  );
+  return rows[0]!.n;
+}
+
+beforeAll(() => redis.start());
+afterAll(() => redis.stop());
+
 describe('GET /transactionsmainnet/stream', () => {
   let db: TestDatabase;
   let a: Instance;
@@ -74,8 +121,10 @@ describe('GET /transactionsmainnet/stream', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    a = await startInstance(db);
-    b = await startInstance(db);
+    const prefix = uniquePrefix();
+    // `a` starts first and takes the lease: the leader; `b` follows through Redis.
+    a = await startInstance(db, redisStore(prefix));
+    b = await startInstance(db, redisStore(prefix));
   });
   afterAll(async () => {
     for (const stream of open) stream.close();
@@ -85,6 +134,10 @@ describe('GET /transactionsmainnet/stream', () => {
   });
 
   it('when a record matching the filters is inserted and updated, then both instances deliver it, and other records are not sent', async () => {
+    // One instance LISTENs (the leader), the other receives through Redis.
+    expect([a.live.health().role, b.live.health().role]).toEqual(['leader', 'follower']);
+    expect([a.live.health().listener, b.live.health().listener]).toEqual(['listening', 'standby']);
+    if (!db.embedded) expect(await listeners(db)).toBe(1);
     const sender = hexId(40);
     const bySender = await sse(a, `?senders=${sender.toUpperCase().replace('0X', '0x')}`);
     const byDomain = await sse(b, '?domain=6');
@@ -225,11 +278,33 @@ describe('GET /transactionsmainnet/stream', () => {
     for (const c of clients) c.close();
   });
 
-  it('shows the listener in /health', async () => {
-    const res = await fetch(`${a.base}/health`);
-    const body = (await res.json()) as { stream?: Record<string, unknown> };
-    expect(body.stream).toMatchObject({ listener: 'listening' });
+  it('shows the listener, the role and the channel in /health', async () => {
+    // After the 1,000 streams of the test before, a renewal may have timed out on this loaded
+    // process (the replica then LISTENs itself until the next renewal succeeds).
+    let body: { stream?: Record<string, unknown> } = {};
+    await waitFor(async () => {
+      body = (await (await fetch(`${a.base}/health`)).json()) as typeof body;
+      return body.stream?.role === 'leader' && b.live.health().channel === 'subscribed';
+    }, 30_000);
+    expect(body.stream).toMatchObject({
+      listener: 'listening',
+      role: 'leader',
+      channel: 'subscribed',
+    });
     expect(typeof body.stream!.last_event_id).toBe('string');
+    const follower = (await (await fetch(`${b.base}/health`)).json()) as {
+      status: string;
+      stream?: Record<string, unknown>;
+    };
+    expect(follower).toMatchObject({
+      status: 'ok',
+      stream: { listener: 'standby', role: 'follower', channel: 'subscribed' },
+    });
+    // Both delivered every change: the same position, once the leader's next one is published.
+    await waitFor(async () => {
+      const [x, y] = await Promise.all([streamHealth(a.base), streamHealth(b.base)]);
+      return x.last_event_id === y.last_event_id;
+    });
   });
 });
 
@@ -243,6 +318,8 @@ describe('a drain with open streams', () => {
       limits: streamLimitsFromConfig(deps.config),
     });
     await live.start();
+    // Without Redis the process LISTENs itself.
+    expect(live.health()).toMatchObject({ role: 'direct', channel: 'none', listener: 'listening' });
     let port = 0;
     const { shutdown } = await runService({
       name: 'monitoring-api',
@@ -268,5 +345,148 @@ describe('a drain with open streams', () => {
     expect(stream.status).toBe(200);
     await shutdown('SIGTERM');
     await stream.ended;
+  });
+});
+
+/** `/health`'s live feed of the instance at `base`. */
+async function streamHealth(
+  base: string,
+): Promise<{ status: string; role: string; channel: string; last_event_id: string }> {
+  const body = (await (await fetch(`${base}/health`)).json()) as {
+    status: string;
+    stream: { role: string; channel: string; last_event_id: string };
+  };
+  return { status: body.status, ...body.stream };
+}
+
+describe('the fan-out when the leader process is killed', () => {
+  let db: TestDatabase;
+  const children: ChildService[] = [];
+  const open: SseStream[] = [];
+  afterAll(async () => {
+    for (const stream of open) stream.close();
+    await Promise.all(children.map((c) => c.stop()));
+    await db?.drop();
+  });
+
+  it('when the leader dies, then the other process takes over within the lease and a resume with Last-Event-ID misses nothing', async () => {
+    db = await createTestDatabase();
+    const env = {
+      ...ENV,
+      // The port is read from the `listening` info line.
+      LOG_LEVEL: 'info',
+      NODE_OPTIONS: '',
+      DATABASE_URL: db.url,
+      DATABASE_READ_URLS: '',
+      EMBEDDED_SEED: 'false',
+      METRICS_PORT: '',
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: uniquePrefix(),
+      STREAM_LEADER_LEASE_SECONDS: String(LEASE_SECONDS),
+    };
+    const start = () =>
+      startListeningService('monitoring-api', monitoringApiEntry('main.js'), env, 60_000);
+    const [first, firstUrl] = await start();
+    children.push(first);
+    const [second, secondUrl] = await start();
+    children.push(second);
+    const roles = await Promise.all([streamHealth(firstUrl), streamHealth(secondUrl)]);
+    expect(roles.map((r) => r.role)).toEqual(['leader', 'follower']);
+    if (!db.embedded) expect(await listeners(db)).toBe(1);
+
+    const sender = hexId(40);
+    const onLeader = await openSse(`${firstUrl}/transactionsmainnet/stream?senders=${sender}`);
+    const onFollower = await openSse(`${secondUrl}/transactionsmainnet/stream?senders=${sender}`);
+    open.push(onLeader, onFollower);
+    const [id1] = await insertAll(db.knex, [aTransaction({ sender })]);
+    const seen = await onLeader.waitFor((e) => json(e).id === id1);
+    await onFollower.waitFor((e) => json(e).id === id1);
+
+    // A crash: no lease handed over, no stream ended by the server.
+    const killedAt = Date.now();
+    first.process.kill('SIGKILL');
+    await first.exited;
+    // Committed while no replica listens.
+    const [id2] = await insertAll(db.knex, [aTransaction({ sender })]);
+    await waitFor(async () => (await streamHealth(secondUrl)).role === 'leader', 30_000);
+    const tookOverMs = Date.now() - killedAt;
+    // Within the lease, plus one renewal interval and the load of a shared test machine.
+    expect(tookOverMs).toBeLessThan(LEASE_SECONDS * 1000 + (LEASE_SECONDS * 1000) / 3 + 5_000);
+    if (!db.embedded) await waitFor(async () => (await listeners(db)) === 1);
+    const [id3] = await insertAll(db.knex, [aTransaction({ sender })]);
+
+    // The follower's open stream got the change committed without a listener, then the next.
+    await onFollower.waitFor((e) => json(e).id === id3);
+    expect(onFollower.events.map((e) => json(e).id)).toEqual([id1, id2, id3]);
+    // The leader's client reconnects to the survivor with its Last-Event-ID.
+    const resumed = await openSse(`${secondUrl}/transactionsmainnet/stream?senders=${sender}`, {
+      'Last-Event-ID': seen.id!,
+    });
+    open.push(resumed);
+    await resumed.waitFor((e) => json(e).id === id3);
+    expect(resumed.events.map((e) => [e.event, json(e).id])).toEqual([
+      ['insert', id2],
+      ['insert', id3],
+    ]);
+  });
+});
+
+describe('the fan-out while Redis is down', () => {
+  let db: TestDatabase;
+  let a: Instance;
+  let b: Instance;
+  const open: SseStream[] = [];
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const prefix = uniquePrefix();
+    a = await startInstance(db, redisStore(prefix));
+    b = await startInstance(db, redisStore(prefix));
+  });
+  afterAll(async () => {
+    for (const stream of open) stream.close();
+    await stopInstance(a);
+    await stopInstance(b);
+    await db?.drop();
+    await redis.start();
+  });
+
+  it('when Redis goes away mid-stream, then each instance LISTENs itself, the open streams miss nothing, and the fan-out resumes when Redis is back', async () => {
+    const sender = hexId(40);
+    const streams = [
+      await openSse(`${a.base}/transactionsmainnet/stream?senders=${sender}`),
+      await openSse(`${b.base}/transactionsmainnet/stream?senders=${sender}`),
+    ];
+    open.push(...streams);
+    const [id1] = await insertAll(db.knex, [aTransaction({ sender })]);
+    await Promise.all(streams.map((s) => s.waitFor((e) => json(e).id === id1)));
+
+    await redis.stop();
+    // Committed as Redis went away: before either instance noticed.
+    const [id2] = await insertAll(db.knex, [aTransaction({ sender })]);
+    await waitFor(
+      () => a.live.health().role === 'direct' && b.live.health().role === 'direct',
+      30_000,
+    );
+    expect(a.live.health()).toMatchObject({ listener: 'listening', channel: 'unavailable' });
+    expect(b.live.health()).toMatchObject({ listener: 'listening', channel: 'unavailable' });
+    if (!db.embedded) await waitFor(async () => (await listeners(db)) === 2);
+    // /health answers (degraded), it does not wait on Redis.
+    expect(await streamHealth(b.base)).toMatchObject({ status: 'degraded', role: 'direct' });
+    const [id3] = await insertAll(db.knex, [aTransaction({ sender })]);
+    await Promise.all(streams.map((s) => s.waitFor((e) => json(e).id === id3)));
+
+    await redis.start();
+    await waitFor(
+      () =>
+        [a.live.health().role, b.live.health().role].sort().join() === 'follower,leader' &&
+        a.live.health().channel === 'subscribed' &&
+        b.live.health().channel === 'subscribed',
+      30_000,
+    );
+    if (!db.embedded) await waitFor(async () => (await listeners(db)) === 1);
+    const [id4] = await insertAll(db.knex, [aTransaction({ sender })]);
+    await Promise.all(streams.map((s) => s.waitFor((e) => json(e).id === id4)));
+    for (const stream of streams)
+      expect(stream.events.map((e) => json(e).id)).toEqual([id1, id2, id3, id4]);
   });
 });

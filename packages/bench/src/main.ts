@@ -466,9 +466,20 @@ async function runFanout(
 const SSE_CLIENTS = 1000;
 const SSE_ROUNDS = 100;
 
+/** The `role` of the live feed in an API's `/health` (docs/api.md "Live feed (Server-Sent Events)"). */
+async function streamRole(baseUrl: string): Promise<string | undefined> {
+  const body = (await (await fetch(`${baseUrl}/health`)).json()) as { stream?: { role?: string } };
+  return body.stream?.role;
+}
+
 /**
  * The live-feed fan-out on a database of its own (the API migrates it at start; dropped after):
- * {@link SSE_CLIENTS} streams, {@link SSE_ROUNDS} inserts.
+ * {@link SSE_CLIENTS} streams, {@link SSE_ROUNDS} inserts. Two API replicas share the Redis:
+ * the first takes the fan-out lease and LISTENs, the streams are on the second, a follower, so
+ * every event goes through Redis (docs/decisions.md "D200. Live feed: one listener, fanned out
+ * through Redis").
+ *
+ * @throws Error when the second API is not a follower.
  */
 async function runSseFanout(
   serviceOpts: Omit<Parameters<typeof startMonitoringApi>[0], 'databaseUrl'>,
@@ -479,10 +490,11 @@ async function runSseFanout(
   await admin.connect();
   await admin.query(`create database ${name}`);
   const url = databaseUrl(opts.databaseUrl, name);
+  let leader: RunningService | undefined;
   let api: RunningService | undefined;
   let rss: Awaited<ReturnType<typeof sampleRss>> | undefined;
   try {
-    api = await startMonitoringApi({
+    const apiOpts = {
       ...serviceOpts,
       databaseUrl: url,
       extraEnv: {
@@ -492,7 +504,12 @@ async function runSseFanout(
         HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(SSE_CLIENTS * 2),
         ...serviceOpts.extraEnv,
       },
-    });
+    };
+    leader = await startMonitoringApi(apiOpts);
+    api = await startMonitoringApi(apiOpts);
+    const roles = [await streamRole(leader.baseUrl), await streamRole(api.baseUrl)];
+    if (roles.join() !== 'leader,follower')
+      throw new Error(`sse-fanout: expected a leader and a follower API, got ${roles.join(', ')}`);
     rss = await sampleRss([api.child.pid]);
     const result = await measureSseFanout({
       baseUrl: api.baseUrl,
@@ -503,17 +520,19 @@ async function runSseFanout(
     });
     const record: SseFanoutRecord = {
       ...result,
+      via: 'redis',
       peakRssMb: toMb(await rss.stop()),
       measuredAt: new Date().toISOString(),
     };
     rss = undefined;
     log(
-      `sse-fanout: insert -> last of ${record.connected} streams p50 ${record.p50LastMs.toFixed(1)} ms, p99 ${record.p99LastMs.toFixed(1)} ms (commit p50 ${record.p50CommitMs.toFixed(1)} ms), RSS ${record.peakRssMb ?? 'n/a'} MB`,
+      `sse-fanout (through Redis, streams on the follower): insert -> last of ${record.connected} streams p50 ${record.p50LastMs.toFixed(1)} ms, p99 ${record.p99LastMs.toFixed(1)} ms (commit p50 ${record.p50CommitMs.toFixed(1)} ms), RSS ${record.peakRssMb ?? 'n/a'} MB`,
     );
     return record;
   } finally {
     await rss?.stop();
     await api?.child.stop();
+    await leader?.child.stop();
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }

@@ -240,6 +240,12 @@ function sseFanoutSection(f: SseFanoutRecord): string[] {
     '',
     `Live feed \`GET /transactionsmainnet/stream\` fan-out (\`sse-fanout\`): ${num(f.connected)} of ${num(f.requested)} streams open in ${f.connectSeconds.toFixed(1)} s; then ${f.rounds} records were inserted one at a time (autocommit) into PostgreSQL, each timed from the INSERT sent to the last stream's event (commit acknowledged after ${f.p50CommitMs.toFixed(1)} ms, median; first stream ${f.p50FirstMs.toFixed(1)} ms, median).`,
     '',
+    ...(f.via === 'redis'
+      ? [
+          'The streams were on a follower API replica: the leader replica LISTENed, read the change log and published each change through Redis, and the follower wrote it to its streams.',
+          '',
+        ]
+      : []),
     `Insert -> last of ${num(f.connected)} streams: p50 ${f.p50LastMs.toFixed(1)} ms, p99 ${f.p99LastMs.toFixed(1)} ms, worst ${f.maxLastMs.toFixed(1)} ms; API peak RSS with the streams open ${mb(f.peakRssMb)}.`,
   ];
 }

@@ -79,6 +79,12 @@ export interface FanoutRecord extends FanoutResult {
 
 /** The live-feed (SSE) fan-out figures. */
 export interface SseFanoutRecord extends SseFanoutResult {
+  /**
+   * How the events reached the streams' API: `redis` (its clients are on a follower replica,
+   * the leader publishing through Redis: docs/decisions.md "D200. Live feed: one listener,
+   * fanned out through Redis"); absent in records measured before the fan-out (LISTEN per API).
+   */
+  readonly via?: 'redis';
   readonly peakRssMb: number | undefined;
   readonly measuredAt: string;
 }

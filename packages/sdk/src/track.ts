@@ -1,12 +1,17 @@
 /**
  * Following a transfer to settlement from the Monitoring API (docs/api.md "Transaction by hash
- * (either leg)"): pending (indexed) -> confirmed (deep enough) -> attested (Circle's attestation
- * seen) -> received (destination transaction, `success` or `failed`). The lookup is polled; when
- * the server offers the event stream `GET /transactionsmainnet/stream`, its events wake the next
- * lookup at once (the lookup stays the source of truth), and polling continues at a slower pace.
+ * (either leg)", "Live feed (Server-Sent Events)"): pending (indexed) -> confirmed (deep enough)
+ * -> attested (Circle's attestation seen) -> received (destination transaction, `success` or
+ * `failed`). When the server offers the event stream `GET /transactionsmainnet/stream?tx_hash=`,
+ * the transfer's record arrives with each change (one lookup first, for its state before the
+ * stream opened), resumed with `Last-Event-ID` when the connection drops; when it does not (a
+ * 404, a 503, no event stream) or a resume is refused, the lookup is polled (docs/decisions.md
+ * "D201. trackTransfer follows the event stream, polls without it").
  */
-import type { TransactionRecord } from '@ctss/domain-types';
+import { TransactionRecord } from '@ctss/domain-types';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { TrackingEndedError } from './errors.js';
+import { parseJson } from './json.js';
 import type { MonitoringClient } from './monitoring-client.js';
 
 /** The stages of a transfer, in order. */
@@ -36,9 +41,9 @@ export interface TrackOptions {
   readonly signal?: AbortSignal;
   /** Give up after this many ms (default 30 minutes). */
   readonly timeoutMs?: number;
-  /** Lookup interval, ms (default 2000; 4x that while the event stream is open). */
+  /** Lookup interval while polling (no event stream), ms (default 2000). */
   readonly pollIntervalMs?: number;
-  /** Use the event stream when the server offers it (default true). */
+  /** Follow the event stream when the server offers it (default true); false: poll only. */
   readonly stream?: boolean;
 }
 
@@ -61,44 +66,116 @@ function timeOf(stage: TransferStage, record: TransactionRecord): Date {
   return at ? new Date(at) : new Date();
 }
 
-/**
- * Opens the event stream when the server has one; every event calls `wake`. Resolves false when
- * the server does not offer it (any non-2xx or a non event-stream answer).
- */
-async function openStream(
-  client: MonitoringClient,
-  wake: () => void,
-  signal: AbortSignal,
-): Promise<boolean> {
+/** What the event stream of one transfer gives. */
+type StreamItem =
+  | { readonly kind: 'record'; readonly record: TransactionRecord }
+  /** A `reset` (a resume the server cannot serve) or an event that is not a record: look up. */
+  | { readonly kind: 'resync' }
+  /** The connection ended (the server drained, the network dropped). */
+  | { readonly kind: 'ended' };
+
+/** An open event stream; `next` resolves with the next item, in order. */
+interface TransferStream {
+  next(): Promise<StreamItem>;
+  /** The `id` of the last event received (for `Last-Event-ID`). */
+  readonly lastEventId: string | undefined;
+  /** The reconnect delay the server asked for (`retry:`), ms. */
+  readonly retryMs: number;
+}
+
+/** The record of an `insert`/`update` event's data, read losslessly; undefined if it is not one. */
+function recordOf(data: string): TransactionRecord | undefined {
   try {
-    const res = await (client.http.fetch ?? fetch)(`${client.baseUrl}/transactionsmainnet/stream`, {
-      headers: { accept: 'text/event-stream', ...client.http.headers },
-      signal,
-    });
-    if (!res.ok || !res.body || !res.headers.get('content-type')?.includes('text/event-stream')) {
-      await res.body?.cancel();
-      return false;
-    }
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    void (async () => {
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          if (value.includes('data:')) wake();
-        }
-      } catch {
-        // Stream closed or aborted: polling goes on.
-      }
-    })();
-    return true;
+    const parsed = TransactionRecord.safeParse(parseJson(data));
+    return parsed.success ? parsed.data : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 /**
- * Tracks the transfer sent in transaction `hash` until it settles.
+ * Opens `GET /transactionsmainnet/stream?tx_hash=hash` (with `Last-Event-ID` when resuming).
+ * Resolves undefined when the server does not offer it: a non-2xx answer (404 on a server
+ * without it, 503 when it cannot serve one now), an answer that is not `text/event-stream`, or
+ * no answer.
+ */
+async function openTransferStream(
+  client: MonitoringClient,
+  hash: string,
+  lastEventId: string | undefined,
+  retryMs: number,
+  signal: AbortSignal,
+): Promise<TransferStream | undefined> {
+  let res: Response;
+  try {
+    res = await (client.http.fetch ?? fetch)(
+      `${client.baseUrl}/transactionsmainnet/stream?tx_hash=${encodeURIComponent(hash)}`,
+      {
+        headers: {
+          ...client.http.headers,
+          accept: 'text/event-stream',
+          ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}),
+        },
+        signal,
+      },
+    );
+  } catch {
+    return undefined;
+  }
+  if (!res.ok || !res.body || !res.headers.get('content-type')?.includes('text/event-stream')) {
+    await res.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  const queue: StreamItem[] = [];
+  let waiting: ((item: StreamItem) => void) | undefined;
+  const push = (item: StreamItem) => {
+    if (waiting) {
+      const resolve = waiting;
+      waiting = undefined;
+      resolve(item);
+    } else queue.push(item);
+  };
+  const stream = {
+    lastEventId,
+    retryMs,
+    next: () =>
+      queue.length > 0
+        ? Promise.resolve(queue.shift()!)
+        : new Promise<StreamItem>((resolve) => (waiting = resolve)),
+  };
+  const parser = createParser({
+    onEvent(event: EventSourceMessage) {
+      if (event.id !== undefined) stream.lastEventId = event.id;
+      if (event.event === 'insert' || event.event === 'update') {
+        const record = recordOf(event.data);
+        push(record ? { kind: 'record', record } : { kind: 'resync' });
+      } else if (event.event === 'reset') push({ kind: 'resync' });
+      // `delete` (a reorg): the record comes back with the next insert.
+    },
+    onRetry(ms: number) {
+      stream.retryMs = ms;
+    },
+  });
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.feed(value);
+      }
+    } catch {
+      // Closed or aborted.
+    }
+    push({ kind: 'ended' });
+  })();
+  return stream;
+}
+
+/**
+ * Tracks the transfer sent in transaction `hash` until it settles: through the event stream when
+ * the server offers it (no lookups but the first, and one after a `reset`), else by polling the
+ * lookup.
  *
  * @returns the final status and record, with every stage and its time.
  * @throws {TrackingEndedError} `timeout` after `timeoutMs`, `aborted` when `signal` aborts.
@@ -114,50 +191,101 @@ export async function trackTransfer(
   const inner = new AbortController();
   const onAbort = () => inner.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  let wakeUp: () => void = () => {};
-  const streaming =
-    options.stream === false ? false : await openStream(client, () => wakeUp(), inner.signal);
   const stages: TransferProgress[] = [];
-  try {
-    for (;;) {
+
+  /** Reports the stages `record` reached; the result when it is settled. */
+  const apply = (record: TransactionRecord | undefined): TrackResult | undefined => {
+    if (!record) return undefined;
+    const target = TRANSFER_STAGES.indexOf(reached(record));
+    for (let i = stages.length; i <= target; i++) {
+      const stage = TRANSFER_STAGES[i]!;
+      const progress = { stage, at: timeOf(stage, record), record };
+      stages.push(progress);
+      options.onProgress?.(progress);
+    }
+    return record.destination_tx_status !== 'pending'
+      ? { status: record.destination_tx_status, record, stages }
+      : undefined;
+  };
+  /** The transfer's record now (undefined while not indexed). */
+  const lookup = async (): Promise<TransactionRecord | undefined> => {
+    let records: TransactionRecord[];
+    try {
+      records = await client.byHash(hash, { signal: inner.signal });
+    } catch (err) {
       if (options.signal?.aborted) throw new TrackingEndedError('aborted', hash);
-      if (Date.now() > deadline) throw new TrackingEndedError('timeout', hash);
-      let records: TransactionRecord[] = [];
-      try {
-        records = await client.byHash(hash, { signal: inner.signal });
-      } catch (err) {
-        if (options.signal?.aborted) throw new TrackingEndedError('aborted', hash);
-        throw err;
-      }
-      const record =
-        records.find((r) => r.source_tx_hash.toLowerCase() === hash.toLowerCase()) ?? records[0];
-      if (record) {
-        const target = TRANSFER_STAGES.indexOf(reached(record));
-        for (let i = stages.length; i <= target; i++) {
-          const stage = TRANSFER_STAGES[i]!;
-          const progress = { stage, at: timeOf(stage, record), record };
-          stages.push(progress);
-          options.onProgress?.(progress);
-        }
-        if (record.destination_tx_status !== 'pending') {
-          return { status: record.destination_tx_status, record, stages };
-        }
-      }
-      const wait = Math.min(
-        streaming ? interval * 4 : interval,
-        Math.max(0, deadline - Date.now()) + 1,
+      throw err;
+    }
+    return records.find((r) => r.source_tx_hash.toLowerCase() === hash.toLowerCase()) ?? records[0];
+  };
+  /** Resolves with `promise`, or throws when the deadline passes or the caller aborts first. */
+  const bounded = <T>(promise: Promise<T>, waitMs = Infinity): Promise<T | undefined> =>
+    new Promise<T | undefined>((resolve, reject) => {
+      if (options.signal?.aborted) return reject(new TrackingEndedError('aborted', hash));
+      const left = deadline - Date.now();
+      if (left <= 0) return reject(new TrackingEndedError('timeout', hash));
+      const timer = setTimeout(
+        () => {
+          cleanup();
+          if (waitMs < left) resolve(undefined);
+          else reject(new TrackingEndedError('timeout', hash));
+        },
+        Math.min(left, waitMs),
       );
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, wait);
-        function done() {
-          clearTimeout(timer);
-          wakeUp = () => {};
-          options.signal?.removeEventListener('abort', done);
-          resolve();
+      const aborted = () => {
+        cleanup();
+        reject(new TrackingEndedError('aborted', hash));
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', aborted);
+      };
+      options.signal?.addEventListener('abort', aborted, { once: true });
+      promise.then(
+        (value) => {
+          cleanup();
+          resolve(value);
+        },
+        (err: unknown) => {
+          cleanup();
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    });
+
+  try {
+    if (options.stream !== false) {
+      let stream = await bounded(openTransferStream(client, hash, undefined, 2000, inner.signal));
+      if (stream) {
+        // Looked up once the stream is open: a change committed meanwhile is in one or both.
+        const done = apply(await bounded(lookup()));
+        if (done) return done;
+        while (stream) {
+          const item: StreamItem = (await bounded(stream.next()))!;
+          let result: TrackResult | undefined;
+          if (item.kind === 'record') {
+            const { record } = item;
+            if (
+              record.source_tx_hash.toLowerCase() === hash.toLowerCase() ||
+              record.destination_tx_hash?.toLowerCase() === hash.toLowerCase()
+            )
+              result = apply(record);
+          } else if (item.kind === 'resync') result = apply(await bounded(lookup()));
+          else {
+            // Dropped: resume after the last event; a refused resume falls back to polling.
+            await bounded(new Promise(() => undefined), stream.retryMs);
+            stream = await bounded(
+              openTransferStream(client, hash, stream.lastEventId, stream.retryMs, inner.signal),
+            );
+          }
+          if (result) return result;
         }
-        wakeUp = done;
-        options.signal?.addEventListener('abort', done, { once: true });
-      });
+      }
+    }
+    for (;;) {
+      const result = apply(await bounded(lookup()));
+      if (result) return result;
+      await bounded(new Promise(() => undefined), interval);
     }
   } finally {
     options.signal?.removeEventListener('abort', onAbort);

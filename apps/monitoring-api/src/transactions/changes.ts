@@ -4,7 +4,10 @@
  * by a notification, reads the log after the last change it read (migration
  * 20261204000100_transaction_changes), joined with the current row, and hands each change to the
  * subscribers in `seq` order. The API never polls: a read starts only on a notification, at
- * start and after a reconnect (docs/decisions.md "D140. Live feed: LISTEN per replica").
+ * start and after a reconnect (docs/decisions.md "D140. Live feed: LISTEN per replica"). With Redis,
+ * only the elected replica LISTENs ({@link ChangeFeed.setListening}); the others keep the
+ * connection in `standby` for backlog reads (docs/decisions.md "D200. Live feed: one listener,
+ * fanned out through Redis").
  *
  * The same connection serves the backlog reads of reconnecting clients (`Last-Event-ID`), one
  * statement at a time, so the feed needs nothing of the request pools.
@@ -34,11 +37,32 @@ export interface ChangeEvent {
   readonly frame: string;
 }
 
-/** The reader's connection state, as `/health` reports it. */
-export type ListenerState = 'connecting' | 'listening' | 'reconnecting' | 'stopped';
+/**
+ * The reader's connection state, as `/health` reports it: `standby` is connected without LISTEN
+ * (a follower of the Redis fan-out: it reads the log only for backlogs and gaps).
+ */
+export type ListenerState = 'connecting' | 'listening' | 'standby' | 'reconnecting' | 'stopped';
 
 /** Changes read per statement (one batch written to the streams). */
 const READ_BATCH = 200;
+
+/**
+ * `application_name` of the connection: the listening one is told apart in `pg_stat_activity`
+ * (with the Redis fan-out, exactly one replica's connection).
+ */
+const NAME_STANDBY = 'ctss-monitoring-stream';
+const NAME_LISTENING = 'ctss-monitoring-listen';
+
+/**
+ * Starts or stops listening on `client` and names the connection accordingly. On the embedded
+ * database's one shared session (`shared`) an UNLISTEN would silence every connection's
+ * notifications, so a follower only stops acting on them (docs/decisions.md "D143. LISTEN
+ * through the embedded database").
+ */
+async function applyListening(client: pg.Client, on: boolean, shared: boolean): Promise<void> {
+  if (on || !shared) await client.query(`${on ? 'listen' : 'unlisten'} ${CHANGE_CHANNEL}`);
+  await client.query(`set application_name = '${on ? NAME_LISTENING : NAME_STANDBY}'`);
+}
 
 /** Delay before the next reconnect attempt, ms: doubles from 250 up to 5 s. */
 const RECONNECT_MIN_MS = 250;
@@ -133,8 +157,16 @@ export interface ChangeFeedOptions {
   /** The primary's URL (NOTIFY is not replicated; the row is read where it was committed). */
   readonly url: string;
   readonly logger: Logger;
-  /** Receives every mainnet change once, in `seq` order, a read (at most 200) at a time. */
-  readonly onChanges: (events: readonly ChangeEvent[]) => void;
+  /**
+   * Receives every read of the log while listening, in `seq` order (at most 200 changes): the
+   * mainnet changes of the log positions after `from` up to `through` (testnet rows leave no
+   * event, so `events` may be empty).
+   */
+  readonly onChanges: (events: readonly ChangeEvent[], from: bigint, through: bigint) => void;
+  /** Whether to LISTEN once connected (default true; see {@link ChangeFeed.setListening}). */
+  readonly listen?: boolean;
+  /** The embedded database, whose connections share one session: never UNLISTEN. */
+  readonly sessionShared?: boolean;
   /** Statement timeout of the reads, ms (DATABASE_STATEMENT_TIMEOUT_MS). */
   readonly statementTimeoutMs?: number;
   /** Connect timeout, ms (DATABASE_CONNECT_TIMEOUT_MS). */
@@ -160,8 +192,49 @@ export class ChangeFeed {
   #retryMs = RECONNECT_MIN_MS;
   #retryTimer: NodeJS.Timeout | undefined;
   #connected: Promise<void> | undefined;
+  /** Whether the connection is to LISTEN (and the log to be read on notifications). */
+  #listen: boolean;
 
-  constructor(private readonly options: ChangeFeedOptions) {}
+  constructor(private readonly options: ChangeFeedOptions) {
+    this.#listen = options.listen ?? true;
+  }
+
+  /** Whether the log's end was read at the first connection ({@link head} is meaningful). */
+  get headKnown(): boolean {
+    return this.#headKnown;
+  }
+
+  /** Whether the connection is up (`listening` or `standby`): backlog reads can run. */
+  get connected(): boolean {
+    return this.#state === 'listening' || this.#state === 'standby';
+  }
+
+  /**
+   * Moves the read position forward to `seq` (changes up to it were delivered another way: the
+   * Redis fan-out); never backwards.
+   */
+  skipTo(seq: bigint): void {
+    if (seq > this.#head) this.#head = seq;
+  }
+
+  /**
+   * Starts or stops listening (LISTEN / UNLISTEN on the connection; the connection stays). On
+   * start the log is read from {@link head} at once, so nothing committed meanwhile is missed.
+   * A failure is the connection's loss: the reconnect applies the current choice.
+   */
+  setListening(on: boolean): void {
+    if (this.#listen === on || this.#stopped) return;
+    this.#listen = on;
+    if (this.#client === undefined) return;
+    this.#state = on ? 'listening' : 'standby';
+    void this.#serial((client) => applyListening(client, on, this.options.sessionShared === true))
+      .then(() => {
+        if (on) this.wake();
+      })
+      .catch((err: unknown) =>
+        this.options.logger.warn({ err }, 'live feed: LISTEN/UNLISTEN failed'),
+      );
+  }
 
   /** The connection's state. */
   get state(): ListenerState {
@@ -202,7 +275,7 @@ export class ChangeFeed {
               query_timeout: this.options.statementTimeoutMs + 1_000,
             }
           : {}),
-        application_name: 'ctss-monitoring-stream',
+        application_name: NAME_STANDBY,
       });
       client.on('notification', (message) => {
         if (message.channel === CHANGE_CHANNEL) this.wake();
@@ -211,12 +284,17 @@ export class ChangeFeed {
       client.on('end', () => this.#lost(client, new Error('connection ended')));
       try {
         await client.connect();
-        await client.query(`listen ${CHANGE_CHANNEL}`);
         if (!this.#headKnown) {
           const { rows } = await client.query<{ seq: string }>(
             'select coalesce(max(seq), 0)::text as seq from transaction_changes',
           );
           this.#head = BigInt(rows[0]!.seq);
+        }
+        let listening = false;
+        // setListening may change the choice while a statement runs: apply the latest.
+        while (listening !== this.#listen) {
+          listening = this.#listen;
+          await applyListening(client, listening, this.options.sessionShared === true);
         }
       } catch (err) {
         client.removeAllListeners('end');
@@ -229,11 +307,11 @@ export class ChangeFeed {
         return;
       }
       this.#client = client;
-      this.#state = 'listening';
+      this.#state = this.#listen ? 'listening' : 'standby';
       this.#retryMs = RECONNECT_MIN_MS;
-      // Whatever was committed while no connection listened.
-      if (this.#headKnown) this.wake();
       this.#headKnown = true;
+      // Whatever was committed while no connection listened (or between the head read and LISTEN).
+      this.wake();
     })().finally(() => {
       this.#connected = undefined;
     });
@@ -288,7 +366,7 @@ export class ChangeFeed {
 
   /** A notification arrived (or the connection came back): read the log up to its end. */
   wake(): void {
-    if (!this.#headKnown || this.#stopped) return;
+    if (!this.#headKnown || this.#stopped || !this.#listen) return;
     if (this.#reading) {
       this.#wakeAgain = true;
       return;
@@ -299,14 +377,15 @@ export class ChangeFeed {
         do {
           this.#wakeAgain = false;
           for (;;) {
-            const rows = await this.#read(this.#head);
+            const from = this.#head;
+            const rows = await this.#read(from);
             const events: ChangeEvent[] = [];
             for (const row of rows) {
               this.#head = BigInt(row.seq);
               const event = toEvent(row);
               if (event !== undefined) events.push(event);
             }
-            if (events.length > 0) this.options.onChanges(events);
+            if (rows.length > 0) this.options.onChanges(events, from, this.#head);
             if (rows.length < READ_BATCH) break;
           }
         } while (this.#wakeAgain && !this.#stopped);
@@ -320,13 +399,13 @@ export class ChangeFeed {
   }
 
   /**
-   * The mainnet changes after `after` up to {@link head} at the time of the read (a client's
-   * `Last-Event-ID`), at most `max` log positions.
+   * The mainnet changes after `after` up to `until` (default {@link head} at the time of the
+   * read) (a client's `Last-Event-ID`, or a gap of the Redis fan-out), at most `max` log
+   * positions.
    *
    * @throws when the connection is down (the route answers 503).
    */
-  async backlog(after: bigint, max: number): Promise<Backlog> {
-    const until = this.#head;
+  async backlog(after: bigint, max: number, until: bigint = this.#head): Promise<Backlog> {
     const [{ oldest }] = (await this.#serial(
       async (client) =>
         (

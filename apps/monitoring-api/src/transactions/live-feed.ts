@@ -1,19 +1,32 @@
 /**
  * The live feed of one replica (docs/api.md "Live feed (Server-Sent Events)"): the change-log
- * reader on its own LISTEN connection ({@link ChangeFeed}) feeding the hub of the replica's open
- * streams ({@link StreamHub}). Built by server.ts (and tests) from configuration; `createApp`
+ * reader on its own connection to the primary ({@link ChangeFeed}) feeding the hub of the
+ * replica's open streams ({@link StreamHub}), directly without Redis, through the Redis fan-out
+ * ({@link ChangeRelay}) with it. Built by server.ts (and tests) from configuration; `createApp`
  * mounts its route.
  */
+import type { KvStore } from '@ctss/server-kit';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config.js';
+import { ChangeRelay, type ChannelState, type RelayRole } from './change-relay.js';
 import { ChangeFeed, type ListenerState } from './changes.js';
 import { StreamHub, type StreamLimits } from './stream-hub.js';
-import type { LiveFeed } from './stream-router.js';
+import type { ChangeSource, LiveFeed } from './stream-router.js';
 
 /** The live feed's state in `GET /health`. */
 export interface LiveFeedHealth {
-  /** The LISTEN connection: `listening`, or `connecting` / `reconnecting` / `stopped`. */
+  /**
+   * The connection to the primary: `listening` (LISTEN), `standby` (connected, a follower of the
+   * Redis fan-out), or `connecting` / `reconnecting` / `stopped`.
+   */
   readonly listener: ListenerState;
+  /**
+   * `leader` (the one replica that LISTENs and publishes to Redis), `follower` (receives from
+   * Redis), or `direct` (LISTENs itself: no REDIS_URL, or Redis does not answer).
+   */
+  readonly role: RelayRole;
+  /** The Redis channel (`none` without REDIS_URL). */
+  readonly channel: ChannelState | 'none';
   /** Open streams of this replica. */
   readonly clients: number;
   /** Streams dropped for not reading (buffer limit) since start. */
@@ -52,9 +65,13 @@ export function streamLimitsFromConfig(
 }
 
 /**
- * Builds the live feed over the primary at `url` (not started).
+ * Builds the live feed over the primary at `url` (not started). With a Redis `kv` the changes go
+ * through the Redis fan-out (docs/decisions.md "D200. Live feed: one listener, fanned out through
+ * Redis"); with the in-process store or none, this replica LISTENs itself.
  *
- * @param timeouts the request pools' connect and statement timeouts, ms.
+ * @param options.connectTimeoutMs, options.statementTimeoutMs the request pools' timeouts, ms.
+ * @param options.leaseSeconds the fan-out lease (STREAM_LEADER_LEASE_SECONDS), default 5.
+ * @param options.sessionShared the embedded database (its connections share one session).
  */
 export function createLiveFeed(options: {
   readonly url: string;
@@ -62,28 +79,67 @@ export function createLiveFeed(options: {
   readonly limits: StreamLimits;
   readonly connectTimeoutMs?: number;
   readonly statementTimeoutMs?: number;
+  readonly kv?: KvStore;
+  readonly leaseSeconds?: number;
+  /** The embedded database: its connections share one session, so a follower never UNLISTENs. */
+  readonly sessionShared?: boolean;
 }): RunningLiveFeed {
   const hub = new StreamHub(options.limits);
+  const fanOut = options.kv?.kind === 'redis' ? options.kv : undefined;
+  let relay: ChangeRelay | undefined;
   const feed = new ChangeFeed({
     url: options.url,
     logger: options.logger,
     connectTimeoutMs: options.connectTimeoutMs,
     statementTimeoutMs: options.statementTimeoutMs,
-    onChanges: (events) => hub.publish(events),
+    // With the fan-out, the relay decides whether this replica LISTENs.
+    listen: fanOut === undefined,
+    sessionShared: options.sessionShared === true,
+    onChanges: (events, from, through) => {
+      if (relay !== undefined) relay.onLocal(events, from, through);
+      else if (events.length > 0) hub.publish(events);
+    },
   });
+  if (fanOut !== undefined)
+    relay = new ChangeRelay({
+      kv: fanOut,
+      feed,
+      deliver: (events) => hub.publish(events),
+      leaseSeconds: options.leaseSeconds ?? 5,
+      logger: options.logger,
+    });
+  const head = () => relay?.head ?? feed.head;
+  const source: ChangeSource = {
+    get running() {
+      return feed.state !== 'stopped';
+    },
+    get readable() {
+      return feed.connected;
+    },
+    get head() {
+      return head();
+    },
+    backlog: (after, max) => feed.backlog(after, max, head()),
+  };
   return {
-    feed,
+    source,
     hub,
-    start: () => feed.start(),
+    async start() {
+      await feed.start();
+      await relay?.start();
+    },
     endStreams: () => hub.closeAll(),
     async close() {
       hub.closeAll();
+      await relay?.close();
       await feed.close();
     },
     health: () => ({
       listener: feed.state,
+      role: relay?.role ?? 'direct',
+      channel: relay?.channel ?? 'none',
       ...hub.stats,
-      last_event_id: feed.head.toString(),
+      last_event_id: head().toString(),
     }),
   };
 }

@@ -13,7 +13,7 @@ import { HttpProblem, parseQuery } from '@ctss/server-kit';
 import type { Express, Request, Response } from 'express';
 import { MAX_SENDERS, addressListParam, domainParam, txHashParam } from '../params.js';
 import { invalidQuery, problemResponse, rateLimited } from '../openapi-responses.js';
-import type { ChangeFeed } from './changes.js';
+import type { Backlog } from './changes.js';
 import type { StreamFilter, StreamHub } from './stream-hub.js';
 
 /** The path of the mainnet live feed. */
@@ -75,9 +75,24 @@ function streamFilter(query: StreamQuery): StreamFilter {
   };
 }
 
-/** The live feed: the change reader and the hub of the replica's streams. */
+/** Where the route reads the changes: the replica's position and the change log. */
+export interface ChangeSource {
+  /** False once the live feed is stopped (the route answers 503). */
+  readonly running: boolean;
+  /** Whether the change log can be read now (a `Last-Event-ID` backlog). */
+  readonly readable: boolean;
+  /** The last change-log position handed to the streams (a new stream starts after it). */
+  readonly head: bigint;
+  /**
+   * The mainnet changes after `after` up to {@link head}, at most `max` log positions.
+   * @throws when the log cannot be read (the route ends the stream).
+   */
+  backlog(after: bigint, max: number): Promise<Backlog>;
+}
+
+/** The live feed: the source of changes and the hub of the replica's streams. */
 export interface LiveFeed {
-  readonly feed: ChangeFeed;
+  readonly source: ChangeSource;
   readonly hub: StreamHub;
 }
 
@@ -101,18 +116,18 @@ export function addStreamRoute(app: Express, live: LiveFeed): void {
         );
       after = BigInt(parsed.data);
     }
-    if (live.feed.state === 'stopped')
+    if (!live.source.running)
       throw new HttpProblem(503, 'SERVICE_UNAVAILABLE', 'the live feed is not running here', {
         'Retry-After': String(RETRY_AFTER_SECONDS),
       });
-    if (after !== undefined && live.feed.state !== 'listening')
+    if (after !== undefined && !live.source.readable)
       throw new HttpProblem(
         503,
         'DEPENDENCY_UNAVAILABLE',
         'the change log cannot be read right now',
         { 'Retry-After': String(RETRY_AFTER_SECONDS) },
       );
-    const head = live.feed.head;
+    const head = live.source.head;
     const start = after === undefined || after > head ? head : after;
     const handle = live.hub.open(res, filter, req.ip ?? 'unknown', start);
     if (handle === 'replica')
@@ -142,7 +157,7 @@ export function addStreamRoute(app: Express, live: LiveFeed): void {
       return;
     }
     try {
-      const backlog = await live.feed.backlog(after, BACKLOG_MAX);
+      const backlog = await live.source.backlog(after, BACKLOG_MAX);
       if (backlog.truncated || backlog.through - after >= BigInt(BACKLOG_MAX))
         handle.write(`event: reset\ndata: {"reason":"event_id_expired"}\n\n`);
       await handle.goLive(backlog.events, backlog.through);

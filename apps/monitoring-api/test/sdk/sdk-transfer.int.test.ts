@@ -4,13 +4,17 @@
  * rebuilds it), verified locally; transfers built for the deployed ABI and sent from viem wallets
  * on a local anvil chain (domain 0) with the devnet contracts, by allowance and by EIP-2612
  * permit; followed by trackTransfer over HTTP from the Monitoring API (in-process app and indexer)
- * to `success` while the test relays the attested messages onto chain B (domain 3). Expectations
+ * to `success` while the test relays the attested messages onto chain B (domain 3). The
+ * in-process app has no live feed (its stream path answers 404): trackTransfer polls the lookup.
+ * The built Monitoring API (a child process on the same database) serves the live feed:
+ * trackTransfer follows the stream, and its request metrics show one lookup only; when the
+ * stream answers 503 (its one stream slot taken) it polls. Expectations
  * come from the contract's rules and the chains' balances. A Solana recipient's words are checked
  * against @solana/spl-token's derivation (a published output), and a tampered, expired or foreign
  * quote is refused with no transaction sent.
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '@ctss/server-kit';
 import {
@@ -42,6 +46,7 @@ import {
   contract,
   deployCctpChain,
   gasQuoteApiEntry,
+  monitoringApiEntry,
   receiveMessage,
   startAnvil,
   startFakeIris,
@@ -51,6 +56,7 @@ import {
   type FakeIris,
 } from '@ctss/devnet';
 import { startListeningService } from '../support/child-service.js';
+import { openSse } from '../support/sse.js';
 import { chainConfig, indexerFor } from '../indexer/support/harness.js';
 
 const RECIPIENT: Address = '0x00000000000000000000000000000000000c0de5';
@@ -74,6 +80,41 @@ let iris: FakeIris;
 let locks: ChainLocks;
 let runner: IndexerRunner | undefined;
 let ctss: CtssClient;
+/** The built Monitoring API with its live feed, its base URL and metrics URL, and a client on it. */
+let live: ChildService | undefined;
+let liveUrl: string;
+let liveMetricsUrl: string;
+let ctssLive: CtssClient;
+
+/** A free TCP port on loopback. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * Requests the live API answered so far, from its `monitoring_http_requests_total`: the transfer
+ * lookups (`GET /transactionsmainnet/{hash}`, any status) and the streams refused with 503.
+ */
+async function liveRequests(): Promise<{ lookups: number; refused: number }> {
+  const text = await (await fetch(`${liveMetricsUrl}/metrics`)).text();
+  let lookups = 0;
+  let refused = 0;
+  for (const line of text.split('\n')) {
+    const m = /^monitoring_http_requests_total\{(.*)\} ([0-9.e+]+)$/.exec(line);
+    if (!m) continue;
+    const labels = m[1]!;
+    const route = /route="([^"]*)"/.exec(labels)?.[1] ?? '';
+    if (!labels.includes('method="GET"')) continue;
+    if (route === '/transactionsmainnet/stream') {
+      if (labels.includes('status="503"')) refused += Number(m[2]);
+    } else if (route.startsWith('/transactionsmainnet/:')) lookups += Number(m[2]);
+  }
+  return { lookups, refused };
+}
 
 /** Starts the Gas Quote API's built entry point on a free port; resolves with its base URL. */
 async function startGasQuoteApi(): Promise<string> {
@@ -130,6 +171,27 @@ beforeAll(async () => {
     attestationIntervalMs: 100,
   });
   ctss = createCtssClient({ gasQuoteUrl: gasUrl, monitoringUrl, irisUrl: iris.url });
+  const metricsPort = await freePort();
+  [live, liveUrl] = await startListeningService(
+    'monitoring-api',
+    monitoringApiEntry('main.js'),
+    {
+      LOG_LEVEL: 'info',
+      NODE_OPTIONS: '',
+      DATABASE_URL: api.db.url,
+      DATABASE_READ_URLS: '',
+      EMBEDDED_SEED: 'false',
+      REDIS_URL: '',
+      CACHE_TTL_SECONDS: '0',
+      FEED_FIRST_PAGE_CACHE_SECONDS: '0',
+      METRICS_PORT: String(metricsPort),
+      // One stream slot: the test takes it to see the 503 fallback.
+      STREAM_MAX_CLIENTS: '1',
+    },
+    DEADLINE_MS,
+  );
+  liveMetricsUrl = `http://127.0.0.1:${metricsPort}`;
+  ctssLive = createCtssClient({ gasQuoteUrl: gasUrl, monitoringUrl: liveUrl, irisUrl: iris.url });
 }, 240_000);
 
 afterAll(async () => {
@@ -137,6 +199,7 @@ afterAll(async () => {
   await locks?.close();
   await iris?.close();
   await gas?.stop();
+  await live?.stop();
   await new Promise((resolve) => server?.close(resolve));
   await api?.close();
   await Promise.all(anvils.map((x) => x.stop()));
@@ -190,6 +253,8 @@ interface Case {
   readonly amount: bigint;
   readonly gasDrop: bigint;
   readonly feeExecuted: bigint;
+  /** The client that tracks the transfer (default: the in-process app's). */
+  readonly tracker?: CtssClient;
 }
 
 async function transferToSuccess(c: Case): Promise<void> {
@@ -255,7 +320,7 @@ async function transferToSuccess(c: Case): Promise<void> {
   );
 
   const seen: TransferProgress[] = [];
-  const tracking = ctss.trackTransfer(sent.hash, {
+  const tracking = (c.tracker ?? ctss).trackTransfer(sent.hash, {
     pollIntervalMs: 200,
     timeoutMs: DEADLINE_MS,
     onProgress: (p) => seen.push(p),
@@ -329,6 +394,57 @@ describe('a transfer made with @ctss/sdk', () => {
       gasDrop: 0n,
       feeExecuted: 0n,
     });
+  }, 180_000);
+
+  it('when the in-process app has no live feed (404), then trackTransfer polls the lookup', async () => {
+    const stream = await fetch(`${ctss.monitoring.baseUrl}/transactionsmainnet/stream`);
+    expect(stream.status).toBe(404);
+  });
+
+  it("v2 fast, USDC fee, by an approve: tracked through the built API's event stream, one lookup only", async () => {
+    const before = await liveRequests();
+    await transferToSuccess({
+      version: 2,
+      isNative: false,
+      finality: 'fast',
+      approval: 'approve',
+      amount: 25_000_000n,
+      gasDrop: 0n,
+      feeExecuted: 0n,
+      tracker: ctssLive,
+    });
+    const after = await liveRequests();
+    // The stream carried pending -> confirmed -> attested -> success; the lookup ran once, at
+    // the start (polling at 200 ms would have looked up many times).
+    expect(after.lookups - before.lookups).toBe(1);
+    expect(after.refused).toBe(before.refused);
+  }, 180_000);
+
+  it('when the built API answers the stream with 503, then trackTransfer polls the lookup', async () => {
+    const holder = await openSse(`${liveUrl}/transactionsmainnet/stream`);
+    expect(holder.status).toBe(200);
+    try {
+      const refused = await fetch(`${liveUrl}/transactionsmainnet/stream`);
+      expect(refused.status).toBe(503);
+      await refused.body?.cancel();
+      const before = await liveRequests();
+      await transferToSuccess({
+        version: 2,
+        isNative: true,
+        finality: 'standard',
+        approval: 'approve',
+        amount: 35_000_000n,
+        gasDrop: 0n,
+        feeExecuted: 0n,
+        tracker: ctssLive,
+      });
+      const after = await liveRequests();
+      // Its stream was refused, then the lookup was polled.
+      expect(after.refused - before.refused).toBe(1);
+      expect(after.lookups - before.lookups).toBeGreaterThan(1);
+    } finally {
+      holder.close();
+    }
   }, 180_000);
 
   it('to a Solana recipient: the associated token account and owner, byte for byte', async () => {

@@ -32,7 +32,13 @@ export async function startListeningService(
         lines.push(line);
         try {
           const logged = JSON.parse(line) as { port?: unknown; msg?: unknown };
-          if (typeof logged.port === 'number' && String(logged.msg).includes('listening'))
+          // The service's own line, not the metrics server's (METRICS_PORT) `metrics listening`.
+          const msg = String(logged.msg);
+          if (
+            typeof logged.port === 'number' &&
+            msg.includes('listening') &&
+            !msg.startsWith('metrics')
+          )
             listening(logged.port);
         } catch {
           // Not a log record.
