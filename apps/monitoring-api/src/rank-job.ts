@@ -8,7 +8,7 @@
  */
 import { createLogger, parseConfig } from '@ctss/server-kit';
 import { ConfigSchema } from './config.js';
-import { createKnex } from './db/connect.js';
+import { createAdminKnex } from './db/connect.js';
 import { recomputePoints, type PointsRunResult } from './points/recompute.js';
 import { pointsRuleOf } from './points/rule.js';
 import { recomputeRanks, type RankUpdateCounts } from './users/ranks.js';
@@ -38,7 +38,7 @@ export async function runRankJob(
   if (!config.DATABASE_URL)
     throw new Error('DATABASE_URL must be set: the rank job writes to the primary database');
   const logger = createLogger({ name: 'monitoring-rank-job', level: config.LOG_LEVEL });
-  const knex = createKnex(config.DATABASE_URL, { poolMax: 1, logger });
+  const knex = createAdminKnex(config.DATABASE_URL, { poolMax: 1, logger });
   try {
     const started = performance.now();
     const points = await recomputePoints(knex, pointsRuleOf(config), options);

@@ -40,7 +40,7 @@ interface Instance {
 }
 
 async function startInstance(db: TestDatabase): Promise<Instance> {
-  const probe = buildTestDeps({ knex: db.knex, env: ENV });
+  const probe = buildTestDeps({ database: db.database, env: ENV });
   const live = createLiveFeed({
     url: db.url,
     logger: probe.logger,
@@ -236,7 +236,7 @@ describe('GET /transactionsmainnet/stream', () => {
 describe('a drain with open streams', () => {
   it('when the server drains, then the open streams end and the shutdown completes', async () => {
     const db = await createTestDatabase();
-    const deps = buildTestDeps({ knex: db.knex, env: ENV });
+    const deps = buildTestDeps({ database: db.database, env: ENV });
     const live = createLiveFeed({
       url: db.url,
       logger: deps.logger,
