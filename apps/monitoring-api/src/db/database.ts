@@ -42,7 +42,7 @@ export const SESSION_OPTIONS = '-c jit=off';
 const READ_TIMEOUT_MARGIN_MS = 1_000;
 
 /** A statement the handle sent, as its observers hear it (before it runs). */
-export interface ExecutedStatement {
+interface ExecutedStatement {
   /** The SQL text with `$n` placeholders. */
   readonly text: string;
   readonly values: readonly unknown[];
@@ -51,7 +51,7 @@ export interface ExecutedStatement {
 }
 
 /** Hears every statement a {@link Database} sends (a query log, the SQL files of src/queries). */
-export type StatementObserver = (statement: ExecutedStatement) => void;
+type StatementObserver = (statement: ExecutedStatement) => void;
 
 /** A pool of statements over one or more targets (see the module comment). */
 export interface Database extends Session {
@@ -141,7 +141,7 @@ export function openTarget(
 }
 
 /** Where the handle's new connections go. */
-export interface Routing {
+interface Routing {
   /** The target of the next new connection: a healthy replica, else the primary. */
   pick(): Target;
   /** How many more targets a failed connection may be retried on (the replicas). */

@@ -8,11 +8,10 @@
  *   (PostgreSQL protocol "Extended Query", `Parse` with a statement name; node-postgres
  *   `{ name, text, values }`); where the server shares one session between connections it runs
  *   unnamed (db/database.ts);
- * - dynamic SQL: the knex query builder {@link sql}, compiled with its public
- *   `.toSQL().toNative()` to `{ sql, bindings }`; the builder holds no connection and runs nothing.
+ * - a knex query (a builder without a connection, `knex({ client: 'pg' })`), compiled with its
+ *   public `.toSQL().toNative()` to `{ sql, bindings }`.
  */
 import { createHash } from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
 
 /** A named statement: its name (unique per text) and SQL with `$n` placeholders. */
 export interface PreparedStatement {
@@ -31,21 +30,14 @@ export function prepare(prefix: string, text: string): PreparedStatement {
   return { name: `${prefix}_${digest}`, text };
 }
 
-/**
- * The knex query builder for dynamic SQL (PostgreSQL dialect, no connection): build a query, and
- * run it with a {@link Queryable} method, which compiles it with `.toSQL().toNative()`.
- * `int8` and `numeric` come back as strings (parse with BigInt), as for every statement.
- */
-export const sql: Knex = knexFactory({ client: 'pg' });
-
 /** A knex query (builder or raw) the layer compiles to text and values. */
-export interface CompilableQuery {
+interface CompilableQuery {
   toSQL(): { toNative(): { sql: string; bindings: readonly unknown[] } };
 }
 
 /**
  * What a {@link Queryable} method runs: SQL text (bound with the method's `values`), a
- * {@link PreparedStatement} (likewise), or a knex query from {@link sql} (its own bindings).
+ * {@link PreparedStatement} (likewise), or a knex query (its own bindings).
  */
 export type Query = string | PreparedStatement | CompilableQuery;
 
