@@ -1,5 +1,5 @@
 /**
- * Prepared statements pipelined on shared pool connections (db/prepared.ts "lanes"), against a
+ * Prepared statements pipelined on shared pool connections (db/lanes.ts), against a
  * real PostgreSQL: concurrent statements get their own answers, use at most the configured number
  * of connections, a failing statement does not disturb the ones around it, and a connection that
  * dies mid-pipeline fails only the statements on it while later ones run on a new connection.

@@ -30,7 +30,7 @@ const HOUR = 3_600;
 const TO = Math.floor(TEST_NOW.getTime() / 1000 / HOUR) * HOUR;
 const FROM = TO - 2 * HOUR;
 
-/** One request of each kind whose statements are prepared (db/prepared.ts). */
+/** One request of each kind whose statements are prepared (db/statements.ts `prepare`). */
 const PATHS = [
   '/transactionsmainnet?limit=5',
   '/stats/mainnet/transactions',

@@ -101,7 +101,7 @@ const UNRECEIVED = { received_at: null, fee_executed: null } as const;
  *
  * @param message the attested message, 0x hex.
  */
-export function attestedColumns(
+function attestedColumns(
   knex: Knex | Knex.Transaction,
   version: 1 | 2,
   message: string,

@@ -2,7 +2,7 @@
  * SQL of the transaction feeds. Keyset pagination over (created_at, id) DESC: created_at is stored
  * in whole seconds, so this is the (second, id) order of docs/api.md "Pagination", served by the
  * `(network, <filter column>, created_at desc, id desc)` indexes. All values are bound parameters;
- * each query shape (which filters are present) is one named prepared statement (db/prepared.ts).
+ * each query shape (which filters are present) is one named prepared statement (db/statements.ts `prepare`, run by db/database.ts).
  */
 import type { DestinationTxStatus } from '@ctss/domain-types';
 import type { Queryable } from '../db/statements.js';
