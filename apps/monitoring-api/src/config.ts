@@ -51,7 +51,7 @@ const CoreConfigSchema = z.object({
   /** Connections per pool (primary and each read pool). */
   DATABASE_POOL_MAX: envInteger(1, 200).default(10),
   /**
-   * Connections of each pool that carry the hot reads pipelined (db/prepared.ts); 0 = none.
+   * Connections of each pool that carry the hot reads pipelined (db/lanes.ts); 0 = none.
    * Less than DATABASE_POOL_MAX; absent = 2, or DATABASE_POOL_MAX - 1 when that is smaller
    * ({@link pipelineLanes}).
    */

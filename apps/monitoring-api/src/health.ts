@@ -87,7 +87,7 @@ export function createHealthRouter(deps: HealthDeps): Router {
   const probeDatabase = async (): Promise<Reach> => {
     let next: Reach;
     try {
-      await within(deps.db.read.raw('select 1'), PROBE_TIMEOUT_MS);
+      await within(deps.db.read.execute('select 1'), PROBE_TIMEOUT_MS);
       next = 'ok';
     } catch (err) {
       next = isCredentialsRefused(err) ? REFUSED : 'unreachable';

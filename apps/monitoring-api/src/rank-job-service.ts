@@ -20,7 +20,7 @@ import {
 import express from 'express';
 import { Counter, Gauge } from 'prom-client';
 import type { AppConfig } from './config.js';
-import { createKnex } from './db/connect.js';
+import { createAdminKnex } from './db/connect.js';
 import { pointsRuleOf, ruleVersion } from './points/rule.js';
 import { runRankJobSteps, type RankJobResult } from './rank-job.js';
 
@@ -67,7 +67,7 @@ export async function startRankJobService(
     throw new Error('DATABASE_URL must be set: the rank job writes to the primary database');
   const rule = pointsRuleOf(config);
   const version = ruleVersion(rule);
-  const knex = createKnex(config.DATABASE_URL, { poolMax: 2, logger });
+  const knex = createAdminKnex(config.DATABASE_URL, { poolMax: 2, logger });
   const metrics = createMetrics({ prefix: 'monitoring_rank_job_' });
   const registers = [metrics.registry];
   new Gauge({

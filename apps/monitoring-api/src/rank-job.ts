@@ -10,7 +10,7 @@
 import { createLogger, parseConfig, type Logger } from '@ctss/server-kit';
 import type { Knex } from 'knex';
 import { ConfigSchema } from './config.js';
-import { createKnex } from './db/connect.js';
+import { createAdminKnex } from './db/connect.js';
 import { recomputePoints, type PointsRunResult } from './points/recompute.js';
 import { pointsRuleOf, type PointsRule } from './points/rule.js';
 import { recomputeRanks, type RankUpdateCounts } from './users/ranks.js';
@@ -72,7 +72,7 @@ export async function runRankJob(
   if (!config.DATABASE_URL)
     throw new Error('DATABASE_URL must be set: the rank job writes to the primary database');
   const logger = createLogger({ name: 'monitoring-rank-job', level: config.LOG_LEVEL });
-  const knex = createKnex(config.DATABASE_URL, { poolMax: 1, logger });
+  const knex = createAdminKnex(config.DATABASE_URL, { poolMax: 1, logger });
   try {
     return await runRankJobSteps(knex, pointsRuleOf(config), logger, options);
   } finally {

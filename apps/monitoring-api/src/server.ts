@@ -19,7 +19,7 @@ import {
 import { createApp } from './app.js';
 import type { Clock } from './clock.js';
 import { databaseTimeouts, pipelineLanes, type AppConfig } from './config.js';
-import { createDatabases, createKnex } from './db/connect.js';
+import { createAdminKnex, createDatabases } from './db/connect.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import type { AppResources } from './deps.js';
 import { migrateLatest } from './migrations/index.js';
@@ -70,7 +70,7 @@ export async function startMonitoringService(
   );
   await dbs.refreshReplicaHealth();
   // Migrations and the demo load run on their own connection without the pools' statement timeout.
-  const admin = createKnex(primaryUrl, { poolMax: 1, logger });
+  const admin = createAdminKnex(primaryUrl, { poolMax: 1, logger });
   try {
     const applied = await migrateLatest(admin);
     logger.info({ applied }, 'database migrated');

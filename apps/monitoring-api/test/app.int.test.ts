@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
-import { createKnex } from '../src/db/connect.js';
+import { createDatabase } from '../src/db/connect.js';
 import { useTestApp } from './support/app.js';
 import { buildTestDeps } from './support/deps.js';
 
@@ -25,8 +25,8 @@ describe('probes, metrics, docs, CORS, headers', () => {
   it('when the database is unreachable, then /ready stays 200 and reports it, and /health stays ok', async () => {
     // Every replica shares the outage: failing readiness would take them all out of the Service
     // and stale statistics would reach nobody (docs/operations.md "Readiness").
-    const dead = createKnex('postgres://postgres@127.0.0.1:1/none', { poolMax: 1 });
-    const broken = buildTestDeps({ knex: dead });
+    const dead = createDatabase('postgres://postgres@127.0.0.1:1/none', { poolMax: 1 });
+    const broken = buildTestDeps({ database: dead });
     try {
       const brokenApp = createApp(broken);
       const res = await request(brokenApp).get('/ready').expect(200);
@@ -38,7 +38,7 @@ describe('probes, metrics, docs, CORS, headers', () => {
       expect(metrics.text).toMatch(/dependency_credentials_refused\{dependency="database"\} 0/);
     } finally {
       await broken.close();
-      await dead.destroy();
+      await dead.close();
     }
   });
 
@@ -48,8 +48,8 @@ describe('probes, metrics, docs, CORS, headers', () => {
       // A role the server does not know: FATAL 28000 from a real PostgreSQL (PGlite has no roles).
       const url = new URL(process.env.DATABASE_URL!);
       url.username = 'no_such_role_ctss';
-      const refused = createKnex(url.toString(), { poolMax: 1 });
-      const deps = buildTestDeps({ knex: refused });
+      const refused = createDatabase(url.toString(), { poolMax: 1 });
+      const deps = buildTestDeps({ database: refused });
       try {
         const app = createApp(deps);
         const res = await request(app).get('/ready').expect(503);
@@ -67,7 +67,7 @@ describe('probes, metrics, docs, CORS, headers', () => {
         expect(feed.body.code).toBe('DEPENDENCY_UNAVAILABLE');
       } finally {
         await deps.close();
-        await refused.destroy();
+        await refused.close();
       }
     },
   );
@@ -124,7 +124,7 @@ describe('probes, metrics, docs, CORS, headers', () => {
 
   it('when CORS_ORIGINS lists the explorer, then only that origin is allowed', async () => {
     const scoped = buildTestDeps({
-      knex: t.db.knex,
+      database: t.db.database,
       env: { CORS_ORIGINS: 'https://explorer.example' },
     });
     try {

@@ -6,7 +6,7 @@
  * cursor pages included, and answered as immutable with no further query; a window above the
  * watermark (a lagging chain) is never kept, so a record the lagging chain adds later shows; a
  * page with a pending record is not kept; without configured chains nothing is closed. Queries
- * are counted through knex's `query` event; time moves by the app's injected clock.
+ * are counted through the database handle's statement observer; time moves by the app's injected clock.
  */
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -16,7 +16,7 @@ import type { Knex } from 'knex';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { ConfigSchema } from '../src/config.js';
-import { createKnex } from '../src/db/connect.js';
+import { createDatabase } from '../src/db/connect.js';
 import { CLOSED_WINDOW_CACHE_CONTROL } from '../src/transactions/closed-windows.js';
 import { WATERMARK_REFRESH_MS } from '../src/transactions/watermark.js';
 import { aTransaction, insertAll } from './support/builders.js';
@@ -39,10 +39,10 @@ interface Served {
 }
 
 async function serve(db: TestDatabase, env: Record<string, string>): Promise<Served> {
-  const knex = createKnex(db.url, { poolMax: 4 });
+  const database = createDatabase(db.url, { poolMax: 4 });
   let sent = 0;
-  knex.on('query', (q: { sql: string }) => {
-    if (q.sql.includes('from transactions')) sent += 1;
+  database.observe((statement) => {
+    if (statement.text.includes('from transactions')) sent += 1;
   });
   let now = TEST_NOW.getTime();
   // One Redis namespace for every replica of the test (REDIS_PREFIX), as deployed.
@@ -51,7 +51,7 @@ async function serve(db: TestDatabase, env: Record<string, string>): Promise<Ser
     prefix: env.REDIS_PREFIX ?? 'ctss:test:',
     logger: createLogger({ name: 'closed-windows-test', level: 'silent' }),
   });
-  const deps: TestDeps = buildTestDeps({ knex, env, kv, clock: () => now });
+  const deps: TestDeps = buildTestDeps({ database, env, kv, clock: () => now });
   const server: Server = createServer(createApp(deps));
   const base = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
   return {
@@ -64,7 +64,7 @@ async function serve(db: TestDatabase, env: Record<string, string>): Promise<Ser
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.close();
-      await knex.destroy();
+      await database.close();
     },
   };
 }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createLogger } from '@ctss/server-kit';
 import { createDatabases } from '../src/db/connect.js';
+import type { Database } from '../src/db/database.js';
 import { useTestDatabase } from './support/database.js';
 
 const logger = createLogger({ name: 'connect-test', level: 'silent' });
@@ -19,9 +20,10 @@ if (!real)
   const db = useTestDatabase({ migrate: false });
 
   it('when the primary, replica and single pools connect, then JIT is off in each session', async () => {
-    const jit = async (knex: import('knex').Knex) =>
-      (await knex.raw<{ rows: { jit: string }[] }>('show jit')).rows[0]!.jit;
-    expect(await jit(db.knex)).toBe('off');
+    const jit = async (database: Pick<Database, 'first'>) =>
+      (await database.first<{ jit: string }>('show jit'))!.jit;
+    expect(await jit(db.database)).toBe('off');
+    expect((await db.knex.raw<{ rows: { jit: string }[] }>('show jit')).rows[0]!.jit).toBe('off');
     const handles = createDatabases({ primaryUrl: db.url, readUrls: [db.url], poolMax: 1 }, logger);
     try {
       expect([await jit(handles.primary), await jit(handles.read)]).toEqual(['off', 'off']);

@@ -1,14 +1,14 @@
 /**
  * Which database errors are "unavailable" (503 DEPENDENCY_UNAVAILABLE) and which count towards
  * the circuit breaker (src/db/unavailable.ts, src/db/circuit-breaker.ts), from errors a real
- * PostgreSQL server, node-postgres and knex raise: a statement timeout, a terminated backend, a
+ * PostgreSQL server, node-postgres and pg-pool raise: a statement timeout, a terminated backend, a
  * refused connection, a busy pool, a syntax error.
  */
 import { describe, expect, it } from '@jest/globals';
 import { DependencyUnavailableError } from '@ctss/server-kit';
 import pg from 'pg';
 import { CircuitBreaker } from '../src/db/circuit-breaker.js';
-import { createKnex } from '../src/db/connect.js';
+import { createDatabase } from '../src/db/connect.js';
 import {
   classifyDatabaseError,
   isConnectionLost,
@@ -37,17 +37,17 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   const db = useTestDatabase({ migrate: false });
 
   it('when a statement runs past the statement timeout, then it is a 503 but not a lost connection', async () => {
-    const knex = createKnex(db.url, { poolMax: 1, statementTimeoutMs: 100 });
+    const knex = createDatabase(db.url, { poolMax: 1, statementTimeoutMs: 100 });
     try {
-      const err = await failure(knex.raw('select pg_sleep(2)'));
+      const err = await failure(knex.execute('select pg_sleep(2)'));
       expect((err as { code?: string }).code).toBe('57014');
       expect(classifyDatabaseError(err)).toBeInstanceOf(DependencyUnavailableError);
       expect(classifyDatabaseError(err)?.headers['Retry-After']).toBe('1');
       expect(isConnectionLost(err)).toBe(false);
       // The connection is still good.
-      expect((await knex.raw<{ rows: unknown[] }>('select 1')).rows).toHaveLength(1);
+      expect((await knex.execute('select 1')).rows).toHaveLength(1);
     } finally {
-      await knex.destroy();
+      await knex.close();
     }
   });
 
@@ -65,18 +65,18 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   });
 
   it('when the server refuses connections, then it is a 503 and a lost connection', async () => {
-    const knex = createKnex(REFUSING, { poolMax: 1, connectTimeoutMs: 1_000 });
+    const knex = createDatabase(REFUSING, { poolMax: 1, connectTimeoutMs: 1_000 });
     try {
-      const err = await failure(knex.raw('select 1'));
+      const err = await failure(knex.execute('select 1'));
       expect(isConnectionLost(err)).toBe(true);
       expect(classifyDatabaseError(err)?.code).toBe('DEPENDENCY_UNAVAILABLE');
     } finally {
-      await knex.destroy();
+      await knex.close();
     }
   });
 
   it('when a statement is wrong, then it is not a database outage (the default 500)', async () => {
-    const err = await failure(db.knex.raw('selec 1'));
+    const err = await failure(db.database.execute('selec 1'));
     expect((err as { code?: string }).code).toBe('42601');
     expect(isDatabaseUnavailable(err)).toBe(false);
     expect(classifyDatabaseError(err)).toBeUndefined();
@@ -85,33 +85,47 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 
   it('when the pool is busy past the acquire timeout, then it is a 503 and the breaker stays closed', async () => {
     const breaker = new CircuitBreaker({ name: 'database' });
-    const knex = createKnex(db.url, { poolMax: 1, acquireTimeoutMs: 100, breaker });
-    const held = await knex.client.acquireConnection();
+    const knex = createDatabase(db.url, { poolMax: 1, acquireTimeoutMs: 100, breaker });
+    // The pool's one connection, held by a transaction until the test ends.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding!: () => void;
+    const holds = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const held = knex.transaction(async () => {
+      holding();
+      await released;
+    });
+    await holds;
     try {
       for (let i = 0; i < 5; i += 1) {
-        const err = await failure(knex.raw('select 1'));
+        const err = await failure(knex.execute('select 1'));
         expect(isConnectionLost(err)).toBe(false);
         expect(classifyDatabaseError(err)?.status).toBe(503);
       }
       expect(breaker.state).toBe('closed');
     } finally {
-      await knex.client.releaseConnection(held);
-      await knex.destroy();
+      release();
+      await held;
+      await knex.close();
     }
   });
 
   it('when connections fail three times in a row, then the breaker opens and requests fail without connecting', async () => {
     const breaker = new CircuitBreaker({ name: 'database', openMs: 60_000 });
-    const knex = createKnex(REFUSING, { poolMax: 2, connectTimeoutMs: 1_000, breaker });
+    const knex = createDatabase(REFUSING, { poolMax: 2, connectTimeoutMs: 1_000, breaker });
     try {
-      for (let i = 0; i < 3; i += 1) await failure(knex.raw('select 1'));
+      for (let i = 0; i < 3; i += 1) await failure(knex.execute('select 1'));
       expect(breaker.state).toBe('open');
       const started = performance.now();
-      const err = await failure(knex.raw('select 1'));
+      const err = await failure(knex.execute('select 1'));
       expect(err).toBeInstanceOf(DependencyUnavailableError);
       expect(performance.now() - started).toBeLessThan(500);
     } finally {
-      await knex.destroy();
+      await knex.close();
     }
   });
 
@@ -119,12 +133,12 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
     const breaker = new CircuitBreaker({ name: 'database', openMs: 0 });
     for (let i = 0; i < 3; i += 1) breaker.failed();
     expect(breaker.state).toBe('open');
-    const knex = createKnex(db.url, { poolMax: 1, breaker });
+    const knex = createDatabase(db.url, { poolMax: 1, breaker });
     try {
-      await knex.raw('select 1');
+      await knex.execute('select 1');
       expect(breaker.state).toBe('closed');
     } finally {
-      await knex.destroy();
+      await knex.close();
     }
   });
 });

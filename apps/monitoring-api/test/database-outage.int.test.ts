@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, createKvStore } from '@ctss/server-kit';
 import { createApp } from '../src/app.js';
-import { createDatabases, createKnex, type DatabaseHandles } from '../src/db/connect.js';
+import { createDatabases, createAdminKnex, type DatabaseHandles } from '../src/db/connect.js';
 import { migrateLatest } from '../src/migrations/index.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { buildTestDeps, type TestDeps } from './support/deps.js';
@@ -107,11 +107,11 @@ function percentile(values: number[], p: number): number {
 
   beforeAll(async () => {
     pg = await startOwnPostgres(PORT);
-    const admin = createKnex(pg.url, { poolMax: 1 });
+    const admin = createAdminKnex(pg.url, { poolMax: 1 });
     await admin.raw('create database outage');
     await admin.destroy();
     const url = pg.urlOf('outage');
-    const setup = createKnex(url, { poolMax: 1 });
+    const setup = createAdminKnex(url, { poolMax: 1 });
     await migrateLatest(setup);
     await insertAll(setup, [aTransaction(), aTransaction({ network: 'testnet' })]);
     await setup.destroy();
@@ -128,7 +128,7 @@ function percentile(values: number[], p: number): number {
       logger,
     );
     deps = buildTestDeps({
-      knex: dbs.primary,
+      database: dbs.primary,
       // The in-process store: this test is about the database, and a Redis hit would hide the stale copy.
       kv: createKvStore({ prefix: 'outage:' }),
       // No first page kept either: under the fixed test clock a kept page would never expire.

@@ -4,16 +4,15 @@
  * `FEED_FIRST_PAGE_CACHE_SECONDS` of its query a first page is answered, 200 or 304, with no
  * database query and its age in `Age`; after that it is read again; cursor pages and lookups are
  * always read; concurrent misses share one query; a failed query is not kept; 0 turns it off.
- * Queries are counted through knex's `query` event; time moves by the app's injected clock.
+ * Queries are counted through the database handle's statement observer; time moves by the app's injected clock.
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { listen, parseConfig } from '@ctss/server-kit';
-import type { Knex } from 'knex';
 import request from 'supertest';
 import { createApp } from '../src/app.js';
 import { ConfigSchema } from '../src/config.js';
-import { createKnex } from '../src/db/connect.js';
+import { createDatabase } from '../src/db/connect.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { buildTestDeps, TEST_NOW, type TestDeps } from './support/deps.js';
@@ -24,7 +23,6 @@ const STATEMENT_TIMEOUT_MS = 1_000;
 /** A served app on its own pool of the test database, with a clock the test moves. */
 interface Served {
   base: string;
-  knex: Knex;
   /** Feed and lookup statements the app has sent so far. */
   queries(): number;
   /** Moves the app's clock `ms` forward. */
@@ -34,22 +32,21 @@ interface Served {
 
 /** Serves the app with `env` over `db`, counting the feed statements it sends. */
 async function serve(db: TestDatabase, env: Record<string, string> = {}): Promise<Served> {
-  const knex = createKnex(db.url, {
+  const database = createDatabase(db.url, {
     poolMax: 4,
     pipelineLanes: 2,
     statementTimeoutMs: STATEMENT_TIMEOUT_MS,
   });
   let sent = 0;
-  knex.on('query', (q: { sql: string }) => {
-    if (q.sql.includes('from transactions')) sent += 1;
+  database.observe((statement) => {
+    if (statement.text.includes('from transactions')) sent += 1;
   });
   let now = TEST_NOW.getTime();
-  const deps: TestDeps = buildTestDeps({ knex, env, clock: () => now });
+  const deps: TestDeps = buildTestDeps({ database, env, clock: () => now });
   const server: Server = createServer(createApp(deps));
   const base = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
   return {
     base,
-    knex,
     queries: () => sent,
     advance: (ms) => {
       now += ms;
@@ -58,7 +55,7 @@ async function serve(db: TestDatabase, env: Record<string, string> = {}): Promis
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.close();
-      await knex.destroy();
+      await database.close();
     },
   };
 }

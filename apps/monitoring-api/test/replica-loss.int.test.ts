@@ -6,14 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createKvStore, createLogger } from '@ctss/server-kit';
-import type { Knex } from 'knex';
 import { createApp } from '../src/app.js';
-import { createDatabases, createKnex, type DatabaseHandles } from '../src/db/connect.js';
+import { createAdminKnex, createDatabases, type DatabaseHandles } from '../src/db/connect.js';
+import type { Database } from '../src/db/database.js';
 import { classifyDatabaseError } from '../src/db/unavailable.js';
 import { migrateLatest } from '../src/migrations/index.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { buildTestDeps, type TestDeps } from './support/deps.js';
+import { onHeldConnections } from './support/held-connections.js';
 import { closeInOrder, listenOnLoopback, type Listening } from './support/listen.js';
 import { canRunOwnPostgres, startOwnPostgres, type OwnPostgres } from './support/own-postgres.js';
 
@@ -33,10 +34,9 @@ if (!enabled)
   let base: string;
 
   /** Which server a read lands on, or the problem code when it fails. */
-  const readMarker = async (knex: Knex): Promise<string> => {
+  const readMarker = async (database: Database): Promise<string> => {
     try {
-      return (await knex.raw<{ rows: { name: string }[] }>('select name from marker')).rows[0]!
-        .name;
+      return (await database.first<{ name: string }>('select name from marker'))!.name;
     } catch (err) {
       return classifyDatabaseError(err)?.code ?? `unexpected: ${String(err)}`;
     }
@@ -48,7 +48,7 @@ if (!enabled)
     await insertAll(primary.knex, [aTransaction(), aTransaction()]);
     replica = await startOwnPostgres(PORT);
     // The replica holds the same schema and one transfer (a different count tells the two apart).
-    const setup = createKnex(replica.url, { poolMax: 1 });
+    const setup = createAdminKnex(replica.url, { poolMax: 1 });
     await migrateLatest(setup);
     await setup.raw(`create table marker as select 'replica'::text as name`);
     await insertAll(setup, [aTransaction()]);
@@ -58,7 +58,7 @@ if (!enabled)
       createLogger({ name: 'replica-loss-test', level: 'silent' }),
     );
     await dbs.refreshReplicaHealth();
-    deps = buildTestDeps({ knex: dbs.primary, kv: createKvStore({ prefix: 'replica-loss:' }) });
+    deps = buildTestDeps({ database: dbs.primary, kv: createKvStore({ prefix: 'replica-loss:' }) });
     const app = createApp({ ...deps, db: { primary: dbs.primary, read: dbs.read } });
     listening = await listenOnLoopback(app);
     base = listening.base;
@@ -104,12 +104,7 @@ if (!enabled)
     await replica.start();
     await dbs.refreshReplicaHealth();
     // Hold more connections than the pool had open to the primary, so new ones are opened.
-    const connections: { query(sql: string): Promise<{ rows: { name: string }[] }> }[] = [];
-    for (let i = 0; i < 3; i += 1) connections.push(await dbs.read.client.acquireConnection());
-    const names: string[] = [];
-    for (const connection of connections)
-      names.push((await connection.query('select name from marker')).rows[0]!.name);
-    for (const connection of connections) await dbs.read.client.releaseConnection(connection);
+    const names = await onHeldConnections(dbs.read, 3, 'select name from marker');
     expect(names).toContain('replica');
   }, 30_000);
 });

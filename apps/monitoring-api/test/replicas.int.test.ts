@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '@ctss/server-kit';
 import { createDatabases } from '../src/db/connect.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { onHeldConnections } from './support/held-connections.js';
 
 const logger = createLogger({ name: 'replicas-test', level: 'silent' });
 const DEAD = 'postgres://postgres@127.0.0.1:1/none';
@@ -30,17 +31,14 @@ describe('read replicas', () => {
     try {
       await handles.refreshReplicaHealth();
       // Hold n connections at once, so each one is a new physical connection chosen by the pool.
-      const connections: { query(sql: string): Promise<{ rows: { name: string }[] }> }[] = [];
-      for (let i = 0; i < n; i += 1)
-        connections.push(await handles.read.client.acquireConnection());
-      const names: string[] = [];
-      for (const connection of connections)
-        names.push((await connection.query('select name from marker')).rows[0]!.name);
-      for (const connection of connections) await handles.read.client.releaseConnection(connection);
-      expect(
-        (await handles.primary.raw<{ rows: { name: string }[] }>('select name from marker'))
-          .rows[0]!.name,
-      ).toBe('primary');
+      const names = (await onHeldConnections(
+        handles.read,
+        n,
+        'select name from marker',
+      )) as string[];
+      expect((await handles.primary.first<{ name: string }>('select name from marker'))!.name).toBe(
+        'primary',
+      );
       return names;
     } finally {
       await handles.close();

@@ -13,7 +13,7 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '@ctss/server-kit';
-import type { Knex } from 'knex';
+import type { Database } from '../src/db/database.js';
 import pg from 'pg';
 import { createApp } from '../src/app.js';
 import { createDatabases, type DatabaseHandles } from '../src/db/connect.js';
@@ -30,7 +30,7 @@ const HOUR = 3_600;
 const TO = Math.floor(TEST_NOW.getTime() / 1000 / HOUR) * HOUR;
 const FROM = TO - 2 * HOUR;
 
-/** One request of each kind whose statements are prepared (db/prepared.ts). */
+/** One request of each kind whose statements are prepared (db/statements.ts `prepare`). */
 const PATHS = [
   '/transactionsmainnet?limit=5',
   '/stats/mainnet/transactions',
@@ -40,18 +40,10 @@ const PATHS = [
   `/defillama/bridge/volumes?from_timestamp=${FROM}&to_timestamp=${TO}`,
 ];
 
-/** The knex pool's own counts (tarn, knex's public `client.pool`). */
-interface TarnPool {
-  numUsed(): number;
-  numFree(): number;
-  numPendingCreates(): number;
-}
-
-/** Resolves once every connection of `knex`'s pool has been closed for being idle. */
-async function poolDrained(knex: Knex): Promise<void> {
-  const pool = (knex.client as { pool: TarnPool }).pool;
+/** Resolves once every connection of `database`'s pool has been closed for being idle. */
+async function poolDrained(database: Database): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (pool.numFree() + pool.numUsed() + pool.numPendingCreates() > 0) {
+  while (database.openConnections() > 0) {
     if (Date.now() > deadline) throw new Error('the pool kept its idle connections');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -88,7 +80,7 @@ describe('a pool whose idle connections close', () => {
       },
       logger,
     );
-    const deps: TestDeps = { ...buildTestDeps({ knex: dbs.primary }), db: dbs };
+    const deps: TestDeps = { ...buildTestDeps({ database: dbs.primary }), db: dbs };
     const http: Listening = await listenOnLoopback(createApp(deps));
     return {
       dbs,
@@ -111,7 +103,7 @@ describe('a pool whose idle connections close', () => {
           database: [{ target: 'primary', status: 'ok', recent_failures: 0 }],
         });
         // Named statements stay where they pay: on a real server the pool never gives them up.
-        const shared = (served.dbs.primary.client as { sessionShared: boolean }).sessionShared;
+        const shared = served.dbs.primary.sessionShared;
         expect(shared).toBe(db.embedded);
       } finally {
         await served.close();
@@ -132,7 +124,7 @@ describe('a target whose statements keep failing while it accepts connections', 
     );
     // Every feed request reads the database (no in-process first page).
     const env = { FEED_FIRST_PAGE_CACHE_SECONDS: '0' };
-    const deps: TestDeps = { ...buildTestDeps({ knex: dbs.primary, env }), db: dbs };
+    const deps: TestDeps = { ...buildTestDeps({ database: dbs.primary, env }), db: dbs };
     dbs.health.registerMetrics(deps.metrics.registry, 'monitoring_test_');
     served = { dbs, deps, base: '', http: await listenOnLoopback(createApp(deps)) };
     served.base = served.http.base;

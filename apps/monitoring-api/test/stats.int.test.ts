@@ -357,7 +357,7 @@ describe('statistics cache', () => {
   });
 
   it('when many requests miss the cache at once, then one query runs and all get the same answer', async () => {
-    const { queries, stop } = watchQueries(t.db.knex, 'tx_network_totals');
+    const { queries, stop } = watchQueries(t.db.database, 'tx_network_totals');
     try {
       const responses = await Promise.all(
         Array.from({ length: 20 }, () => request(t.app).get('/stats/mainnet/volumes')),

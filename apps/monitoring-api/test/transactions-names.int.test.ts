@@ -35,7 +35,7 @@ describe('GET /transactionsmainnet?addr_or_tx_hash=<name>.sol', () => {
     solana = await startLocalSolana();
     solana.setAccount(getSolDomainKey('alice.sol'), registryAccount(OWNER), NAME_PROGRAM_ID);
     db = await createTestDatabase();
-    deps = buildTestDeps({ knex: db.knex, env: { SOLANA_RPC_URL: solana.url } });
+    deps = buildTestDeps({ database: db.database, env: { SOLANA_RPC_URL: solana.url } });
     app = createApp(deps);
     ids = await insertAll(db.knex, [
       aTransaction({ source_domain: 5, sender: OWNER }),

@@ -73,7 +73,7 @@ interface Instance {
 
 /** Starts an instance whose live feed fans out through `kv` (Redis). */
 async function startInstance(db: TestDatabase, kv: KvStore): Promise<Instance> {
-  const probe = buildTestDeps({ knex: db.knex, env: ENV, kv });
+  const probe = buildTestDeps({ database: db.database, env: ENV, kv });
   const live = createLiveFeed({
     url: db.url,
     logger: probe.logger,
@@ -311,7 +311,7 @@ describe('GET /transactionsmainnet/stream', () => {
 describe('a drain with open streams', () => {
   it('when the server drains, then the open streams end and the shutdown completes', async () => {
     const db = await createTestDatabase();
-    const deps = buildTestDeps({ knex: db.knex, env: ENV });
+    const deps = buildTestDeps({ database: db.database, env: ENV });
     const live = createLiveFeed({
       url: db.url,
       logger: deps.logger,

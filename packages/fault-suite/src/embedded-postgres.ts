@@ -21,7 +21,7 @@ interface EmbeddedModule {
   }) => Promise<{ url: string; stop(): Promise<void> }>;
 }
 interface ConnectModule {
-  createKnex: (url: string, options: { poolMax: number }) => Closable;
+  createAdminKnex: (url: string, options: { poolMax: number }) => Closable;
 }
 interface MigrationsModule {
   migrateLatest: (knex: Closable) => Promise<unknown>;
@@ -44,10 +44,10 @@ if (!dataDir || !port) throw new Error('usage: embedded-postgres.js <dataDir> <p
 const { startEmbeddedPostgres } = await load<EmbeddedModule>('db/embedded.js');
 const pg = await startEmbeddedPostgres({ dataDir, port: Number(port), maxConnections: 32 });
 if (flag === '--seed') {
-  const { createKnex } = await load<ConnectModule>('db/connect.js');
+  const { createAdminKnex } = await load<ConnectModule>('db/connect.js');
   const { migrateLatest } = await load<MigrationsModule>('migrations/index.js');
   const { seedDemoData } = await load<SeedModule>('seed/index.js');
-  const knex = createKnex(pg.url, { poolMax: 1 });
+  const knex = createAdminKnex(pg.url, { poolMax: 1 });
   await migrateLatest(knex);
   const seeded = await seedDemoData(knex, { ...FALLBACK_SEED, now: new Date(), method: 'insert' });
   process.stdout.write(`${JSON.stringify({ seeded })}\n`);

@@ -2,7 +2,7 @@
  * `node dist/bin/migrate.js [up|down]` (the `db:migrate` script): applies every pending migration to
  * DATABASE_URL (`up`, default) or reverts all of them (`down`).
  */
-import { createKnex } from '../db/connect.js';
+import { createAdminKnex } from '../db/connect.js';
 import { migrateLatest, migrateRollbackAll } from '../migrations/index.js';
 
 async function main(): Promise<void> {
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   if (!url) throw new Error('DATABASE_URL must be set');
   const direction = process.argv[2] ?? 'up';
   if (direction !== 'up' && direction !== 'down') throw new Error('usage: migrate.js [up|down]');
-  const knex = createKnex(url, { poolMax: 1 });
+  const knex = createAdminKnex(url, { poolMax: 1 });
   try {
     if (direction === 'up') {
       const applied = await migrateLatest(knex);

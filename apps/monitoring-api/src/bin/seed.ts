@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { createKnex } from '../db/connect.js';
+import { createAdminKnex } from '../db/connect.js';
 import { migrateLatest } from '../migrations/index.js';
 import { seedDemoData } from '../seed/index.js';
 import { withIndexesDeferred } from '../seed/writer.js';
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const url = config.DATABASE_URL;
   if (!url)
     throw new Error('DATABASE_URL must be set (the embedded database seeds itself at start)');
-  const knex = createKnex(url, { poolMax: 4 });
+  const knex = createAdminKnex(url, { poolMax: 4 });
   try {
     await migrateLatest(knex);
     if (values.truncate) {

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseConfig } from '@ctss/server-kit';
 import { ConfigSchema } from '../config.js';
-import { createKnex } from '../db/connect.js';
+import { createDatabase } from '../db/connect.js';
 import {
   OperatorError,
   USAGE,
@@ -26,9 +26,9 @@ async function main(args: string[]): Promise<void> {
           }),
         )
       : [parseOperatorArgs(args)];
-  const knex = createKnex(config.DATABASE_URL, { poolMax: 1 });
+  const db = createDatabase(config.DATABASE_URL, { poolMax: 1 });
   try {
-    const lines = await knex.transaction(async (trx) => {
+    const lines = await db.transaction(async (trx) => {
       const done: string[] = [];
       for (const command of commands)
         done.push(await runOperatorCommand(trx, command, config.USERNAME_SUFFIX));
@@ -36,7 +36,7 @@ async function main(args: string[]): Promise<void> {
     });
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
-    await knex.destroy();
+    await db.close();
   }
 }
 

@@ -1,17 +1,24 @@
 /**
- * Knex pools for the primary and the read replicas (docs/decisions.md "D37. Read
- * replicas": reads go to DATABASE_READ_URLS, the primary is the fallback).
+ * The database handles of a process (docs/architecture.md "Database layer"): the primary and the
+ * read handle over node-postgres pools (db/database.ts), each behind a circuit breaker, and the
+ * read replicas with primary fallback (docs/decisions.md "D37. Read replicas": reads go to
+ * DATABASE_READ_URLS, the primary is the fallback). Migrations and the demo load use a short-lived
+ * knex of their own ({@link createAdminKnex}).
  */
 import knexFactory, { type Knex } from 'knex';
-import ClientPG from 'knex/lib/dialects/postgres/index.js';
 import pg from 'pg';
 import { createLogger } from '@ctss/server-kit';
 import type { Logger } from 'pino';
 import { CircuitBreaker } from './circuit-breaker.js';
-import { PipelineLanes } from './prepared.js';
+import {
+  createDatabaseHandle,
+  openTarget,
+  SESSION_OPTIONS,
+  type Database,
+  type Target,
+} from './database.js';
 import { DatabaseHealth } from './target-health.js';
-import { DATABASE, isConnectionLost } from './unavailable.js';
-
+import { DATABASE } from './unavailable.js';
 /**
  * Timeouts of the request pools, milliseconds (README "Database outages"): how long opening a
  * connection may take, how long a statement may run (server-side `statement_timeout`; the client
@@ -31,11 +38,8 @@ export const DEFAULT_TIMEOUTS: DatabaseTimeouts = {
   acquireTimeoutMs: 3_000,
 };
 
-/** How much longer than the statement timeout the client waits for any answer (read timeout). */
-const READ_TIMEOUT_MARGIN_MS = 1_000;
-
-/** Options of {@link createKnex}. */
-export interface KnexOptions {
+/** Options of {@link createDatabase}. */
+export interface DatabaseOptions {
   /** Most connections in the pool (1 for the embedded database). */
   readonly poolMax: number;
   /**
@@ -46,12 +50,12 @@ export interface KnexOptions {
   readonly statementTimeoutMs?: number;
   /** Connect timeout (node-postgres `connectionTimeoutMillis`), ms; absent = none. */
   readonly connectTimeoutMs?: number;
-  /** Longest wait for a pool connection (knex `acquireConnectionTimeout`), ms; default 10 s. */
+  /** Longest wait for a pool connection (pg-pool `connectionTimeoutMillis`), ms; default 10 s. */
   readonly acquireTimeoutMs?: number;
   /**
-   * Pool connections that carry the prepared statements of concurrent requests pipelined
-   * (node-postgres `pipeline: true`; db/prepared.ts `PipelineLanes`, owned by the pool); 0 or absent = none,
-   * each statement on a connection of its own. Less than `poolMax`.
+   * Pool connections that carry the named statements of concurrent requests pipelined
+   * (node-postgres `pipeline: true`; db/lanes.ts); 0 or absent = none, each statement on a
+   * connection of its own. Less than `poolMax`.
    */
   readonly pipelineLanes?: number;
   /** Fails requests at once while the database is known down (db/circuit-breaker.ts); absent = none. */
@@ -59,217 +63,50 @@ export interface KnexOptions {
   /**
    * The server serves every client connection from ONE session (the embedded PGlite behind
    * db/session-server.ts, docs/architecture.md "Embedded defaults"; a pooler in transaction mode), so
-   * nothing kept per session may be assumed per connection: db/prepared.ts runs its statements
-   * unnamed. Absent = false; the pool also turns it on by itself the first time a named statement
-   * meets another connection's statement of the same name (SQLSTATE 42P05) or misses its own
-   * (26000).
+   * nothing kept per session may be assumed per connection: statements run unnamed. Absent =
+   * false; the handle also turns it on by itself the first time a named statement meets another
+   * connection's statement of the same name (SQLSTATE 42P05) or misses its own (26000).
    */
   readonly sessionShared?: boolean;
-  /**
-   * How long a connection may sit idle in the pool before it is closed (tarn
-   * `idleTimeoutMillis`), ms; default 30 s.
-   */
+  /** How long a connection may sit idle in the pool before it is closed, ms; default 30 s. */
   readonly idleTimeoutMs?: number;
   /** Hears every statement's outcome, per target (db/target-health.ts); absent = none. */
   readonly health?: DatabaseHealth;
-  /**
-   * Receives knex's own warnings (per failed acquire: logged at debug level); absent, a JSON
-   * logger named `knex` does, so no knex line reaches the console as plain text.
-   */
+  /** Failed connections are logged at debug level; absent = a JSON logger named `database`. */
   readonly logger?: Logger;
 }
 
-/**
- * Session settings sent in every connection's startup packet: JIT off, since LLVM compilation
- * (several milliseconds) never pays off for these short OLTP queries whose planner estimates can
- * exceed `jit_above_cost` (packages/bench/FINDINGS.md "Monitoring API: 10-record feed pages and the leaderboard"). The embedded PGlite ignores it.
- */
-export const SESSION_OPTIONS = '-c jit=off';
-
-/** The per-connection settings of {@link sessionSettings}. */
-interface SessionOptions {
-  readonly statementTimeoutMs: number;
-  readonly connectTimeoutMs: number;
-  readonly lanes: number;
-}
-
-/**
- * The pg connection settings every pool connection shares: the session options, the statement
- * timeout with the client read timeout after it (milliseconds, 0 = none), the connect timeout and
- * pipelining when the pool has lanes.
- */
-function sessionSettings(options: SessionOptions) {
+/** The pool options of `options`. */
+function poolOptionsOf(options: DatabaseOptions) {
   return {
-    options: SESSION_OPTIONS,
-    ...(options.statementTimeoutMs
-      ? {
-          statement_timeout: options.statementTimeoutMs,
-          query_timeout: options.statementTimeoutMs + READ_TIMEOUT_MARGIN_MS,
-        }
-      : {}),
-    ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
-    ...(options.lanes > 0 ? { pipeline: true } : {}),
+    poolMax: options.poolMax,
+    statementTimeoutMs: options.statementTimeoutMs,
+    connectTimeoutMs: options.connectTimeoutMs,
+    acquireTimeoutMs: options.acquireTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs,
+    pipeline: (options.pipelineLanes ?? 0) > 0,
   };
-}
-
-/** Where new read connections go (set by {@link createDatabases} when there are replicas). */
-interface ReadRouting {
-  readonly primaryUrl: string;
-  /** How many replicas there are (bounds the connection attempts of one new connection). */
-  readonly replicas: number;
-  /** The URL of the next new connection: a healthy replica, else the primary. */
-  pick(): string;
-  /** A replica failed a connection: skip it until its next probe succeeds. */
-  lost(url: string): void;
-  /** The replica's name in health reports: `replica-<n>`, n its index in DATABASE_READ_URLS. */
-  targetOf(url: string): string;
-  readonly session: SessionOptions;
-}
-
-/** The knex config key holding the {@link ResilientClient}'s hooks. */
-interface ResilienceConfig {
-  readonly resilience?: {
-    breaker?: CircuitBreaker;
-    routing?: ReadRouting;
-    lanes?: PipelineLanes;
-    health?: DatabaseHealth;
-    /** Whether the server shares one session between connections (see KnexOptions.sessionShared). */
-    session: { shared: boolean };
-    logger?: Logger;
-  };
-}
-
-/** A pg connection as knex's dialect keeps it: `__knex__disposed` makes the pool discard it. */
-interface PoolConnection {
-  __knex__disposed?: unknown;
-  /** The replica URL the connection goes to; absent for the primary. */
-  __ctssReplica?: string;
-  /** The replica's name in health reports (`replica-<n>`); absent for the primary. */
-  __ctssTarget?: string;
-}
-
-/** The health report name of the target `connection` goes to. */
-function targetOf(connection: unknown): string {
-  return (connection as PoolConnection | undefined)?.__ctssTarget ?? 'primary';
 }
 
 /**
- * The pg dialect with outage handling: the circuit breaker admits each acquire and hears each
- * query's outcome, a connection whose link failed is discarded (node-postgres leaves a client
- * whose query hit the read timeout open), and with replicas each new connection goes to
- * the next healthy one, trying the others and then the primary when one cannot be reached.
- * db/prepared.ts reports its statements' outcomes through {@link queryAnswered}/{@link queryFailed}.
+ * A database handle over one PostgreSQL URL (its own pool, closed by its `close()`). `int8` and
+ * `numeric` come back as strings (parse with BigInt).
  */
-class ResilientClient extends ClientPG {
-  private get hooks(): NonNullable<ResilienceConfig['resilience']> {
-    return (this.config as ResilienceConfig).resilience ?? { session: { shared: false } };
-  }
-
-  /**
-   * Whether the server serves every connection from one session (db/prepared.ts then names no
-   * statement): set by the pool's options, or by {@link sessionSharedDetected}.
-   */
-  get sessionShared(): boolean {
-    return this.hooks.session.shared;
-  }
-
-  /**
-   * A named statement met another connection's statement of the same name (42P05) or missed
-   * its own (26000): the server shares one session between connections; from now on the pool's
-   * statements are unnamed. Logged once per pool.
-   */
-  sessionSharedDetected(err: unknown): void {
-    const { session, logger } = this.hooks;
-    if (session.shared) return;
-    session.shared = true;
-    logger?.warn(
-      { code: (err as { code?: unknown } | null)?.code },
-      'the database serves every connection from one session: prepared statements now run unnamed',
-    );
-  }
-
-  /** The pool's pipelined lanes (db/prepared.ts runs its statements on them); absent = none. */
-  get pipelineLanes(): PipelineLanes | undefined {
-    return this.hooks.lanes;
-  }
-
-  override async acquireConnection(): Promise<unknown> {
-    const { breaker } = this.hooks;
-    breaker?.admit();
-    try {
-      return await super.acquireConnection();
-    } catch (err) {
-      if (isConnectionLost(err)) breaker?.failed(err);
-      throw err;
-    }
-  }
-
-  override async _acquireOnlyConnection(): Promise<unknown> {
-    const { routing } = this.hooks;
-    if (routing === undefined) return super._acquireOnlyConnection();
-    for (let attempt = 0; ; attempt += 1) {
-      const url = routing.pick();
-      // Read synchronously by the parent before any await, so concurrent opens do not mix targets.
-      this.connectionSettings = { connectionString: url, ...sessionSettings(routing.session) };
-      try {
-        const connection = (await super._acquireOnlyConnection()) as PoolConnection;
-        if (url !== routing.primaryUrl) {
-          connection.__ctssReplica = url;
-          connection.__ctssTarget = routing.targetOf(url);
-        }
-        return connection;
-      } catch (err) {
-        if (url === routing.primaryUrl || attempt >= routing.replicas || !isConnectionLost(err))
-          throw err;
-        routing.lost(url);
-      }
-    }
-  }
-
-  override async _query(connection: unknown, obj: unknown): Promise<unknown> {
-    try {
-      const result = await super._query(connection, obj);
-      this.queryAnswered(connection);
-      return result;
-    } catch (err) {
-      this.queryFailed(connection, err);
-      throw err;
-    }
-  }
-
-  /** A statement on `connection` got its answer from the server. */
-  queryAnswered(connection: unknown): void {
-    this.hooks.breaker?.succeeded();
-    this.hooks.health?.answered(targetOf(connection));
-  }
-
-  /**
-   * A statement on `connection` failed with `err`: an error of the server (a SQLSTATE of its
-   * own) still proves it answers, and counts against its target's health (db/target-health.ts);
-   * a lost link discards the connection and counts as a failure of the database (or, on a
-   * replica connection, takes that replica out of the rotation).
-   */
-  queryFailed(connection: unknown, err: unknown): void {
-    const { breaker, routing, health } = this.hooks;
-    if (!isConnectionLost(err)) {
-      const code = (err as { code?: unknown } | null)?.code;
-      if (typeof code === 'string' && SQLSTATE.test(code)) {
-        breaker?.succeeded();
-        health?.failed(targetOf(connection), code);
-      }
-      return;
-    }
-    const link = connection as PoolConnection;
-    link.__knex__disposed ??= err;
-    if (link.__ctssReplica !== undefined) routing?.lost(link.__ctssReplica);
-    else breaker?.failed(err);
-  }
+export function createDatabase(url: string, options: DatabaseOptions): Database {
+  const logger = options.logger ?? createLogger({ name: 'database' });
+  const primary = openTarget('primary', url, poolOptionsOf(options), logger);
+  return createDatabaseHandle({
+    routing: { pick: () => primary, retries: 0, lost: () => undefined },
+    owned: [primary],
+    pipelineLanes: options.pipelineLanes,
+    breaker: options.breaker,
+    health: options.health,
+    sessionShared: options.sessionShared,
+    logger,
+  });
 }
 
-/** A PostgreSQL error code (five digits or upper-case letters), as opposed to a Node one. */
-const SQLSTATE = /^[0-9A-Z]{5}$/;
-
-/** knex's `log` option: its per-acquire warnings at debug level, its errors as warnings. */
+/** knex's `log` option: its warnings at debug level, its errors as warnings. */
 function knexLog(logger: Logger) {
   const silent = () => undefined;
   return {
@@ -280,39 +117,22 @@ function knexLog(logger: Logger) {
   };
 }
 
-/** A knex instance over one PostgreSQL URL. `int8` and `numeric` come back as strings (parse with BigInt). */
-export function createKnex(url: string, options: KnexOptions): Knex {
-  return buildKnex(url, options);
-}
-
-function buildKnex(url: string, options: KnexOptions, routing?: ReadRouting): Knex {
-  const lanes = options.pipelineLanes ?? 0;
-  const session: SessionOptions = {
-    statementTimeoutMs: options.statementTimeoutMs ?? 0,
-    connectTimeoutMs: options.connectTimeoutMs ?? 0,
-    lanes,
-  };
-  const config: Knex.Config & ResilienceConfig = {
-    client: ResilientClient,
-    connection: { connectionString: url, ...sessionSettings(session) },
-    pool: {
-      min: 0,
-      max: options.poolMax,
-      ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMillis: options.idleTimeoutMs }),
-    },
-    acquireConnectionTimeout: options.acquireTimeoutMs ?? 10_000,
-    // knex writes to the console as plain text unless given log functions: always give them.
+/**
+ * A knex instance with a connection of its own, for the migrations and the demo load at start-up
+ * and the command-line tools (public knex configuration: `client: 'pg'`, a connection string and a
+ * pool; no statement timeout). Destroy it when done. knex's own log lines go to `logger` (default:
+ * a JSON logger named `knex`), never to the console as plain text.
+ */
+export function createAdminKnex(
+  url: string,
+  options: { readonly poolMax?: number; readonly logger?: Logger } = {},
+): Knex {
+  return knexFactory({
+    client: 'pg',
+    connection: { connectionString: url, options: SESSION_OPTIONS },
+    pool: { min: 0, max: options.poolMax ?? 1 },
     log: knexLog(options.logger ?? createLogger({ name: 'knex' })),
-    resilience: {
-      breaker: options.breaker,
-      routing,
-      lanes: lanes > 0 ? new PipelineLanes(lanes) : undefined,
-      health: options.health,
-      session: { shared: options.sessionShared ?? false },
-      logger: options.logger,
-    },
-  };
-  return knexFactory(config);
+  });
 }
 
 /** How often replica health is probed, milliseconds. */
@@ -339,15 +159,15 @@ async function probe(url: string, timeouts: DatabaseTimeouts): Promise<boolean> 
   }
 }
 
-/** The database handles: `primary` for writes, `read` for queries (a replica pool, or the primary). */
+/** The database handles: `primary` for writes, `read` for queries (the replicas, or the primary). */
 export interface Databases {
-  readonly primary: Knex;
-  readonly read: Knex;
+  readonly primary: Database;
+  readonly read: Database;
   /** Whether each target serves statements (`GET /health`); absent = not tracked. */
   readonly health?: DatabaseHealth;
 }
 
-/** The databases plus replica probing and a `close()` that destroys every pool and stops probing. */
+/** The databases plus replica probing and a `close()` that closes every pool and stops probing. */
 export interface DatabaseHandles extends Databases {
   readonly health: DatabaseHealth;
   /** Probes every replica now (also done every 5 s); resolves when all probes have answered. */
@@ -356,66 +176,58 @@ export interface DatabaseHandles extends Databases {
 }
 
 /**
- * Builds the primary pool and the read pool, each behind a circuit breaker
+ * Builds the primary handle and the read handle, each behind a circuit breaker
  * (db/circuit-breaker.ts) that, while open, probes the database in the background (a new
- * connection and `select 1`, within the timeouts) every 500 ms, and with `timeouts` (default {@link DEFAULT_TIMEOUTS}). With replicas,
- * the read pool opens each new connection on the next healthy replica (round robin); replicas are
- * probed every 5 seconds, a replica that fails a connection is skipped until its next successful
- * probe, and when none is healthy new read connections go to the primary. Without replicas
- * `read` is the primary pool itself.
+ * connection and `select 1`, within the timeouts) every 500 ms, and with `timeouts` (default
+ * {@link DEFAULT_TIMEOUTS}). With replicas (a pool of `poolMax` times the replicas connections
+ * on each, so any one of them can carry every read, as can the primary fallback), the read
+ * handle opens each new connection on the next healthy replica (round robin); replicas are probed
+ * every 5 seconds, a replica that fails or loses a connection is skipped until its next successful
+ * probe, and when none is healthy new read connections go to the primary (a pool of the read
+ * handle's own). Without replicas
+ * `read` is the primary handle itself.
  */
 export function createDatabases(
   config: {
     primaryUrl: string;
     readUrls: readonly string[];
     poolMax: number;
-    /** Pipelined connections per pool (see {@link KnexOptions.pipelineLanes}). */
+    /** Pipelined connections per handle (see {@link DatabaseOptions.pipelineLanes}). */
     pipelineLanes?: number;
     timeouts?: DatabaseTimeouts;
-    /** The server shares one session between connections (see {@link KnexOptions.sessionShared}). */
+    /** The server shares one session between connections (see {@link DatabaseOptions.sessionShared}). */
     sessionShared?: boolean;
-    /** Pool idle timeout, ms (see {@link KnexOptions.idleTimeoutMs}). */
+    /** Pool idle timeout, ms (see {@link DatabaseOptions.idleTimeoutMs}). */
     idleTimeoutMs?: number;
   },
   logger: Logger,
 ): DatabaseHandles {
   const timeouts = config.timeouts ?? DEFAULT_TIMEOUTS;
   const lanes = config.pipelineLanes ?? 0;
-  const breakers: CircuitBreaker[] = [];
   const replicaName = (url: string) => `replica-${config.readUrls.indexOf(url)}`;
   const health = new DatabaseHealth(['primary', ...config.readUrls.map(replicaName)]);
-  /** A breaker whose background probe connects to `target()` (the URL a new connection would use). */
-  const breaker = (target: () => string): CircuitBreaker => {
-    const created = new CircuitBreaker({
-      name: DATABASE,
-      logger,
-      probe: () => probe(target(), timeouts),
-    });
-    breakers.push(created);
-    return created;
-  };
-  const poolOptions = (
-    poolMax: number,
-    lanesOfPool: number,
-    target: () => string,
-  ): KnexOptions => ({
-    poolMax,
+  const poolOptions = {
+    poolMax: config.poolMax,
     statementTimeoutMs: timeouts.statementTimeoutMs,
     connectTimeoutMs: timeouts.connectTimeoutMs,
     acquireTimeoutMs: timeouts.acquireTimeoutMs,
-    pipelineLanes: lanesOfPool,
-    breaker: breaker(target),
-    logger,
+    idleTimeoutMs: config.idleTimeoutMs,
+    pipeline: lanes > 0,
+  };
+  /** A breaker whose background probe connects to `target()` (the URL a new connection would use). */
+  const breaker = (target: () => string): CircuitBreaker =>
+    new CircuitBreaker({ name: DATABASE, logger, probe: () => probe(target(), timeouts) });
+  const primaryTarget = openTarget('primary', config.primaryUrl, poolOptions, logger);
+  const primaryBreaker = breaker(() => config.primaryUrl);
+  const primary = createDatabaseHandle({
+    routing: { pick: () => primaryTarget, retries: 0, lost: () => undefined },
+    owned: [primaryTarget],
+    pipelineLanes: lanes,
+    breaker: primaryBreaker,
     health,
     sessionShared: config.sessionShared,
-    idleTimeoutMs: config.idleTimeoutMs,
+    logger,
   });
-  const stopBreakers = () => {
-    for (const each of breakers) each.stop();
-  };
-  const primaryOptions = poolOptions(config.poolMax, lanes, () => config.primaryUrl);
-  const primary = createKnex(config.primaryUrl, primaryOptions);
-  const primaryBreaker = primaryOptions.breaker!;
   health.watchReachable('primary', () => primaryBreaker.state === 'closed');
   if (config.readUrls.length === 0) {
     return {
@@ -423,12 +235,15 @@ export function createDatabases(
       read: primary,
       health,
       refreshReplicaHealth: () => Promise.resolve(),
-      close: () => {
-        stopBreakers();
-        return primary.destroy();
-      },
+      close: () => primary.close(),
     };
   }
+  // Each read target may carry all reads (the others down): a pool of `poolMax` connections per
+  // replica, on each of them and on the primary fallback.
+  const readPoolOptions = { ...poolOptions, poolMax: config.poolMax * config.readUrls.length };
+  const replicas = config.readUrls.map((url) =>
+    openTarget(replicaName(url), url, readPoolOptions, logger, true),
+  );
   const healthy = new Map<string, boolean>(config.readUrls.map((url) => [url, true]));
   const setHealth = (url: string, ok: boolean): void => {
     if (ok !== healthy.get(url))
@@ -439,34 +254,27 @@ export function createDatabases(
     healthy.set(url, ok);
   };
   let next = 0;
-  const routing: ReadRouting = {
-    primaryUrl: config.primaryUrl,
-    replicas: config.readUrls.length,
-    pick() {
-      for (let i = 0; i < config.readUrls.length; i += 1) {
-        const url = config.readUrls[(next + i) % config.readUrls.length]!;
-        if (healthy.get(url)) {
-          next = (next + i + 1) % config.readUrls.length;
-          return url;
-        }
+  // The read handle's own pool to the primary, for when no replica is healthy.
+  const fallback = openTarget('primary', config.primaryUrl, readPoolOptions, logger);
+  const pick = (): Target => {
+    for (let i = 0; i < replicas.length; i += 1) {
+      const target = replicas[(next + i) % replicas.length]!;
+      if (healthy.get(target.url)) {
+        next = (next + i + 1) % replicas.length;
+        return target;
       }
-      return config.primaryUrl;
-    },
-    lost: (url) => setHealth(url, false),
-    targetOf: replicaName,
-    session: {
-      statementTimeoutMs: timeouts.statementTimeoutMs,
-      connectTimeoutMs: timeouts.connectTimeoutMs,
-      lanes,
-    },
+    }
+    return fallback;
   };
-  const read = buildKnex(
-    config.primaryUrl,
-    poolOptions(config.poolMax * config.readUrls.length, lanes * config.readUrls.length, () =>
-      routing.pick(),
-    ),
-    routing,
-  );
+  const read = createDatabaseHandle({
+    routing: { pick, retries: replicas.length, lost: (target) => setHealth(target.url, false) },
+    owned: [...replicas, fallback],
+    pipelineLanes: lanes,
+    breaker: breaker(() => pick().url),
+    health,
+    sessionShared: config.sessionShared,
+    logger,
+  });
   for (const url of config.readUrls)
     health.watchReachable(replicaName(url), () => healthy.get(url)!);
   const refreshReplicaHealth = async (): Promise<void> => {
@@ -485,8 +293,7 @@ export function createDatabases(
     refreshReplicaHealth,
     async close() {
       clearInterval(timer);
-      stopBreakers();
-      await Promise.all([primary.destroy(), read.destroy()]);
+      await Promise.all([primary.close(), read.close()]);
     },
   };
 }

@@ -2,7 +2,7 @@
  * The embedded default database (docs/architecture.md "Embedded
  * defaults"): PGlite (PostgreSQL compiled to WASM) served
  * over the PostgreSQL wire protocol on a local port (db/session-server.ts), so the same `pg`
- * driver, knex and SQL run as against a real server. Every client connection shares PGlite's ONE
+ * driver and SQL run as against a real server. Every client connection shares PGlite's ONE
  * session: pools over it must be told so (db/connect.ts `sessionShared`). In memory unless a data
  * directory is given.
  */
@@ -30,7 +30,7 @@ export interface EmbeddedPostgresOptions {
   readonly port?: number;
   /**
    * Client connections accepted (default 8). PGlite runs one batch at a time and the server
-   * hands its one session from connection to connection; keep each knex pool at one connection.
+   * hands its one session from connection to connection; keep each pool at one connection.
    */
   readonly maxConnections?: number;
 }
@@ -38,7 +38,7 @@ export interface EmbeddedPostgresOptions {
 /**
  * Starts PGlite and serves it on 127.0.0.1.
  *
- * @example const pg = await startEmbeddedPostgres(); const knex = createKnex(pg.url, { poolMax: 1 });
+ * @example const pg = await startEmbeddedPostgres(); const db = createDatabase(pg.url, { poolMax: 1, sessionShared: true });
  */
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions = {},

@@ -1,5 +1,5 @@
 /**
- * Which errors of node-postgres and knex mean "the database is unavailable" (a retryable 503
+ * Which errors of node-postgres and pg-pool mean "the database is unavailable" (a retryable 503
  * DEPENDENCY_UNAVAILABLE, apps/monitoring-api/README.md "Database outages") rather than a bug (500), and which of those also mean
  * the connection is gone. SQLSTATE codes: PostgreSQL manual, appendix A "PostgreSQL Error Codes".
  */
@@ -35,7 +35,7 @@ const BUSY_SQLSTATES = new Set(['57014', '53300']);
 
 /**
  * Messages of node-postgres (lib/client.js: connection loss, connect and read timeouts, a
- * client used after its connection failed) and of knex's pool acquire timeout.
+ * client used after its connection failed).
  */
 const LINK_MESSAGES = [
   'Connection terminated',
@@ -44,7 +44,8 @@ const LINK_MESSAGES = [
   'is not queryable',
 ];
 
-const ACQUIRE_TIMEOUT_MESSAGE = 'Timeout acquiring a connection';
+/** pg-pool's error when no connection of a busy pool came free within `connectionTimeoutMillis`. */
+const ACQUIRE_TIMEOUT_MESSAGE = 'timeout exceeded when trying to connect';
 
 /**
  * SQLSTATEs of a server that refuses this process's credentials: 28P01 invalid_password, 28000
@@ -91,17 +92,14 @@ export function isCredentialsRefused(err: unknown): boolean {
 /**
  * Whether `err` means the database cannot serve the request now but may shortly: a lost
  * connection ({@link isConnectionLost}), refused credentials ({@link isCredentialsRefused}: 503,
- * not a 500 per request, while the deployment is fixed), knex's pool acquire timeout (the pool is
+ * not a 500 per request, while the deployment is fixed), the pool's acquire timeout (the pool is
  * busy), or a statement cancelled by the statement timeout or refused for too many connections.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (isConnectionLost(err) || isCredentialsRefused(err)) return true;
   const { code, message } = fields(err);
   if (typeof code === 'string' && BUSY_SQLSTATES.has(code)) return true;
-  return (
-    message.includes(ACQUIRE_TIMEOUT_MESSAGE) ||
-    (err instanceof Error && err.name === 'KnexTimeoutError')
-  );
+  return message.includes(ACQUIRE_TIMEOUT_MESSAGE);
 }
 
 /**

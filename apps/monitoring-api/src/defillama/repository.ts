@@ -6,8 +6,8 @@
  * window costs its days, at most 46 hourly buckets per domain and the records of its two partial
  * hours, never a scan of the whole window's records.
  */
-import type { Knex } from 'knex';
-import { prepare, queryPreparedRows } from '../db/prepared.js';
+import type { Queryable } from '../db/statements.js';
+import { prepare } from '../db/statements.js';
 
 /** A range of UNIX seconds `[start, end)`; an empty range has start = end. */
 type SecondsRange = readonly [number, number];
@@ -70,18 +70,14 @@ const WINDOW_SUMS = prepare(
  *
  * @throws the PostgreSQL error of the statement (a 500 or 503 through the problem handler).
  */
-export async function windowSums(knex: Knex, ranges: WindowRanges): Promise<WindowSums> {
-  const [row] = await queryPreparedRows<{ volume: string; fee: string; relayer_fee: string }>(
-    knex,
-    WINDOW_SUMS,
-    [
-      ...ranges.leadingRecords,
-      ...ranges.leadingHours,
-      ...ranges.days,
-      ...ranges.trailingHours,
-      ...ranges.trailingRecords,
-    ],
-  );
+export async function windowSums(db: Queryable, ranges: WindowRanges): Promise<WindowSums> {
+  const [row] = await db.rows<{ volume: string; fee: string; relayer_fee: string }>(WINDOW_SUMS, [
+    ...ranges.leadingRecords,
+    ...ranges.leadingHours,
+    ...ranges.days,
+    ...ranges.trailingHours,
+    ...ranges.trailingRecords,
+  ]);
   return {
     volume: BigInt(row?.volume ?? 0),
     fee: BigInt(row?.fee ?? 0),

@@ -12,7 +12,15 @@
  */
 import type { Knex } from 'knex';
 import { IrisError, isAttested, type IrisClient } from './iris.js';
-import { attestedColumns, matchDestinations } from './store.js';
+import {
+  deferAttestationCheck,
+  dueAttestations,
+  flagOverdueAttestations,
+  indexedRecordsOf,
+  matchDestinations,
+  recordAttestationAnswers,
+  type AttestationAnswer,
+} from './store.js';
 
 /** Options of {@link pollAttestations}. */
 export interface AttestationOptions {
@@ -65,15 +73,6 @@ function nextCheckSeconds(
   return Math.min(backoff, Math.max(options.maxBackoffSeconds ?? 120, options.recheckSeconds));
 }
 
-interface DueTransaction {
-  network: string;
-  source_tx_hash: string;
-  source_domain: string;
-  version: number;
-  attempts: number;
-  age_seconds: string;
-}
-
 /**
  * One pass over the due unattested records (of `options.chain` when given).
  *
@@ -85,88 +84,39 @@ export async function pollAttestations(
   iris: IrisClient,
   options: AttestationOptions,
 ): Promise<AttestationPass> {
-  const scope = (q: Knex.QueryBuilder) =>
-    options.chain
-      ? q.where({ network: options.chain.network, source_domain: options.chain.domain })
-      : q;
-  const due = (await scope(
-    knex('transactions')
-      .select('network', 'source_tx_hash', 'source_domain', 'version')
-      .max('iris_attempts as attempts')
-      .select(knex.raw(`extract(epoch from now() - min(created_at))::text as age_seconds`))
-      .whereRaw('log_index is not null and not attested')
-      .whereRaw('(iris_next_at is null or iris_next_at <= now())'),
-  )
-    .groupBy('network', 'source_tx_hash', 'source_domain', 'version')
-    .orderByRaw('min(iris_attempts), min(iris_next_at) nulls first, min(created_at) desc')
-    .limit(options.batch ?? 20)) as DueTransaction[];
+  const due = await dueAttestations(knex, options.chain, options.batch ?? 20);
   let attested = 0;
   let errors = 0;
   const attestedIds: string[] = [];
   for (const tx of due) {
     const version = tx.version === 1 ? 1 : 2;
-    const where = {
-      network: tx.network,
-      source_tx_hash: tx.source_tx_hash,
-      source_domain: tx.source_domain,
-    };
-    const later = (seconds: number) =>
-      knex.raw(`now() + make_interval(secs => ?)`, [seconds]) as unknown as Date;
     try {
       const messages = await iris.messages(version, Number(tx.source_domain), tx.source_tx_hash);
-      const rows = (await knex('transactions')
-        .select('id')
-        .where(where)
-        .whereNotNull('log_index')
-        .orderBy('log_index')) as { id: string }[];
+      const ids = await indexedRecordsOf(knex, tx);
       const wait = nextCheckSeconds(Number(tx.attempts) + 1, Number(tx.age_seconds), options);
       // Iris lists a transaction's messages in log order, as the records are ordered.
-      await knex.transaction(async (trx) => {
-        for (const [i, row] of rows.entries()) {
-          const m = messages[i];
-          if (m && isAttested(m)) {
-            attested++;
-            attestedIds.push(row.id);
-            await trx('transactions')
-              .where({ id: row.id })
-              .update({
-                attested: true,
-                has_attestation_error: false,
-                iris_checked_at: trx.fn.now(),
-                iris_attempts: trx.raw('iris_attempts + 1'),
-                iris_next_at: null,
-                ...attestedColumns(trx, version, m.message),
-                ...(version === 2 ? { cctp_nonce: m.eventNonce.toLowerCase() } : {}),
-              });
-          } else {
-            await trx('transactions')
-              .where({ id: row.id })
-              .update({
-                iris_checked_at: trx.fn.now(),
-                iris_attempts: trx.raw('iris_attempts + 1'),
-                iris_next_at: later(wait),
-              });
-          }
-        }
+      const answers: AttestationAnswer[] = ids.map((id, i) => {
+        const m = messages[i];
+        if (!m || !isAttested(m)) return { id, attested: false, nextCheckSeconds: wait };
+        attested++;
+        attestedIds.push(id);
+        return {
+          id,
+          attested: true,
+          version,
+          message: m.message,
+          ...(version === 2 ? { nonce: m.eventNonce.toLowerCase() } : {}),
+        };
       });
+      await recordAttestationAnswers(knex, answers);
     } catch (error) {
       if (!(error instanceof IrisError)) throw error;
       errors++;
       if (error.kind === 'rate_limited') break;
-      await knex('transactions')
-        .where(where)
-        .whereRaw('log_index is not null and not attested')
-        .update({ iris_next_at: later(options.recheckSeconds) });
+      await deferAttestationCheck(knex, tx, options.recheckSeconds);
     }
   }
-  await scope(knex('transactions'))
-    .whereRaw('log_index is not null and not attested and not has_attestation_error')
-    .where(
-      'created_at',
-      '<',
-      knex.raw(`now() - make_interval(secs => ?)`, [options.timeoutSeconds]),
-    )
-    .update({ has_attestation_error: true });
+  await flagOverdueAttestations(knex, options.chain, options.timeoutSeconds);
   await matchDestinations(knex, { kind: 'records', ids: attestedIds });
   return { asked: due.length, attested, errors };
 }

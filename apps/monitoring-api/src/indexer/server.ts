@@ -17,7 +17,7 @@ import {
   type RunningService,
 } from '@ctss/server-kit';
 import express from 'express';
-import { createKnex } from '../db/connect.js';
+import { createAdminKnex } from '../db/connect.js';
 import { ChainIndexer } from './chain-indexer.js';
 import type { IndexerConfig } from './config.js';
 import { IrisClient } from './iris.js';
@@ -39,7 +39,7 @@ export async function startIndexerService(
   config: IndexerConfig,
   logger: Logger,
 ): Promise<RunningService> {
-  const knex = createKnex(config.DATABASE_URL, { poolMax: 4, logger });
+  const knex = createAdminKnex(config.DATABASE_URL, { poolMax: 4, logger });
   const locks = new ChainLocks(config.DATABASE_URL);
   const metrics = createMetrics({ prefix: 'monitoring_indexer_' });
   const indexers = config.INDEXER_CHAINS.map(

@@ -101,7 +101,7 @@ const UNRECEIVED = { received_at: null, fee_executed: null } as const;
  *
  * @param message the attested message, 0x hex.
  */
-export function attestedColumns(
+function attestedColumns(
   knex: Knex | Knex.Transaction,
   version: 1 | 2,
   message: string,
@@ -112,6 +112,163 @@ export function attestedColumns(
       ? { message_hash: keccak256(message as Hex) }
       : {}),
   };
+}
+
+/** An origin transaction due for an Iris check (docs/indexer.md "Attestation"). */
+export interface DueTransaction {
+  readonly network: string;
+  readonly source_tx_hash: string;
+  readonly source_domain: string;
+  readonly version: number;
+  /** Checks answered so far (the most of its records). */
+  readonly attempts: number;
+  /** Seconds since its oldest record's block, decimal text. */
+  readonly age_seconds: string;
+}
+
+/** Restricts `query` to the records of `chain` (absent = every chain). */
+function ofChain<Q extends Knex.QueryBuilder>(
+  query: Q,
+  chain: { readonly network: string; readonly domain: number } | undefined,
+): Q {
+  return chain
+    ? (query.where({ network: chain.network, source_domain: chain.domain }) as Q)
+    : query;
+}
+
+/**
+ * Up to `batch` origin transactions with indexed, unattested records whose next check is due
+ * (`iris_next_at` passed or never asked), of `chain` when given: the least asked first, then the
+ * longest overdue, then the newest.
+ *
+ * @throws database errors.
+ */
+export async function dueAttestations(
+  knex: Knex,
+  chain: { readonly network: string; readonly domain: number } | undefined,
+  batch: number,
+): Promise<DueTransaction[]> {
+  return (await ofChain(
+    knex('transactions')
+      .select('network', 'source_tx_hash', 'source_domain', 'version')
+      .max('iris_attempts as attempts')
+      .select(knex.raw(`extract(epoch from now() - min(created_at))::text as age_seconds`))
+      .whereRaw('log_index is not null and not attested')
+      .whereRaw('(iris_next_at is null or iris_next_at <= now())'),
+    chain,
+  )
+    .groupBy('network', 'source_tx_hash', 'source_domain', 'version')
+    .orderByRaw('min(iris_attempts), min(iris_next_at) nulls first, min(created_at) desc')
+    .limit(batch)) as DueTransaction[];
+}
+
+/** The key of an origin transaction's records. */
+function originOf(tx: DueTransaction) {
+  return {
+    network: tx.network,
+    source_tx_hash: tx.source_tx_hash,
+    source_domain: tx.source_domain,
+  };
+}
+
+/**
+ * The ids of `tx`'s indexed records, in log order (the order Iris lists its messages in).
+ *
+ * @throws database errors.
+ */
+export async function indexedRecordsOf(knex: Knex, tx: DueTransaction): Promise<string[]> {
+  const rows = (await knex('transactions')
+    .select('id')
+    .where(originOf(tx))
+    .whereNotNull('log_index')
+    .orderBy('log_index')) as { id: string }[];
+  return rows.map((row) => row.id);
+}
+
+/** Iris's answer for one record: attested (with its message) or asked again later. */
+export type AttestationAnswer =
+  | {
+      readonly id: string;
+      readonly attested: true;
+      readonly version: 1 | 2;
+      /** The attested message, 0x hex. */
+      readonly message: string;
+      /** v2: the `eventNonce` Iris assigned, lower-case hex. */
+      readonly nonce?: string;
+    }
+  | { readonly id: string; readonly attested: false; readonly nextCheckSeconds: number };
+
+/**
+ * Records one transaction's answers in one database transaction: an attested record is marked
+ * (attestation error cleared, `attestedColumns`, the v2 nonce), any other is asked again after
+ * its `nextCheckSeconds`; both count the check.
+ *
+ * @throws database errors (nothing is written then).
+ */
+export async function recordAttestationAnswers(
+  knex: Knex,
+  answers: readonly AttestationAnswer[],
+): Promise<void> {
+  await knex.transaction(async (trx) => {
+    for (const answer of answers) {
+      const checked = {
+        iris_checked_at: trx.fn.now(),
+        iris_attempts: trx.raw('iris_attempts + 1'),
+      };
+      if (answer.attested) {
+        await trx('transactions')
+          .where({ id: answer.id })
+          .update({
+            attested: true,
+            has_attestation_error: false,
+            ...checked,
+            iris_next_at: null,
+            ...attestedColumns(trx, answer.version, answer.message),
+            ...(answer.nonce === undefined ? {} : { cctp_nonce: answer.nonce }),
+          });
+      } else {
+        await trx('transactions')
+          .where({ id: answer.id })
+          .update({
+            ...checked,
+            iris_next_at: trx.raw(`now() + make_interval(secs => ?)`, [answer.nextCheckSeconds]),
+          });
+      }
+    }
+  });
+}
+
+/**
+ * Asks `tx`'s unattested records again `seconds` from now (Iris failed to answer).
+ *
+ * @throws database errors.
+ */
+export async function deferAttestationCheck(
+  knex: Knex,
+  tx: DueTransaction,
+  seconds: number,
+): Promise<void> {
+  await knex('transactions')
+    .where(originOf(tx))
+    .whereRaw('log_index is not null and not attested')
+    .update({ iris_next_at: knex.raw(`now() + make_interval(secs => ?)`, [seconds]) });
+}
+
+/**
+ * Sets `has_attestation_error` on the unattested records (of `chain` when given) older than
+ * `timeoutSeconds`.
+ *
+ * @throws database errors.
+ */
+export async function flagOverdueAttestations(
+  knex: Knex,
+  chain: { readonly network: string; readonly domain: number } | undefined,
+  timeoutSeconds: number,
+): Promise<void> {
+  await ofChain(knex('transactions'), chain)
+    .whereRaw('log_index is not null and not attested and not has_attestation_error')
+    .where('created_at', '<', knex.raw(`now() - make_interval(secs => ?)`, [timeoutSeconds]))
+    .update({ has_attestation_error: true });
 }
 
 /** What one scanned range writes. */

@@ -7,8 +7,8 @@
  * reads raw rows, through the sender index. Sums come back as decimal strings and are parsed
  * with BigInt; `_usd` floats are computed from them at the edge.
  */
-import type { Knex } from 'knex';
-import { prepare, queryPreparedRows, type PreparedStatement } from '../db/prepared.js';
+import type { Queryable } from '../db/statements.js';
+import { prepare, type PreparedStatement } from '../db/statements.js';
 import type { Network } from '../network.js';
 
 /** Bucket width of a series. */
@@ -71,7 +71,7 @@ function seriesStatement(source: string): PreparedStatement {
  * holding `now`, oldest first; buckets without transfers are zero (generate_series).
  */
 export async function volumeSeries(
-  knex: Knex,
+  db: Queryable,
   network: Network,
   period: Period,
   count: number,
@@ -83,12 +83,12 @@ export async function volumeSeries(
   const first = new Date(last.getTime() - (count - 1) * width);
   const interval = period === 'hourly' ? '1 hour' : '24 hours';
   const end = new Date(last.getTime() + width);
-  const rows = await queryPreparedRows<{
+  const rows = await db.rows<{
     bucket: Date;
     volume: string;
     fee: string;
     relayer_fee: string;
-  }>(knex, SERIES[period], [network, first, end, first, last, interval]);
+  }>(SERIES[period], [network, first, end, first, last, interval]);
   return rows.map((row) => ({
     start: new Date(row.bucket),
     volume: BigInt(row.volume),
@@ -115,14 +115,12 @@ const DOMAIN_TOTALS = prepare(
  * (sum deposit_amount, base units), record count and distinct senders (zero without a row).
  */
 export async function networkTotals(
-  knex: Knex,
+  db: Queryable,
   network: Network,
 ): Promise<{ volume: bigint; count: bigint; senders: bigint }> {
-  const [row] = await queryPreparedRows<{ volume: string; count: string; senders: string }>(
-    knex,
-    NETWORK_TOTALS,
-    [network],
-  );
+  const [row] = await db.rows<{ volume: string; count: string; senders: string }>(NETWORK_TOTALS, [
+    network,
+  ]);
   return {
     volume: BigInt(row?.volume ?? '0'),
     count: BigInt(row?.count ?? '0'),
@@ -132,35 +130,32 @@ export async function networkTotals(
 
 /** Lifetime volume per source domain, largest first (chain shares). */
 export async function volumeBySourceDomain(
-  knex: Knex,
+  db: Queryable,
   network: Network,
 ): Promise<{ domain: number; amount: bigint }[]> {
-  const rows = await queryPreparedRows<{ source_domain: string; amount: string }>(
-    knex,
-    DOMAIN_TOTALS,
-    [network],
-  );
+  const rows = await db.rows<{ source_domain: string; amount: string }>(DOMAIN_TOTALS, [network]);
   return rows.map((row) => ({
     domain: Number(row.source_domain),
     amount: BigInt(row.amount),
   }));
 }
 
+/** `$1` network, `$2` the senders (text[]): their lifetime volume, through the sender index. */
+const SENDERS_VOLUME = `select coalesce(sum(deposit_amount), 0)::text as volume
+     from transactions where network = $1 and sender = any($2::text[])`;
+
 /** Lifetime volume (sum deposit_amount, base units) of the given normalized sender addresses. */
 export async function sendersVolume(
-  knex: Knex,
+  db: Queryable,
   network: Network,
   senders: readonly string[],
 ): Promise<bigint> {
   if (senders.length === 0) return 0n;
-  const rows: { volume: string }[] = await knex('transactions')
-    .where('network', network)
-    .whereIn('sender', [...senders])
-    .select(knex.raw('coalesce(sum(deposit_amount), 0)::text as volume'));
-  return BigInt(rows[0]?.volume ?? '0');
+  const row = await db.first<{ volume: string }>(SENDERS_VOLUME, [network, [...senders]]);
+  return BigInt(row?.volume ?? '0');
 }
 
 /** Number of distinct senders of a network (the trigger-kept count in `tx_network_totals`). */
-export async function uniqueSenders(knex: Knex, network: Network): Promise<number> {
-  return Number((await networkTotals(knex, network)).senders);
+export async function uniqueSenders(db: Queryable, network: Network): Promise<number> {
+  return Number((await networkTotals(db, network)).senders);
 }

@@ -2,11 +2,11 @@
  * SQL of the transaction feeds. Keyset pagination over (created_at, id) DESC: created_at is stored
  * in whole seconds, so this is the (second, id) order of docs/api.md "Pagination", served by the
  * `(network, <filter column>, created_at desc, id desc)` indexes. All values are bound parameters;
- * each query shape (which filters are present) is one named prepared statement (db/prepared.ts).
+ * each query shape (which filters are present) is one named prepared statement (db/statements.ts `prepare`, run by db/database.ts).
  */
 import type { DestinationTxStatus } from '@ctss/domain-types';
-import type { Knex } from 'knex';
-import { prepare, queryPrepared, type PreparedStatement } from '../db/prepared.js';
+import type { Queryable } from '../db/statements.js';
+import { prepare, type PreparedStatement } from '../db/statements.js';
 import type { Network } from '../network.js';
 import type { FeedCursor } from './cursor.js';
 import { recordJsonSql, type RecordField } from './record.js';
@@ -179,7 +179,7 @@ function shapeKey(network: Network, filter: FeedFilter, fields: readonly RecordF
 export interface FeedRepository {
   /**
    * Reads up to `limit` rows of a feed after `filter.cursor`, newest first (plus one more row to
-   * tell whether another page exists), selecting `fields` in order, on `knex` (the read pool).
+   * tell whether another page exists), selecting `fields` in order, on `db` (the read handle).
    *
    * With `match` (addr_or_tx_hash), each of the four columns is read through its own index, newest
    * first and at most `limit + 1` rows, and the page is taken from the union of those ids, so an
@@ -189,7 +189,7 @@ export interface FeedRepository {
    * @throws the PostgreSQL error of the statement (a 500 through the problem handler).
    */
   readonly listTransactions: (
-    knex: Knex,
+    db: Queryable,
     network: Network,
     filter: FeedFilter,
     limit: number,
@@ -205,14 +205,14 @@ export interface FeedRepository {
 export function createFeedRepository(): FeedRepository {
   const statements = new Map<string, FeedStatement>();
   return {
-    async listTransactions(knex, network, filter, limit, fields) {
+    async listTransactions(db, network, filter, limit, fields) {
       const key = shapeKey(network, filter, fields);
       let shape = statements.get(key);
       if (shape === undefined) {
         shape = buildStatement(network, filter, fields);
         statements.set(key, shape);
       }
-      const rows = await queryPrepared(knex, shape.statement, shape.values(filter, limit));
+      const rows = await db.arrays(shape.statement, shape.values(filter, limit));
       const hasMore = rows.length > limit;
       const page = hasMore ? rows.slice(0, limit) : rows;
       return {

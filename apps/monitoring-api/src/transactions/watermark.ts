@@ -11,7 +11,7 @@
  * The cursors are read at most once per {@link WATERMARK_REFRESH_MS} per process (concurrent
  * requests share one read); a failed read gives no watermark (the request is rendered as usual).
  */
-import type { Knex } from 'knex';
+import type { Queryable } from '../db/statements.js';
 import type { Clock } from '../clock.js';
 import type { Network } from '../network.js';
 
@@ -37,7 +37,7 @@ export interface Watermark {
 /** Options of {@link createWatermark}. */
 export interface WatermarkOptions {
   /** The read pool. */
-  readonly read: Knex;
+  readonly read: Queryable;
   /** The indexer's configured chains (FEED_INDEXED_CHAINS). */
   readonly chains: readonly IndexedChain[];
   /** The app clock (epoch milliseconds). */
@@ -72,10 +72,9 @@ export function createWatermark(options: WatermarkOptions): Watermark {
   let readAt = -Infinity;
   let current: Promise<Map<Network, number | undefined>> | undefined;
   const load = async (): Promise<Map<Network, number | undefined>> => {
-    const result = await read.raw<{ rows: ConfirmedRow[] }>(
-      `select network, domain::text, floor(extract(epoch from confirmed_time))::int8::text as confirmed
-         from indexer_cursors where domain is not null`,
-    );
+    const result =
+      await read.execute<ConfirmedRow>(`select network, domain::text, floor(extract(epoch from confirmed_time))::int8::text as confirmed
+         from indexer_cursors where domain is not null`);
     const confirmed = new Map<string, number | null>();
     for (const row of result.rows) {
       confirmed.set(

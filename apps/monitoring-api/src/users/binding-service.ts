@@ -18,7 +18,7 @@ import type {
 } from '@ctss/domain-types';
 import { HttpProblem, type KvStore } from '@ctss/server-kit';
 import { WalletSignatureError, parseAptosFullMessage, verifyWalletSignature } from '@ctss/signing';
-import type { Knex } from 'knex';
+import type { Database } from '../db/database.js';
 import type { Clock } from '../clock.js';
 import { parseWalletAddress, type WalletAddress } from './address.js';
 import { NonceStore, nonceOfMessage } from './nonces.js';
@@ -33,7 +33,7 @@ import { claimableUsername, newRefCode } from './usernames.js';
 /** Dependencies of the binding flow. */
 export interface BindingDeps {
   /** Primary database (bindings are writes; the username lookup must see the latest rows too). */
-  primary: Knex;
+  primary: Database;
   kv: KvStore;
   /** The app clock (epoch milliseconds). */
   clock: Clock;

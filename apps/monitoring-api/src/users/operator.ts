@@ -5,7 +5,7 @@
  * these commands in one transaction. Every command runs on the primary database.
  */
 import { ChainType } from '@ctss/domain-types';
-import type { Knex } from 'knex';
+import type { Session } from '../db/statements.js';
 import { z } from 'zod';
 import { parseWalletAddress, type WalletAddress } from './address.js';
 import { createUserWithWallet, findUserByUsername } from './repository.js';
@@ -54,21 +54,21 @@ function walletOf(chainType: ChainType, address: string): WalletAddress {
   return wallet;
 }
 
-async function userId(db: Knex, username: string): Promise<number> {
+async function userId(db: Session, username: string): Promise<number> {
   const user = await findUserByUsername(db, username);
   if (!user) throw new OperatorError(`no user named ${username}`);
   return user.id;
 }
 
 /**
- * Runs one command on `db` (a knex handle or a transaction).
+ * Runs one command on `db` (a database handle or a transaction).
  *
  * @param suffix USERNAME_SUFFIX, for `create`.
  * @returns a one-line description of what changed.
  * @throws OperatorError for refused commands; database errors.
  */
 export async function runOperatorCommand(
-  db: Knex,
+  db: Session,
   command: OperatorCommand,
   suffix: string,
 ): Promise<string> {
@@ -88,16 +88,16 @@ export async function runOperatorCommand(
     }
     case 'set-referrer': {
       const referee = await userId(db, command.username);
-      const referrer = await db.raw<{ rows: { id: string }[] }>(
-        'select id from users where ref_code = ?',
+      const referrer = await db.execute<{ id: string }>(
+        'select id from users where ref_code = $1',
         [command.referrer],
       );
       const referrerId = Number(referrer.rows[0]?.id ?? NaN);
       if (!Number.isFinite(referrerId))
         throw new OperatorError(`no user with ref_code ${command.referrer}`);
       if (referrerId === referee) throw new OperatorError('a user cannot refer itself');
-      const inserted = await db.raw<{ rowCount: number | null }>(
-        'insert into referrals (referee_id, referrer_id) values (?, ?) on conflict (referee_id) do nothing',
+      const inserted = await db.execute(
+        'insert into referrals (referee_id, referrer_id) values ($1, $2) on conflict (referee_id) do nothing',
         [referee, referrerId],
       );
       if ((inserted.rowCount ?? 0) === 0)
@@ -106,9 +106,9 @@ export async function runOperatorCommand(
     }
     case 'set-nfts': {
       const id = await userId(db, command.username);
-      await db.raw(
-        `update users set staked_op_nfts = ?, staked_eth_nfts = ?, nft_points = ?,
-                domain_multiplier = coalesce(?, domain_multiplier) where id = ?`,
+      await db.execute(
+        `update users set staked_op_nfts = $1, staked_eth_nfts = $2, nft_points = $3,
+                domain_multiplier = coalesce($4, domain_multiplier) where id = $5`,
         [
           command.staked_op_nfts,
           command.staked_eth_nfts,
@@ -121,9 +121,9 @@ export async function runOperatorCommand(
     }
     case 'set-multiplier': {
       const wallet = walletOf(command.chain_type, command.address);
-      await db.raw(
+      await db.execute(
         `insert into wallet_points as p (chain_type, address_key, points_multiplier)
-         values (?, ?, ?)
+         values ($1, $2, $3)
          on conflict (chain_type, address_key) do update
             set points_multiplier = excluded.points_multiplier,
                 total_points_multiplied = p.swap_points * excluded.points_multiplier,

@@ -1,7 +1,7 @@
 /**
  * SQL of the users feature: reads of users, wallets and points (`GET /users/leaderboard`,
  * `GET /users`; the read pool) and the writes of wallet binding (`POST /users/verify`; the
- * primary). Every query takes the knex handle to run on.
+ * primary). Every query takes the database handle (db/database.ts) to run on.
  */
 import {
   Network,
@@ -10,14 +10,9 @@ import {
   type LeaderboardEntry,
   type UserRecord,
 } from '@ctss/domain-types';
-import type { Knex } from 'knex';
+import type { Queryable, Session } from '../db/statements.js';
 import type { WalletAddress } from './address.js';
-import {
-  prepare,
-  queryPrepared,
-  queryPreparedRows,
-  type PreparedStatement,
-} from '../db/prepared.js';
+import { prepare, type PreparedStatement } from '../db/statements.js';
 import { REFERRAL_SHARE, ownTotalsSql, rankColumn } from './points-sql.js';
 
 /** A user's identity columns. */
@@ -34,11 +29,11 @@ export function escapeLike(term: string): string {
 
 /** Finds a user by username, case-insensitively. */
 export async function findUserByUsername(
-  db: Knex,
+  db: Queryable,
   username: string,
 ): Promise<UserIdentity | undefined> {
-  const result = await db.raw<{ rows: { id: string; username: string; ref_code: string }[] }>(
-    'select id, username, ref_code from users where lower(username) = lower(?)',
+  const result = await db.execute<{ id: string; username: string; ref_code: string }>(
+    'select id, username, ref_code from users where lower(username) = lower($1)',
     [username],
   );
   const row = result.rows[0];
@@ -125,9 +120,9 @@ const COUNT_STATEMENTS = Object.fromEntries(
  * unfiltered count read the users table (about 10-15 ms per 100k users), so the leaderboard caches
  * totals (see {@link fetchLeaderboard}).
  */
-export async function countUsers(db: Knex, search: string): Promise<number> {
+export async function countUsers(db: Queryable, search: string): Promise<number> {
   const shape = searchShape(search);
-  const [row] = await queryPrepared(db, COUNT_STATEMENTS[shape], searchBindings(search, shape));
+  const [row] = await db.arrays(COUNT_STATEMENTS[shape], searchBindings(search, shape));
   return Number(row?.[0] ?? 0);
 }
 
@@ -208,7 +203,7 @@ export interface LeaderboardOptions {
  * follows the page, not the table.
  */
 export async function fetchLeaderboard(
-  db: Knex,
+  db: Queryable,
   query: LeaderboardPageQuery,
   options: LeaderboardOptions = {},
 ): Promise<{ entries: LeaderboardEntry[]; totalCount: number }> {
@@ -218,7 +213,7 @@ export async function fetchLeaderboard(
   // added a round trip to every page.
   const [totalCount, rows] = await Promise.all([
     options.totalUsers ? options.totalUsers(query.search) : countUsers(db, query.search),
-    queryPreparedRows<LeaderboardRow>(db, LEADERBOARD_STATEMENTS[query.network][shape], [
+    db.rows<LeaderboardRow>(LEADERBOARD_STATEMENTS[query.network][shape], [
       ...filterBindings,
       query.limit,
       query.offset,
@@ -256,8 +251,8 @@ interface WalletRow {
 }
 
 /** Bound wallets of the given users with their points (zeros / multiplier 1 when no points row). */
-async function fetchWallets(db: Knex, userIds: number[]): Promise<WalletRow[]> {
-  const result = await db.raw<{ rows: WalletRow[] }>(
+async function fetchWallets(db: Queryable, userIds: number[]): Promise<WalletRow[]> {
+  const result = await db.execute<WalletRow>(
     `select w.user_id, w.chain_type, w.address,
             coalesce(p.swap_points, 0) as swap_points,
             coalesce(p.swap_points_mainnet, 0) as swap_points_mainnet,
@@ -267,7 +262,7 @@ async function fetchWallets(db: Knex, userIds: number[]): Promise<WalletRow[]> {
             coalesce(p.total_points_multiplied_mainnet, 0) as total_points_multiplied_mainnet
        from user_wallets w
        left join wallet_points p on p.chain_type = w.chain_type and p.address_key = w.address_key
-      where w.user_id = any(?::bigint[])
+      where w.user_id = any($1::bigint[])
       order by w.user_id, w.chain_type`,
     [userIds],
   );
@@ -281,16 +276,19 @@ async function fetchWallets(db: Knex, userIds: number[]): Promise<WalletRow[]> {
  * swap_points = sum(swap_points) over the user's wallets; nft_points from the user.
  */
 export async function findUsersByWallets(
-  db: Knex,
+  db: Queryable,
   wallets: readonly WalletAddress[],
 ): Promise<UserRecord[]> {
-  const matched = await db.raw<{
-    rows: { id: string; username: string; ref_code: string; nft_points: number }[];
+  const matched = await db.execute<{
+    id: string;
+    username: string;
+    ref_code: string;
+    nft_points: number;
   }>(
     `select u.id, u.username, u.ref_code, u.nft_points
        from (
          select w.user_id, min(q.ord) as first_ord
-           from unnest(?::text[], ?::text[]) with ordinality as q(chain_type, address_key, ord)
+           from unnest($1::text[], $2::text[]) with ordinality as q(chain_type, address_key, ord)
            join user_wallets w on w.chain_type = q.chain_type and w.address_key = q.address_key
           group by w.user_id
        ) m
@@ -334,32 +332,30 @@ export async function findUsersByWallets(
  * users"; real ranks start at 1).
  */
 export async function fetchDomainAggregate(
-  db: Knex,
+  db: Queryable,
   username: string,
 ): Promise<DomainAggregate | undefined> {
-  const userResult = await db.raw<{
-    rows: {
-      id: string;
-      username: string;
-      ref_code: string;
-      staked_op_nfts: number;
-      staked_eth_nfts: number;
-      nft_points: number;
-      domain_rank_mainnet: number | null;
-      domain_rank_devnet: number | null;
-    }[];
+  const userResult = await db.execute<{
+    id: string;
+    username: string;
+    ref_code: string;
+    staked_op_nfts: number;
+    staked_eth_nfts: number;
+    nft_points: number;
+    domain_rank_mainnet: number | null;
+    domain_rank_devnet: number | null;
   }>(
     `select id, username, ref_code, staked_op_nfts, staked_eth_nfts, nft_points, domain_rank_mainnet, domain_rank_devnet
-       from users where lower(username) = lower(?)`,
+       from users where lower(username) = lower($1)`,
     [username],
   );
   const user = userResult.rows[0];
   if (!user) return undefined;
   const id = Number(user.id);
-  const totals = await db.raw<{ rows: { mainnet: number; devnet: number }[] }>(
-    `select (select domain_total_multiplied_points from (${ownTotalsSql('mainnet', 'select ?::bigint')}) m) as mainnet,
-            (select domain_total_multiplied_points from (${ownTotalsSql('devnet', 'select ?::bigint')}) d) as devnet`,
-    [id, id, id, id],
+  const totals = await db.execute<{ mainnet: number; devnet: number }>(
+    `select (select domain_total_multiplied_points from (${ownTotalsSql('mainnet', 'select $1::bigint')}) m) as mainnet,
+            (select domain_total_multiplied_points from (${ownTotalsSql('devnet', 'select $1::bigint')}) d) as devnet`,
+    [id],
   );
   const wallets = await fetchWallets(db, [id]);
   const byChain = new Map(wallets.map((w) => [w.chain_type, w]));
@@ -420,9 +416,13 @@ function isUniqueViolation(err: unknown): err is { code: string; constraint?: st
 }
 
 /** Unbinds `wallet` from user `userId`; false when it was not bound to that user. */
-async function unbindWallet(db: Knex, userId: number, wallet: WalletAddress): Promise<boolean> {
-  const result = await db.raw<{ rowCount: number | null }>(
-    'delete from user_wallets where user_id = ? and chain_type = ? and address_key = ?',
+async function unbindWallet(
+  db: Queryable,
+  userId: number,
+  wallet: WalletAddress,
+): Promise<boolean> {
+  const result = await db.execute(
+    'delete from user_wallets where user_id = $1 and chain_type = $2 and address_key = $3',
     [userId, wallet.chainType, wallet.key],
   );
   return (result.rowCount ?? 0) > 0;
@@ -440,7 +440,7 @@ export type ClaimOutcome =
  *          or `wallet_taken` (the wallet is bound elsewhere).
  */
 export async function createUserWithWallet(
-  db: Knex,
+  db: Session,
   username: string,
   wallet: WalletAddress,
   newRefCode: () => string,
@@ -449,13 +449,13 @@ export async function createUserWithWallet(
     const refCode = newRefCode();
     try {
       return await db.transaction(async (trx) => {
-        const created = await trx.raw<{ rows: { id: string }[] }>(
-          'insert into users (username, ref_code) values (?, ?) returning id',
+        const created = await trx.execute<{ id: string }>(
+          'insert into users (username, ref_code) values ($1, $2) returning id',
           [username, refCode],
         );
         const id = Number(created.rows[0]?.id);
-        await trx.raw(
-          'insert into user_wallets (user_id, chain_type, address, address_key) values (?, ?, ?, ?)',
+        await trx.execute(
+          'insert into user_wallets (user_id, chain_type, address, address_key) values ($1, $2, $3, $4)',
           [id, wallet.chainType, wallet.display, wallet.key],
         );
         return { outcome: 'created' as const, user: { id, username, ref_code: refCode } };
@@ -482,16 +482,16 @@ export type AuthorizedBindOutcome = BindOutcome | 'authorization_required' | 'no
  *          and no authorizer was given) or `not_authorized` (the authorizer is not bound to it).
  */
 export async function bindAuthorizedWallet(
-  db: Knex,
+  db: Session,
   userId: number,
   wallet: WalletAddress,
   authorizer: WalletAddress | undefined,
 ): Promise<AuthorizedBindOutcome> {
   try {
     return await db.transaction(async (trx) => {
-      await trx.raw('select id from users where id = ? for update', [userId]);
-      const bound = await trx.raw<{ rows: { chain_type: string; address_key: string }[] }>(
-        'select chain_type, address_key from user_wallets where user_id = ?',
+      await trx.execute('select id from users where id = $1 for update', [userId]);
+      const bound = await trx.execute<{ chain_type: string; address_key: string }>(
+        'select chain_type, address_key from user_wallets where user_id = $1',
         [userId],
       );
       if (bound.rows.length > 0) {
@@ -501,8 +501,8 @@ export async function bindAuthorizedWallet(
         );
         if (!ok) return 'not_authorized';
       }
-      await trx.raw(
-        'insert into user_wallets (user_id, chain_type, address, address_key) values (?, ?, ?, ?)',
+      await trx.execute(
+        'insert into user_wallets (user_id, chain_type, address, address_key) values ($1, $2, $3, $4)',
         [userId, wallet.chainType, wallet.display, wallet.key],
       );
       return 'bound';
@@ -520,14 +520,14 @@ export async function bindAuthorizedWallet(
  * @returns `unbound`, `not_bound` or `last_wallet`.
  */
 export async function unbindOwnedWallet(
-  db: Knex,
+  db: Session,
   userId: number,
   wallet: WalletAddress,
 ): Promise<'unbound' | 'not_bound' | 'last_wallet'> {
   return db.transaction(async (trx) => {
-    await trx.raw('select id from users where id = ? for update', [userId]);
-    const bound = await trx.raw<{ rows: { chain_type: string; address_key: string }[] }>(
-      'select chain_type, address_key from user_wallets where user_id = ?',
+    await trx.execute('select id from users where id = $1 for update', [userId]);
+    const bound = await trx.execute<{ chain_type: string; address_key: string }>(
+      'select chain_type, address_key from user_wallets where user_id = $1',
       [userId],
     );
     if (!bound.rows.some((w) => w.chain_type === wallet.chainType && w.address_key === wallet.key))

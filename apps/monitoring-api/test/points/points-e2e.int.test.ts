@@ -45,7 +45,7 @@ beforeAll(async () => {
     fx.db.knex,
     fx.locks,
   );
-  deps = buildTestDeps({ knex: fx.db.knex });
+  deps = buildTestDeps({ database: fx.db.database });
   app = createApp(deps);
 }, 120_000);
 

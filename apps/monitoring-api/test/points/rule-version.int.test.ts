@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createLogger, type RunningService } from '@ctss/server-kit';
 import { loadConfig } from '../../src/config.js';
-import { createKnex } from '../../src/db/connect.js';
+import { createAdminKnex } from '../../src/db/connect.js';
 import { recomputePoints } from '../../src/points/recompute.js';
 import { pointsConfigSchema, pointsRuleOf, ruleVersion } from '../../src/points/rule.js';
 import { startRankJobService } from '../../src/rank-job-service.js';
@@ -133,7 +133,7 @@ describe('the points rule version', () => {
       await service?.close();
       await new Promise<void>((resolve) => service?.server.close(() => resolve()) ?? resolve());
     }
-    const check = createKnex(db.url, { poolMax: 1 });
+    const check = createAdminKnex(db.url, { poolMax: 1 });
     try {
       const state = await check.raw<{ rows: { rule_version: string }[] }>(
         'select rule_version from points_state',

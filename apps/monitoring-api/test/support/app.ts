@@ -18,12 +18,12 @@ export interface TestApp {
  * rate limit is raised unless set, so a file's many requests are never limited).
  */
 export async function startTestApp(
-  overrides: Omit<TestDepsOverrides, 'knex'> = {},
+  overrides: Omit<TestDepsOverrides, 'database'> = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const deps = buildTestDeps({
     ...overrides,
-    knex: db.knex,
+    database: db.database,
     env: { RATE_LIMIT_PER_MINUTE: '1000000', ...overrides.env },
   });
   return {
@@ -41,7 +41,7 @@ export async function startTestApp(
  * A test app of the calling describe block's own, started by {@link startTestApp} with
  * `overrides` before its tests and closed after them (see {@link useResource}).
  */
-export function useTestApp(overrides: Omit<TestDepsOverrides, 'knex'> = {}): TestApp {
+export function useTestApp(overrides: Omit<TestDepsOverrides, 'database'> = {}): TestApp {
   return useResource(
     () => startTestApp(overrides),
     (t) => t.close(),

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { createKnex } from '../../src/db/connect.js';
+import { createAdminKnex, createDatabase } from '../../src/db/connect.js';
+import type { Database } from '../../src/db/database.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { migrateLatest, migrations } from '../../src/migrations/index.js';
 import { useResource } from './hooks.js';
@@ -17,7 +18,10 @@ import { useResource } from './hooks.js';
 export interface TestDatabase {
   /** Connection URL of the database. */
   readonly url: string;
+  /** A knex with a connection of its own (public knex API), for fixtures and the migrations. */
   readonly knex: Knex;
+  /** The database layer over the database (db/database.ts), as the app's services use it. */
+  readonly database: Database;
   /** Whether this is the embedded PGlite (one connection) rather than a real server. */
   readonly embedded: boolean;
   /** Closes the pool and drops the database (or stops the embedded server). */
@@ -45,14 +49,16 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
     }
     const url = new URL(base);
     url.pathname = `/${name}`;
+    const knex = createAdminKnex(url.toString(), { poolMax: 4 });
     // Two of the four connections pipeline the hot reads, as DATABASE_PIPELINE_LANES does in production.
-    const knex = createKnex(url.toString(), { poolMax: 4, pipelineLanes: 2 });
+    const database = createDatabase(url.toString(), { poolMax: 4, pipelineLanes: 2 });
     db = {
       url: url.toString(),
       knex,
+      database,
       embedded: false,
       async drop() {
-        await knex.destroy();
+        await Promise.all([knex.destroy(), database.close()]);
         const client = new pg.Client({ connectionString: base });
         await client.connect();
         try {
@@ -71,13 +77,15 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
       async () =>
         startEmbeddedPostgres({ loadDataDir: await pgliteTemplate(options.migrate ?? true, true) }),
     );
-    const knex = createKnex(server.url, { poolMax: 1 });
+    const knex = createAdminKnex(server.url, { poolMax: 1 });
+    const database = createDatabase(server.url, { poolMax: 1, sessionShared: true });
     db = {
       url: server.url,
       knex,
+      database,
       embedded: true,
       async drop() {
-        await knex.destroy();
+        await Promise.all([knex.destroy(), database.close()]);
         await server.stop();
       },
     };
@@ -103,7 +111,7 @@ async function pgliteTemplate(migrated: boolean, rebuild = false): Promise<Blob>
   } catch {
     const server = await startEmbeddedPostgres();
     if (migrated) {
-      const knex = createKnex(server.url, { poolMax: 1 });
+      const knex = createAdminKnex(server.url, { poolMax: 1 });
       await migrateLatest(knex);
       await knex.destroy();
     }

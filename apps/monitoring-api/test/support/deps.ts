@@ -4,17 +4,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createKvStore, createLogger, createMetrics, parseConfig } from '@ctss/server-kit';
-import type { Knex } from 'knex';
 import { ConfigSchema, type AppConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/database.js';
 import type { AppResources } from '../../src/deps.js';
 import { createNameResolver } from '../../src/names/resolver.js';
 
 /** The fixed "now" of tests: 2026-11-21T12:34:56Z. */
 export const TEST_NOW = new Date('2026-11-21T12:34:56.000Z');
 
-/** Overrides of {@link buildTestDeps}; `knex` is the database (primary and read). */
+/** Overrides of {@link buildTestDeps}; `database` is the database (primary and read). */
 export type TestDepsOverrides = Partial<Omit<AppResources, 'config' | 'db'>> & {
-  knex: Knex;
+  database: Database;
   /** Environment-style configuration values (parsed with the app schema). */
   env?: Record<string, string>;
 };
@@ -35,10 +35,10 @@ export function buildTestDeps(overrides: TestDepsOverrides): TestDeps {
   });
   const logger = createLogger({ name: 'monitoring-api-test', level: 'silent' });
   const kv = overrides.kv ?? createKvStore({ redisUrl: config.REDIS_URL, prefix, logger });
-  const { knex, env: _env, ...rest } = overrides;
+  const { database, env: _env, ...rest } = overrides;
   return {
     config,
-    db: { primary: knex, read: knex },
+    db: { primary: database, read: database },
     kv,
     clock: () => TEST_NOW.getTime(),
     logger,

@@ -1,5 +1,5 @@
 /** The SQL a test's requests make: which statements reach the database, for single-flight checks. */
-import type { Knex } from 'knex';
+import type { Database } from '../../src/db/database.js';
 
 /** The statements collected by {@link watchQueries}. */
 export interface QueryWatch {
@@ -9,12 +9,11 @@ export interface QueryWatch {
   readonly stop: () => void;
 }
 
-/** Starts collecting the SQL of every query on `knex` that contains `sqlPart`. */
-export function watchQueries(knex: Knex, sqlPart: string): QueryWatch {
+/** Starts collecting the SQL of every statement `database` sends that contains `sqlPart`. */
+export function watchQueries(database: Database, sqlPart: string): QueryWatch {
   const queries: string[] = [];
-  const listener = (q: { sql: string }) => {
-    if (q.sql.includes(sqlPart)) queries.push(q.sql);
-  };
-  knex.on('query', listener);
-  return { queries, stop: () => void knex.off('query', listener) };
+  const stop = database.observe((statement) => {
+    if (statement.text.includes(sqlPart)) queries.push(statement.text);
+  });
+  return { queries, stop };
 }

@@ -34,7 +34,9 @@ describeWithRedis('wallet binding across two replicas sharing Redis', () => {
     for (let i = 0; i < 2; i += 1) {
       const kv = createKvStore({ redisUrl, prefix });
       stores.push(kv);
-      deps.push(buildTestDeps({ knex: db.knex, kv, env: { RATE_LIMIT_PER_MINUTE: '1000000' } }));
+      deps.push(
+        buildTestDeps({ database: db.database, kv, env: { RATE_LIMIT_PER_MINUTE: '1000000' } }),
+      );
     }
     [replicaA, replicaB] = deps.map((d) => createApp(d)) as [Express, Express];
   });

@@ -41,7 +41,7 @@ describe('leaderboard search, property', () => {
   it('when searching any term, then the matches equal a case-insensitive substring filter', async () => {
     await fc.assert(
       fc.asyncProperty(term, async (search) => {
-        const { entries, totalCount } = await fetchLeaderboard(db.knex, {
+        const { entries, totalCount } = await fetchLeaderboard(db.database, {
           network: 'mainnet',
           limit: 100,
           offset: 0,

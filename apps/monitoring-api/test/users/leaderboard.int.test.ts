@@ -230,7 +230,7 @@ describe('GET /users/leaderboard under concurrent identical requests', () => {
   });
 
   it('when 20 identical pages are asked at once, then one page query runs and all get the same body; a new request reads again', async () => {
-    const { queries, stop } = watchQueries(t.db.knex, 'with page');
+    const { queries, stop } = watchQueries(t.db.database, 'with page');
     try {
       const responses = await Promise.all(
         Array.from({ length: 20 }, () =>

@@ -22,7 +22,7 @@ afterAll(async () => {
 
 const EVM_A = '0x00000000000000000000000000000000000000a1';
 const EVM_B = '0x00000000000000000000000000000000000000b2';
-const run = (args: string[]) => runOperatorCommand(db.knex, parseOperatorArgs(args), '.ctss');
+const run = (args: string[]) => runOperatorCommand(db.database, parseOperatorArgs(args), '.ctss');
 
 describe('operator commands', () => {
   it('when users are created, referred and loaded, then the rows say so and refusals are named', async () => {

@@ -4,7 +4,7 @@
  * down and up again), and the rank job entry (runRankJob) last, as it takes the connection.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createKnex } from '../../src/db/connect.js';
+import { createAdminKnex } from '../../src/db/connect.js';
 import * as usersMigration from '../../src/migrations/20261121000200_users.js';
 import { recomputeRanks } from '../../src/users/ranks.js';
 import { runRankJob } from '../../src/rank-job.js';
@@ -178,7 +178,7 @@ describe('rank job', () => {
     const result = await runRankJob({ DATABASE_URL: db.url, LOG_LEVEL: 'silent' });
     expect(result.ranks).toEqual({ mainnet: 2, devnet: 2 });
     expect(result.points).toMatchObject({ mode: 'rebuild', senders: 0, wallets: 0 });
-    const check = createKnex(db.url, { poolMax: 1 });
+    const check = createAdminKnex(db.url, { poolMax: 1 });
     try {
       const rows = await check.raw<{ rows: { username: string }[] }>(
         'select username from users order by domain_rank_mainnet',
