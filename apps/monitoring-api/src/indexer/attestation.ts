@@ -11,6 +11,7 @@
  * later); past the give-up age it keeps it and is asked only every give-up recheck interval.
  */
 import type { Knex } from 'knex';
+import { keccak256, type Hex } from 'viem';
 import { IrisError, isAttested, type IrisClient } from './iris.js';
 import { attestedColumns, matchDestinations } from './store.js';
 
@@ -63,6 +64,24 @@ function nextCheckSeconds(
   const doublings = Math.max(0, attempts - BACKOFF_FREE_CHECKS);
   const backoff = options.recheckSeconds * 2 ** Math.min(doublings, 20);
   return Math.min(backoff, Math.max(options.maxBackoffSeconds ?? 120, options.recheckSeconds));
+}
+
+/**
+ * The v1 columns an attestation fills where the origin did not (a Solana record whose
+ * `MessageSent` account was closed before it was read; docs/indexer.md "Solana"): the nonce
+ * Iris read from the message, and the message's keccak-256.
+ */
+function v1FromIris(
+  trx: Knex.Transaction,
+  message: string,
+  eventNonce: string,
+): Record<string, unknown> {
+  return {
+    cctp_nonce: trx.raw('coalesce(cctp_nonce, ?)', [eventNonce]),
+    ...(/^0x[0-9a-fA-F]*$/.test(message)
+      ? { message_hash: trx.raw('coalesce(message_hash, ?)', [keccak256(message as Hex)]) }
+      : {}),
+  };
 }
 
 interface DueTransaction {
@@ -136,7 +155,9 @@ export async function pollAttestations(
                 iris_attempts: trx.raw('iris_attempts + 1'),
                 iris_next_at: null,
                 ...attestedColumns(trx, version, m.message),
-                ...(version === 2 ? { cctp_nonce: m.eventNonce.toLowerCase() } : {}),
+                ...(version === 2
+                  ? { cctp_nonce: m.eventNonce.toLowerCase() }
+                  : v1FromIris(trx, m.message, m.eventNonce)),
               });
           } else {
             await trx('transactions')

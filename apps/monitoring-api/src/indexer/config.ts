@@ -18,6 +18,7 @@ import {
 } from '@ctss/server-kit';
 import { z } from 'zod';
 import { mainnetCircleContracts } from './circle-contracts.js';
+import { SolanaChainConfigSchema, type SolanaChainConfig } from './solana/config.js';
 
 const address = z
   .string()
@@ -28,6 +29,8 @@ const rpcUrl = z.url({ protocol: /^https?$/ });
 
 /** One indexed EVM chain as configured (before Circle's defaults and the RPC URLs are applied). */
 const ChainInputSchema = z.object({
+  /** The chain family: EVM unless another is named (docs/indexer.md "Configuration"). */
+  family: z.literal('evm').optional(),
   /** Display name: labels in logs, metrics and /health, and the key of its RPC URL variable. */
   name: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]'),
   /** Which feed its records go to; with `domain`, the key of its cursor and lock. */
@@ -78,6 +81,7 @@ export const ChainConfigSchema = ChainInputSchema.transform((chain, ctx) => {
   }
   return {
     ...chain,
+    family: 'evm' as const,
     tokenMessengers: [...tokenMessengers],
     messageTransmitters: [...messageTransmitters],
     usdc,
@@ -87,7 +91,16 @@ export const ChainConfigSchema = ChainInputSchema.transform((chain, ctx) => {
 /** One indexed chain, validated. */
 export type ChainConfig = z.infer<typeof ChainConfigSchema>;
 
-const chainsJson = envJson(z.array(ChainConfigSchema), 'a JSON array of chains')
+/** One indexed chain of any family, told apart by `family` (absent = `evm`). */
+const IndexedChainSchema = z.discriminatedUnion('family', [
+  ChainConfigSchema,
+  SolanaChainConfigSchema,
+]);
+
+/** One indexed chain of any family, validated. */
+export type IndexedChainConfig = ChainConfig | SolanaChainConfig;
+
+const chainsJson = envJson(z.array(IndexedChainSchema), 'a JSON array of chains')
   .refine((chains) => new Set(chains.map((c) => c.name)).size === chains.length, {
     message: 'chain names must be unique',
   })

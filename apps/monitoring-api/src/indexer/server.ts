@@ -1,6 +1,6 @@
 /**
- * Wires the transfer indexer process (docs/indexer.md): one ChainIndexer per chain of
- * INDEXER_CHAINS writing into DATABASE_URL (one writer per chain through an advisory lock), the
+ * Wires the transfer indexer process (docs/indexer.md): one source per chain of INDEXER_CHAINS
+ * (ChainIndexer for EVM chains, SolanaSource for Solana) writing into DATABASE_URL (one writer per chain through an advisory lock), the
  * Iris attestation poll, and `GET /health`, `GET /ready` and `GET /metrics` on PORT. Used by
  * src/bin/indexer.ts through server-kit `runProcess`; closing stops the loops between steps,
  * releases the locks and closes the pool.
@@ -25,6 +25,9 @@ import { PgRateGate } from './iris-budget.js';
 import { ChainLocks } from './lock.js';
 import { createChainClient } from './rpc.js';
 import { startIndexerRunner } from './runner.js';
+import { SolanaRpc } from './solana/rpc.js';
+import { SolanaSource } from './solana/source.js';
+import type { IndexerSource } from './source.js';
 
 /**
  * Starts the indexer and its probe server on `config.PORT`.
@@ -38,9 +41,10 @@ export async function startIndexerService(
   const knex = createKnex(config.DATABASE_URL, { poolMax: 4, logger });
   const locks = new ChainLocks(config.DATABASE_URL);
   const metrics = createMetrics({ prefix: 'monitoring_indexer_' });
-  const indexers = config.INDEXER_CHAINS.map(
-    (chain) =>
-      new ChainIndexer(chain, createChainClient(chain), createChainClient(chain, 0), knex, locks),
+  const indexers: IndexerSource[] = config.INDEXER_CHAINS.map((chain) =>
+    chain.family === 'solana'
+      ? new SolanaSource(chain, new SolanaRpc(chain.rpcUrls, chain.rpcTimeoutMs), knex, locks)
+      : new ChainIndexer(chain, createChainClient(chain), createChainClient(chain, 0), knex, locks),
   );
   if (indexers.length === 0) logger.warn('INDEXER_CHAINS is empty: nothing to index');
   const runner = startIndexerRunner({
