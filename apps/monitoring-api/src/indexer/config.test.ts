@@ -116,11 +116,16 @@ describe('indexer configuration', () => {
     expect(() =>
       loadIndexerConfig({
         ...base,
-        INDEXER_CHAINS: JSON.stringify([{ ...solana, transferProgram: '0x12', rpcUrls: ['http://x'] }]),
+        INDEXER_CHAINS: JSON.stringify([
+          { ...solana, transferProgram: '0x12', rpcUrls: ['http://x'] },
+        ]),
       }),
     ).toThrow(/base58 Solana address/);
     expect(() =>
-      loadIndexerConfig({ ...base, INDEXER_CHAINS: JSON.stringify([{ ...solana, family: 'sui' }]) }),
+      loadIndexerConfig({
+        ...base,
+        INDEXER_CHAINS: JSON.stringify([{ ...solana, family: 'sui' }]),
+      }),
     ).toThrow(ConfigError);
   });
 

@@ -325,15 +325,14 @@ export async function awaitedReceives(
   chain: ChainKey,
   limit: number,
 ): Promise<AwaitedReceive[]> {
-  const rows: { id: string; source_domain: string; version: number; cctp_nonce: string }[] =
-    await knex('transactions')
-      .select(knex.raw('id::text as id'), 'source_domain', 'version', 'cctp_nonce')
-      .where({ network: chain.network, destination_domain: chain.domain })
-      .whereNotNull('log_index')
-      .whereNull('destination_tx_hash')
-      .whereNotNull('cctp_nonce')
-      .orderBy('created_at', 'desc')
-      .limit(limit);
+  const rows = (await knex('transactions')
+    .select(knex.raw('id::text as id'), 'source_domain', 'version', 'cctp_nonce')
+    .where({ network: chain.network, destination_domain: chain.domain })
+    .whereNotNull('log_index')
+    .whereNull('destination_tx_hash')
+    .whereNotNull('cctp_nonce')
+    .orderBy('created_at', 'desc')
+    .limit(limit)) as { id: string; source_domain: string; version: number; cctp_nonce: string }[];
   return rows.map((r) => ({
     id: r.id,
     source_domain: Number(r.source_domain),

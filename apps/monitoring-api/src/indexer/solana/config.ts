@@ -46,7 +46,10 @@ const SolanaChainInputSchema = z.object({
    * The oldest transfer-program signature to read back to (exclusive; e.g. the program's
    * deployment transaction); absent = the program's whole history.
    */
-  startSignature: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/).optional(),
+  startSignature: z
+    .string()
+    .regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
+    .optional(),
   /** Poll interval, ms. */
   pollIntervalMs: z.number().int().min(10).max(600_000).default(4_000),
   /** Signatures per `getSignaturesForAddress` page, and per write (1-1000). */

@@ -119,7 +119,9 @@ function invocations(tx: SolanaTransaction): Invocation[] {
     if (invoke) {
       const ix = ordered[next++];
       if (!ix || ix.program !== invoke[1]) {
-        throw new Error(`log invocation ${next} of ${tx.transaction.signatures[0]} is not its instruction`);
+        throw new Error(
+          `log invocation ${next} of ${tx.transaction.signatures[0]} is not its instruction`,
+        );
       }
       stack.push(ix);
       continue;
@@ -131,13 +133,15 @@ function invocations(tx: SolanaTransaction): Invocation[] {
     const data = /^Program data: (.+)$/.exec(line);
     if (data && stack.length > 0) {
       // sol_log_data writes its fields base64-encoded, separated by spaces; emit! writes one.
-      stack[stack.length - 1]!.logData.push(Uint8Array.from(base64.encode(data[1]!.split(' ')[0]!)));
+      stack[stack.length - 1]!.logData.push(
+        Uint8Array.from(base64.encode(data[1]!.split(' ')[0]!)),
+      );
     }
   }
   return ordered;
 }
 
-const hex32 = (bytes: Uint8Array) => toHex(bytes) as `0x${string}`;
+const hex32 = (bytes: Uint8Array) => toHex(bytes);
 
 /** What the origin decoder knows of the source chain. */
 export interface SolanaOrigin {
@@ -299,8 +303,7 @@ export function decodeSolanaReceived(
       destination_domain: destination.domain,
       source_domain: received.source_domain,
       version,
-      nonce:
-        version === 1 ? String(received.nonce) : toHex(received.nonce as Uint8Array).toLowerCase(),
+      nonce: version === 1 ? String(received.nonce) : toHex(received.nonce).toLowerCase(),
       tx_hash: signature,
       log_index: rows.length,
       block_number: slot,

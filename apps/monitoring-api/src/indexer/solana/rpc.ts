@@ -120,7 +120,7 @@ export class SolanaRpc {
         })
         .send({ abortSignal }),
     );
-    return tx as unknown as SolanaTransaction | null;
+    return tx;
   }
 
   /**

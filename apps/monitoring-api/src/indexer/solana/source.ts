@@ -150,11 +150,23 @@ export class SolanaSource implements IndexerSource {
       }
       if (this.walk) this.walk.cursor = newest.signature;
       if (!page.last) {
-        return { kind: 'scanned', from: oldest.slot, to: newest.slot, head: finalizedSlot, inserted };
+        return {
+          kind: 'scanned',
+          from: oldest.slot,
+          to: newest.slot,
+          head: finalizedSlot,
+          inserted,
+        };
       }
       cursor = { ...next, safeBlock: safe };
       const head = await this.writeHead(cursor, safe);
-      return { kind: 'scanned', from: oldest.slot, to: newest.slot, head: finalizedSlot, inserted: inserted + head };
+      return {
+        kind: 'scanned',
+        from: oldest.slot,
+        to: newest.slot,
+        head: finalizedSlot,
+        inserted: inserted + head,
+      };
     }
     await deleteUnfinalized(this.knex, this.key, safe, []);
     if (cursor) await this.writeHead(cursor, safe);
@@ -219,7 +231,11 @@ export class SolanaSource implements IndexerSource {
     const txs = await mapLimit(ok, FETCH_CONCURRENCY, (s) =>
       this.rpc.transaction(s.signature, commitment),
     );
-    const origin = { network: this.config.network, domain: this.config.domain, programs: this.programs };
+    const origin = {
+      network: this.config.network,
+      domain: this.config.domain,
+      programs: this.programs,
+    };
     const found = txs.flatMap((tx, i) => {
       if (!tx) throw new Error(`transaction ${ok[i]!.signature} not found at ${commitment}`);
       return decodeSolanaTransfers(tx, origin, commitment === 'finalized');
@@ -253,7 +269,8 @@ export class SolanaSource implements IndexerSource {
         commitment: 'confirmed',
       })
     ).filter((s) => s.slot > safe);
-    const transfers = pending.length > 0 ? await this.transfersOf(pending.reverse(), 'confirmed') : [];
+    const transfers =
+      pending.length > 0 ? await this.transfersOf(pending.reverse(), 'confirmed') : [];
     const received = await this.lookUpReceives();
     if (transfers.length === 0 && received.length === 0) return 0;
     if (!this.locks.holds(this.lockKey)) return 0;
@@ -346,4 +363,3 @@ export class SolanaSource implements IndexerSource {
     return rows;
   }
 }
-
