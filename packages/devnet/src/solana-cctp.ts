@@ -81,8 +81,11 @@ const SYSVAR_INSTRUCTIONS = 'Sysvar1nstructions1111111111111111111111111';
 
 /** Anchor's discriminator: sha256(`namespace:name`)[..8]. */
 const disc = (name: string) => createHash('sha256').update(name).digest().subarray(0, 8);
-/** Anchor's `EVENT_IX_TAG` little-endian (sha256(`anchor:event`)[..8]). */
-const EVENT_IX_TAG = disc('anchor:event');
+/**
+ * Anchor's `EVENT_IX_TAG_LE`: the u64 0x1d9acb512ea545e4 (the big-endian reading of
+ * sha256(`anchor:event`)[..8]) little-endian.
+ */
+const EVENT_IX_TAG = Uint8Array.from(disc('anchor:event')).reverse();
 
 const bytes32 = fixCodecSize(getBytesCodec(), 32);
 const vecU8 = addCodecSizePrefix(getBytesCodec(), getU32Codec());

@@ -38,8 +38,9 @@ export function discriminator(namespace: 'global' | 'event' | 'account', name: s
 }
 
 /**
- * Anchor's `EVENT_IX_TAG` (0x1d9acb512ea545e4) little-endian: the first 8 bytes of the data of
- * an `emit_cpi!` self-invocation (anchor-lang `event::EVENT_IX_TAG_LE`).
+ * Anchor's `EVENT_IX_TAG` (0x1d9acb512ea545e4, the big-endian reading of
+ * sha256(`anchor:event`)[..8]) little-endian: the first 8 bytes of the data of an `emit_cpi!`
+ * self-invocation (anchor-lang `event::EVENT_IX_TAG_LE`).
  */
 export const EVENT_IX_TAG = Uint8Array.from([0xe4, 0x45, 0xa5, 0x2e, 0x51, 0xcb, 0x9a, 0x1d]);
 
