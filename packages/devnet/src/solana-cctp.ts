@@ -292,7 +292,12 @@ async function finish(
       signatures: [signature],
       message: {
         accountKeys: keys,
-        header: compiled.header,
+        // The RPC's names for the compiled header (kit calls them numSignerAccounts, ...).
+        header: {
+          numRequiredSignatures: compiled.header.numSignerAccounts,
+          numReadonlySignedAccounts: compiled.header.numReadonlySignerAccounts,
+          numReadonlyUnsignedAccounts: compiled.header.numReadonlyNonSignerAccounts,
+        },
         recentBlockhash: message.lifetimeConstraint.blockhash,
         instructions: [
           {
