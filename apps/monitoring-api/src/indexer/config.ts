@@ -18,7 +18,7 @@ import {
 } from '@ctss/server-kit';
 import { z } from 'zod';
 import { mainnetCircleContracts } from './circle-contracts.js';
-import { SolanaChainConfigSchema, type SolanaChainConfig } from './solana/config.js';
+import { SolanaChainConfigSchema } from './solana/config.js';
 
 const address = z
   .string()
@@ -96,9 +96,6 @@ const IndexedChainSchema = z.discriminatedUnion('family', [
   ChainConfigSchema,
   SolanaChainConfigSchema,
 ]);
-
-/** One indexed chain of any family, validated. */
-export type IndexedChainConfig = ChainConfig | SolanaChainConfig;
 
 const chainsJson = envJson(z.array(IndexedChainSchema), 'a JSON array of chains')
   .refine((chains) => new Set(chains.map((c) => c.name)).size === chains.length, {

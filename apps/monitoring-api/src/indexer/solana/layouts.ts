@@ -33,7 +33,7 @@ import {
 } from '@solana/kit';
 
 /** Anchor's 8-byte discriminator of `namespace:name` (sha256, first 8 bytes). */
-export function discriminator(namespace: 'global' | 'event' | 'account', name: string): Uint8Array {
+function discriminator(namespace: 'global' | 'event' | 'account', name: string): Uint8Array {
   return sha256(utf8ToBytes(`${namespace}:${name}`)).slice(0, 8);
 }
 
@@ -125,7 +125,10 @@ export const transferV2ArgsCodec = getStructCodec([
   ['min_finality_threshold', getU32Codec()],
 ]) as unknown as Codec<TransferArgs>;
 
-/** Circle's `MessageSent` account (v1 has no `created_at`). */
+/**
+ * Circle's `MessageSent` account (v2 adds `created_at i64` after `rent_payer`; only v1 messages
+ * are read, v2's nonce comes from Iris).
+ */
 export interface MessageSentAccount {
   readonly rent_payer: string;
   readonly created_at?: bigint;
@@ -136,13 +139,6 @@ export interface MessageSentAccount {
 /** Codec of MessageTransmitter v1's `MessageSent` account. */
 export const messageSentV1Codec = getStructCodec([
   ['rent_payer', getAddressCodec()],
-  ['message', vecU8],
-]) as unknown as Codec<MessageSentAccount>;
-
-/** Codec of MessageTransmitter v2's `MessageSent` account. */
-export const messageSentV2Codec = getStructCodec([
-  ['rent_payer', getAddressCodec()],
-  ['created_at', getI64Codec()],
   ['message', vecU8],
 ]) as unknown as Codec<MessageSentAccount>;
 
