@@ -88,11 +88,14 @@ function monitoringApi() {
           chains: {
             type: 'array',
             description:
-              'Chains to index without RPC URLs, rendered into a ConfigMap mounted as INDEXER_CHAINS_FILE (JSON; docs/indexer.md).',
+              'Chains to index without RPC URLs (EVM, or family solana), rendered into a ConfigMap mounted as INDEXER_CHAINS_FILE (JSON; docs/indexer.md).',
             items: {
               type: 'object',
-              required: ['name', 'domain', 'transferContracts', 'startBlock'],
               not: { required: ['rpcUrls'] },
+              // An EVM chain by default; `family: solana` is a Solana cluster (docs/indexer.md "Solana").
+              if: { required: ['family'], properties: { family: { const: 'solana' } } },
+              then: { required: ['name', 'family'] },
+              else: { required: ['name', 'domain', 'transferContracts', 'startBlock'] },
             },
           },
           rpcUrlsSecret: {

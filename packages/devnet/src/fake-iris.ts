@@ -48,6 +48,55 @@ export interface FakeIrisOptions {
    * transaction (Sui digest in base58, Aptos hash), undefined when the chain does not know it.
    */
   readonly messagesByDomain?: Record<number, (txHash: string) => Hex[] | undefined>;
+  /**
+   * JSON-RPC URL of the Solana cluster of domain 5 (a local one, solana-cluster.ts): a
+   * transaction's messages are the CCTP messages of the `MessageSent` accounts it references
+   * (Circle's MessageTransmitter v1 layout `rent_payer, message`, v2 `rent_payer, created_at,
+   * message`, after the account discriminator), read as Iris reads the cluster.
+   */
+  readonly solanaRpcUrl?: string;
+}
+
+/** Anchor's account discriminator of Circle's `MessageSent`: sha256("account:MessageSent")[..8]. */
+const MESSAGE_SENT_ACCOUNT = '83648538a6e1973c';
+
+const solanaRpc = async (url: string, method: string, params: unknown[]): Promise<unknown> => {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(body.error.message);
+  return body.result;
+};
+
+/** The CCTP messages of a Solana transaction's `MessageSent` accounts, in account order. */
+async function solanaMessages(url: string, signature: string): Promise<Hex[] | undefined> {
+  const tx = (await solanaRpc(url, 'getTransaction', [
+    signature,
+    { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 },
+  ])) as { transaction: { message: { accountKeys: string[] } } } | null;
+  if (!tx) return undefined;
+  const keys = tx.transaction.message.accountKeys;
+  const accounts = (await solanaRpc(url, 'getMultipleAccounts', [
+    keys,
+    { encoding: 'base64', commitment: 'confirmed' },
+  ])) as { value: ({ data: [string, string] } | null)[] };
+  const messages: Hex[] = [];
+  for (const account of accounts.value) {
+    if (!account) continue;
+    const data = Buffer.from(account.data[0], 'base64');
+    if (data.subarray(0, 8).toString('hex') !== MESSAGE_SENT_ACCOUNT) continue;
+    // v1: 8 + 32, then u32 length; v2: 8 + 32 + 8, then u32 length (the account is sized exactly).
+    for (const at of [40, 48]) {
+      if (data.length >= at + 4 && data.readUInt32LE(at) === data.length - at - 4) {
+        messages.push(`0x${data.subarray(at + 4).toString('hex')}`);
+        break;
+      }
+    }
+  }
+  return messages;
 }
 
 /**
@@ -91,6 +140,13 @@ export async function startFakeIris(
   const lookup = async (domain: number, txHash: string) => {
     const other = options.messagesByDomain?.[domain];
     if (other) return other(txHash);
+    if (domain === 5 && options.solanaRpcUrl) {
+      try {
+        return await solanaMessages(options.solanaRpcUrl, txHash);
+      } catch {
+        return undefined;
+      }
+    }
     const client = clients.get(domain);
     if (!client) return undefined;
     try {
@@ -140,10 +196,12 @@ export async function startFakeIris(
         });
       }
       const v2 = /^\/v2\/messages\/(\d+)$/.exec(url.pathname);
-      // A Sui digest is base58 (case matters); 0x hashes are compared in lower case.
-      const v1 = /^\/v1\/messages\/(\d+)\/(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,44})$/.exec(
-        url.pathname,
-      );
+      // An EVM transaction hash (0x hex, compared lower case), a Sui digest (base58, 32-44
+      // characters) or a Solana signature (base58, 64-88 characters); base58 keeps its case.
+      const v1 =
+        /^\/v1\/messages\/(\d+)\/(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,44}|[1-9A-HJ-NP-Za-km-z]{64,88})$/.exec(
+          url.pathname,
+        );
       const domain = Number((v2 ?? v1)?.[1]);
       const txHash = caseOf(v2 ? url.searchParams.get('transactionHash') : v1?.[2]);
       if ((!v2 && !v1) || !txHash) return send(400, { error: 'bad request' });

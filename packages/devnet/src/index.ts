@@ -11,3 +11,5 @@ export * from './entries.js';
 export * from './fake-iris.js';
 export * from './cashmere-abi.js';
 export * from './cashmere-signatures.js';
+export * from './solana-cluster.js';
+export * from './solana-cctp.js';

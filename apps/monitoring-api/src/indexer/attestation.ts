@@ -105,7 +105,7 @@ export async function pollAttestations(
           attested: true,
           version,
           message: m.message,
-          ...(version === 2 ? { nonce: m.eventNonce.toLowerCase() } : {}),
+          nonce: version === 2 ? m.eventNonce.toLowerCase() : m.eventNonce,
         };
       });
       await recordAttestationAnswers(knex, answers);

@@ -87,7 +87,46 @@ describe('indexer configuration', () => {
       ...base,
       INDEXER_CHAINS: JSON.stringify([{ ...chain, confirmations: 'finalized' }]),
     });
-    expect(config.INDEXER_CHAINS[0]!.confirmations).toBe('finalized');
+    expect(config.INDEXER_CHAINS[0]).toMatchObject({ family: 'evm', confirmations: 'finalized' });
+  });
+
+  it('parses a Solana cluster with mainnet programs by default, and names what a testnet one lacks', () => {
+    const solana = { family: 'solana', name: 'solana', startSignature: undefined };
+    const config = loadIndexerConfig({
+      ...base,
+      INDEXER_CHAINS: JSON.stringify([chain, solana]),
+      INDEXER_RPC_URLS_SOLANA: 'http://127.0.0.1:8899',
+    });
+    expect(config.INDEXER_CHAINS[1]).toMatchObject({
+      family: 'solana',
+      domain: 5,
+      network: 'mainnet',
+      rpcUrls: ['http://127.0.0.1:8899'],
+      transferProgram: '5RsvKL6LFq6yEFiAXEwgYHAN3aLFypeB4AaafdeDnHqM',
+      messageTransmitterV2: 'CCTPV2Sm4AdWt5296sk4P66VBZ7bEhcARwFaaS9YPbeC',
+      pollIntervalMs: 4_000,
+      pageSize: 1_000,
+    });
+    expect(() =>
+      loadIndexerConfig({
+        ...base,
+        INDEXER_CHAINS: JSON.stringify([{ ...solana, network: 'testnet', rpcUrls: ['http://x'] }]),
+      }),
+    ).toThrow(/transferProgram, messageTransmitterV1/);
+    expect(() =>
+      loadIndexerConfig({
+        ...base,
+        INDEXER_CHAINS: JSON.stringify([
+          { ...solana, transferProgram: '0x12', rpcUrls: ['http://x'] },
+        ]),
+      }),
+    ).toThrow(/base58 Solana address/);
+    expect(() =>
+      loadIndexerConfig({
+        ...base,
+        INDEXER_CHAINS: JSON.stringify([{ ...solana, family: 'sui' }]),
+      }),
+    ).toThrow(ConfigError);
   });
 
   it.each([

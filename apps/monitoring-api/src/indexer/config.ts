@@ -21,6 +21,7 @@ import { mainnetCircleContracts } from './circle-contracts.js';
 // Sui and Aptos chains (docs/indexer.md "Sui and Aptos").
 import { AptosChainSchema } from './aptos/config.js';
 import { SuiChainSchema } from './sui/config.js';
+import { SolanaChainConfigSchema } from './solana/config.js';
 
 const address = z
   .string()
@@ -31,6 +32,8 @@ const rpcUrl = z.url({ protocol: /^https?$/ });
 
 /** One indexed EVM chain as configured (before Circle's defaults and the RPC URLs are applied). */
 const ChainInputSchema = z.object({
+  /** The chain family: EVM unless another is named (docs/indexer.md "Configuration"). */
+  family: z.literal('evm').optional(),
   /** Display name: labels in logs, metrics and /health, and the key of its RPC URL variable. */
   name: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]'),
   /** Which feed its records go to; with `domain`, the key of its cursor and lock. */
@@ -81,6 +84,7 @@ export const ChainConfigSchema = ChainInputSchema.transform((chain, ctx) => {
   }
   return {
     ...chain,
+    family: 'evm' as const,
     tokenMessengers: [...tokenMessengers],
     messageTransmitters: [...messageTransmitters],
     usdc,
@@ -90,7 +94,13 @@ export const ChainConfigSchema = ChainInputSchema.transform((chain, ctx) => {
 /** One indexed chain, validated. */
 export type ChainConfig = z.infer<typeof ChainConfigSchema>;
 
-const chainsJson = envJson(z.array(ChainConfigSchema), 'a JSON array of chains')
+/** One indexed chain of any family, told apart by `family` (absent = `evm`). */
+const IndexedChainSchema = z.discriminatedUnion('family', [
+  ChainConfigSchema,
+  SolanaChainConfigSchema,
+]);
+
+const chainsJson = envJson(z.array(IndexedChainSchema), 'a JSON array of chains')
   .refine((chains) => new Set(chains.map((c) => c.name)).size === chains.length, {
     message: 'chain names must be unique',
   })

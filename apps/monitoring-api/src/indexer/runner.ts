@@ -11,9 +11,10 @@ import type { Logger } from '@ctss/server-kit';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
 import { pollAttestations, type AttestationOptions } from './attestation.js';
-import type { ChainIndexer, TickResult } from './chain-indexer.js';
+import type { TickResult } from './chain-indexer.js';
 import type { IrisClient } from './iris.js';
 import { createIndexerMetrics } from './metrics.js';
+import type { IndexerSource } from './source.js';
 
 /** The last known state of one chain, for `/health`. */
 interface ChainStatus {
@@ -31,17 +32,10 @@ export interface IndexerRunner {
   stop(): Promise<void>;
 }
 
-/**
- * One chain's loop as the runner drives it: an EVM {@link ChainIndexer} or a Sui / Aptos
- * `MoveChainIndexer` (sui/move-source.ts), both writing through store.ts.
- */
-type ChainLoopSource = Pick<ChainIndexer, 'tick' | 'isWriter'> & {
-  readonly config: Pick<ChainIndexer['config'], 'name' | 'network' | 'domain' | 'pollIntervalMs'>;
-};
-
 /** What {@link startIndexerRunner} needs. */
 export interface RunnerDeps {
-  readonly indexers: readonly ChainLoopSource[];
+  /** One source per chain, of any family (source.ts). */
+  readonly indexers: readonly IndexerSource[];
   readonly knex: Knex;
   readonly iris: IrisClient;
   readonly attestation: AttestationOptions;
@@ -78,7 +72,7 @@ export function startIndexerRunner(deps: RunnerDeps): IndexerRunner {
     lastError: null,
   }));
 
-  const chainLoop = async (indexer: ChainLoopSource, status: ChainStatus) => {
+  const chainLoop = async (indexer: IndexerSource, status: ChainStatus) => {
     const name = indexer.config.name;
     let failures = 0;
     while (!stopped) {
@@ -131,7 +125,7 @@ export function startIndexerRunner(deps: RunnerDeps): IndexerRunner {
   };
 
   let irisCounted = deps.iris.requests;
-  const attestationLoop = async (indexer: ChainLoopSource) => {
+  const attestationLoop = async (indexer: IndexerSource) => {
     const chain = { network: indexer.config.network, domain: indexer.config.domain };
     while (!stopped) {
       if (indexer.isWriter()) {

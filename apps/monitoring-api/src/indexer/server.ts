@@ -1,6 +1,6 @@
 /**
- * Wires the transfer indexer process (docs/indexer.md): one ChainIndexer per chain of
- * INDEXER_CHAINS writing into DATABASE_URL (one writer per chain through an advisory lock), the
+ * Wires the transfer indexer process (docs/indexer.md): one source per chain of INDEXER_CHAINS
+ * (ChainIndexer for EVM chains, SolanaSource for Solana) writing into DATABASE_URL (one writer per chain through an advisory lock), the
  * Iris attestation poll, and `GET /health`, `GET /ready` and `GET /metrics` on PORT. Used by
  * src/bin/indexer.ts through server-kit `runProcess`; closing stops the loops between steps,
  * releases the locks and closes the pool.
@@ -29,6 +29,9 @@ import { startIndexerRunner } from './runner.js';
 import { AptosReader } from './aptos/reader.js';
 import { SuiGraphqlReader } from './sui/graphql.js';
 import { MoveChainIndexer } from './sui/move-source.js';
+import { SolanaRpc } from './solana/rpc.js';
+import { SolanaSource } from './solana/source.js';
+import type { IndexerSource } from './source.js';
 
 /**
  * Starts the indexer and its probe server on `config.PORT`.
@@ -42,9 +45,10 @@ export async function startIndexerService(
   const knex = createAdminKnex(config.DATABASE_URL, { poolMax: 4, logger });
   const locks = new ChainLocks(config.DATABASE_URL);
   const metrics = createMetrics({ prefix: 'monitoring_indexer_' });
-  const indexers = config.INDEXER_CHAINS.map(
-    (chain) =>
-      new ChainIndexer(chain, createChainClient(chain), createChainClient(chain, 0), knex, locks),
+  const indexers: IndexerSource[] = config.INDEXER_CHAINS.map((chain) =>
+    chain.family === 'solana'
+      ? new SolanaSource(chain, new SolanaRpc(chain.rpcUrls, chain.rpcTimeoutMs), knex, locks)
+      : new ChainIndexer(chain, createChainClient(chain), createChainClient(chain, 0), knex, locks),
   );
   const moveIndexers = [
     ...config.INDEXER_SUI_CHAINS.map((c) =>

@@ -114,6 +114,20 @@ function attestedColumns(
   };
 }
 
+/** The v1 columns an attestation fills where the origin did not: the nonce, the message hash. */
+function v1FromIris(
+  trx: Knex.Transaction,
+  message: string,
+  eventNonce: string,
+): Record<string, unknown> {
+  return {
+    cctp_nonce: trx.raw('coalesce(cctp_nonce, ?)', [eventNonce]),
+    ...(/^0x[0-9a-fA-F]*$/.test(message)
+      ? { message_hash: trx.raw('coalesce(message_hash, ?)', [keccak256(message as Hex)]) }
+      : {}),
+  };
+}
+
 /** An origin transaction due for an Iris check (docs/indexer.md "Attestation"). */
 export interface DueTransaction {
   readonly network: string;
@@ -193,8 +207,13 @@ export type AttestationAnswer =
       readonly version: 1 | 2;
       /** The attested message, 0x hex. */
       readonly message: string;
-      /** v2: the `eventNonce` Iris assigned, lower-case hex. */
-      readonly nonce?: string;
+      /**
+       * The `eventNonce` Iris read from the message: v2, the nonce Iris assigned (lower-case hex),
+       * always written; v1, the decimal nonce, written only where the origin left it empty (a
+       * Solana record whose `MessageSent` account was closed before it was read; docs/indexer.md
+       * "Solana"), with the message's keccak-256 as its `message_hash` likewise.
+       */
+      readonly nonce: string;
     }
   | { readonly id: string; readonly attested: false; readonly nextCheckSeconds: number };
 
@@ -224,7 +243,9 @@ export async function recordAttestationAnswers(
             ...checked,
             iris_next_at: null,
             ...attestedColumns(trx, answer.version, answer.message),
-            ...(answer.nonce === undefined ? {} : { cctp_nonce: answer.nonce }),
+            ...(answer.version === 2
+              ? { cctp_nonce: answer.nonce }
+              : v1FromIris(trx, answer.message, answer.nonce)),
           });
       } else {
         await trx('transactions')
@@ -437,4 +458,63 @@ export async function rewind(
     }
     return Number(await stale('transactions', 'source_domain').whereNotNull('log_index').delete());
   });
+}
+
+/**
+ * Deletes a chain's unconfirmed records at or below `height` whose origin transaction is not in
+ * `keep` (a source whose finality is a commitment level, not a depth: a transaction seen at
+ * `confirmed` that is not final once its slot is, was rolled back; docs/indexer.md "Solana").
+ * The rollups follow through the delete trigger.
+ *
+ * @returns the number of records deleted.
+ */
+export async function deleteUnfinalized(
+  knex: Knex,
+  chain: ChainKey,
+  height: bigint,
+  keep: readonly string[],
+): Promise<number> {
+  return Number(
+    await knex('transactions')
+      .where({ network: chain.network, source_domain: chain.domain, confirmed: false })
+      .whereNotNull('log_index')
+      .where('block_number', '<=', height.toString())
+      .whereRaw('not (source_tx_hash = any(?::text[]))', [[...keep]])
+      .delete(),
+  );
+}
+
+/** A record bound for an indexed chain that has not been received there yet. */
+export interface AwaitedReceive {
+  readonly id: string;
+  readonly source_domain: number;
+  readonly version: 1 | 2;
+  /** v1: decimal uint64; v2: bytes32 0x hex. */
+  readonly cctp_nonce: string;
+}
+
+/**
+ * Records into `chain` (its network and domain as destination) with a known CCTP nonce and no
+ * destination transaction yet, newest first: what a source that looks receives up by message
+ * (docs/indexer.md "Solana") asks about.
+ */
+export async function awaitedReceives(
+  knex: Knex,
+  chain: ChainKey,
+  limit: number,
+): Promise<AwaitedReceive[]> {
+  const rows = (await knex('transactions')
+    .select(knex.raw('id::text as id'), 'source_domain', 'version', 'cctp_nonce')
+    .where({ network: chain.network, destination_domain: chain.domain })
+    .whereNotNull('log_index')
+    .whereNull('destination_tx_hash')
+    .whereNotNull('cctp_nonce')
+    .orderBy('created_at', 'desc')
+    .limit(limit)) as { id: string; source_domain: string; version: number; cctp_nonce: string }[];
+  return rows.map((r) => ({
+    id: r.id,
+    source_domain: Number(r.source_domain),
+    version: r.version === 1 ? 1 : 2,
+    cctp_nonce: r.cctp_nonce,
+  }));
 }

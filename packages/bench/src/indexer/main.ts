@@ -24,6 +24,7 @@ import { databaseUrl } from '../dataset.js';
 import { MONITORING_APP_DIR, RUN_DIR } from '../paths.js';
 import { parseIndexerOptions, USAGE, type IndexerBenchOptions } from './options.js';
 import { seedTransfers, sendRawBatch, TransferSigner } from './seed-chain.js';
+import { runSolanaBench, type SolanaBenchResult } from './solana.js';
 
 const DATABASE = 'ctss_bench_indexer';
 const BLOCK_EVERY_MS = 250;
@@ -176,6 +177,14 @@ async function run(o: IndexerBenchOptions): Promise<void> {
       log(line('in feed (unconfirmed) after its block', inMs));
       log(line(`confirmed after depth ${o.confirmations}`, confMs));
     }
+    let solana: SolanaBenchResult | undefined;
+    if (o.solanaTransfers > 0) {
+      solana = await runSolanaBench(o, admin, log);
+      if (o.samples > 0) {
+        log(line('solana: in feed (pending) after its slot', solana.head.inFeed));
+        log(line('solana: confirmed after its slot is finalized', solana.head.confirmed));
+      }
+    }
     await mkdir(RUN_DIR, { recursive: true });
     const file = path.join(RUN_DIR, `indexer-${o.transfers}.json`);
     await writeFile(
@@ -194,6 +203,26 @@ async function run(o: IndexerBenchOptions): Promise<void> {
               n: confMs.length,
             },
           },
+          ...(solana
+            ? {
+                solana: {
+                  backfill: solana.backfill,
+                  head: {
+                    boundMs: solana.head.boundMs,
+                    inFeed: {
+                      p50: percentile(solana.head.inFeed, 50),
+                      p99: percentile(solana.head.inFeed, 99),
+                      n: solana.head.inFeed.length,
+                    },
+                    confirmed: {
+                      p50: percentile(solana.head.confirmed, 50),
+                      p99: percentile(solana.head.confirmed, 99),
+                      n: solana.head.confirmed.length,
+                    },
+                  },
+                },
+              }
+            : {}),
         },
         null,
         2,

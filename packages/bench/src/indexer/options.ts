@@ -23,6 +23,8 @@ const Schema = z.object({
   samples: count(0, 100_000, 200),
   /** The indexer's poll interval, ms. */
   pollMs: count(10, 60_000, 1_000),
+  /** Transfers seeded on the local Solana cluster for its backfill row (0 = no Solana rows). */
+  solanaTransfers: count(0, 1_000_000, 2_000),
   /** Confirmation depth of the indexed chain, blocks. */
   confirmations: count(0, 1_000, 2),
   /** PostgreSQL server (the run creates and drops its own database there). */
@@ -33,12 +35,13 @@ const Schema = z.object({
 export type IndexerBenchOptions = z.output<typeof Schema>;
 
 /** Usage text. */
-export const USAGE = `Usage: pnpm bench:indexer [--transfers N] [--blocks N] [--samples N] [--poll-ms MS] [--confirmations N]
+export const USAGE = `Usage: pnpm bench:indexer [--transfers N] [--blocks N] [--samples N] [--poll-ms MS] [--confirmations N] [--solana-transfers N]
   --transfers      transfers seeded on the chain (default 100000)
   --blocks         blocks they are spread over (default 10000)
   --samples        transfers timed at the head (default 200)
   --poll-ms        the indexer's pollIntervalMs (default 1000)
   --confirmations  the chain's confirmation depth (default 2)
+  --solana-transfers  transfers on the local Solana cluster for the Solana rows (default 2000; 0 = none)
 Environment: DATABASE_URL (a PostgreSQL server; database ctss_bench_indexer is created and dropped).`;
 
 /**
@@ -56,6 +59,7 @@ export function parseIndexerOptions(
     samples: { type: 'string' },
     'poll-ms': { type: 'string' },
     confirmations: { type: 'string' },
+    'solana-transfers': { type: 'string' },
   });
   const result = Schema.safeParse({
     transfers: values.transfers,
@@ -63,6 +67,7 @@ export function parseIndexerOptions(
     samples: values.samples,
     pollMs: values['poll-ms'],
     confirmations: values.confirmations,
+    solanaTransfers: values['solana-transfers'],
     databaseUrl: env.DATABASE_URL || undefined,
   });
   if (!result.success)

@@ -1,0 +1,93 @@
+/**
+ * Configuration of an indexed Solana cluster (docs/indexer.md "Solana"): an `INDEXER_CHAINS`
+ * entry with `"family": "solana"`, validated at start-up with the rest of the indexer's
+ * configuration (../config.ts). Program addresses default to mainnet's: the transfer program
+ * `5RsvKL6LFq6yEFiAXEwgYHAN3aLFypeB4AaafdeDnHqM` (cashmere-prod/contracts-prod
+ * `solana/programs/cashmere_cctp/src/lib.rs` `declare_id!`, and cashmere-prod/cashmere-agent-sdk
+ * `src/constants.ts` `SOLANA_CASHMERE_PROGRAM_ID`) and Circle's MessageTransmitter and
+ * TokenMessengerMinter v1 and v2 (the same file, and circlefin/solana-cctp-contracts
+ * `Anchor.toml`). A testnet cluster must name its programs.
+ */
+import { isAddress } from '@solana/kit';
+import { z } from 'zod';
+
+const base58Address = z
+  .string()
+  .refine((value): boolean => isAddress(value), 'must be a base58 Solana address (32 bytes)');
+
+const rpcUrl = z.url({ protocol: /^https?$/ });
+
+/** Mainnet program addresses (see the module comment for their sources). */
+const MAINNET_PROGRAMS = {
+  transferProgram: '5RsvKL6LFq6yEFiAXEwgYHAN3aLFypeB4AaafdeDnHqM',
+  messageTransmitterV1: 'CCTPmbSD7gX1bxKPAmg77w8oFzNFpaQiQUWD43TKaecd',
+  tokenMessengerMinterV1: 'CCTPiPYPc6AsJuwueEnWgSgucamXDZwBd53dQ11YiKX3',
+  messageTransmitterV2: 'CCTPV2Sm4AdWt5296sk4P66VBZ7bEhcARwFaaS9YPbeC',
+  tokenMessengerMinterV2: 'CCTPV2vPZJS2u2BBsUoscuikbYjnpFmbFsvVuJdgUMQe',
+} as const;
+
+/** One Solana cluster as configured. */
+const SolanaChainInputSchema = z.object({
+  family: z.literal('solana'),
+  /** Display name: labels in logs, metrics and /health, and the key of its RPC URL variable. */
+  name: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]'),
+  network: z.enum(['mainnet', 'testnet']).default('mainnet'),
+  /** CCTP domain: 5 (Solana mainnet and devnet). */
+  domain: z.literal(5).default(5),
+  /** JSON-RPC URLs, tried in order; better given through `INDEXER_RPC_URLS_<NAME>`. */
+  rpcUrls: z.array(rpcUrl).default([]),
+  /** The transfer program (emits `TransferEvent`); its signatures are the cursor. */
+  transferProgram: base58Address.optional(),
+  messageTransmitterV1: base58Address.optional(),
+  messageTransmitterV2: base58Address.optional(),
+  tokenMessengerMinterV1: base58Address.optional(),
+  tokenMessengerMinterV2: base58Address.optional(),
+  /**
+   * The oldest transfer-program signature to read back to (exclusive; e.g. the program's
+   * deployment transaction); absent = the program's whole history.
+   */
+  startSignature: z
+    .string()
+    .regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
+    .optional(),
+  /** Poll interval, ms. */
+  pollIntervalMs: z.number().int().min(10).max(600_000).default(4_000),
+  /** Signatures per `getSignaturesForAddress` page, and per write (1-1000). */
+  pageSize: z.number().int().min(1).max(1_000).default(1_000),
+  /** Per-request RPC timeout, ms. */
+  rpcTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+});
+
+/**
+ * One Solana cluster, with the mainnet program addresses filled in where not given.
+ * Issues: a testnet cluster that does not name every program.
+ */
+export const SolanaChainConfigSchema = SolanaChainInputSchema.transform((chain, ctx) => {
+  const defaults = chain.network === 'mainnet' ? MAINNET_PROGRAMS : undefined;
+  const programs = {
+    transferProgram: chain.transferProgram ?? defaults?.transferProgram,
+    messageTransmitterV1: chain.messageTransmitterV1 ?? defaults?.messageTransmitterV1,
+    messageTransmitterV2: chain.messageTransmitterV2 ?? defaults?.messageTransmitterV2,
+    tokenMessengerMinterV1: chain.tokenMessengerMinterV1 ?? defaults?.tokenMessengerMinterV1,
+    tokenMessengerMinterV2: chain.tokenMessengerMinterV2 ?? defaults?.tokenMessengerMinterV2,
+  };
+  const missing = Object.entries(programs).filter(([, v]) => v === undefined);
+  if (missing.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `no default programs for ${chain.network} Solana: set ${missing.map(([k]) => k).join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return {
+    ...chain,
+    transferProgram: programs.transferProgram!,
+    messageTransmitterV1: programs.messageTransmitterV1!,
+    messageTransmitterV2: programs.messageTransmitterV2!,
+    tokenMessengerMinterV1: programs.tokenMessengerMinterV1!,
+    tokenMessengerMinterV2: programs.tokenMessengerMinterV2!,
+  };
+});
+
+/** One indexed Solana cluster, validated. */
+export type SolanaChainConfig = z.infer<typeof SolanaChainConfigSchema>;

@@ -1,0 +1,157 @@
+/**
+ * The Solana rows of `pnpm bench:indexer` (packages/bench/README.md "Indexer"): the indexer
+ * process on the local Solana cluster (`@ctss/devnet` solana-cluster.ts, transfers built and
+ * signed with `@solana/kit`) and a real PostgreSQL.
+ *
+ * 1. Backfill: N finalized transfers (one per slot), then the indexer started on an empty
+ *    database; transfers/s from its /ready to every record written.
+ * 2. Head latency: one transfer per slot every 250 ms, slots finalized 2 slots behind; per
+ *    transfer, slot landed -> record in the table (pending, read at `confirmed`), and slot
+ *    finalized -> `confirmed = true`; p50/p99 against poll interval + 1 s.
+ */
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { buildSolanaTransfer, evmRecipient32, startFakeIris, startLocalSolana } from '@ctss/devnet';
+import pg from 'pg';
+import { freePort, runNode, startNode, waitForHttp, type Child } from '../child.js';
+import { databaseUrl } from '../dataset.js';
+import { MONITORING_APP_DIR } from '../paths.js';
+import type { IndexerBenchOptions } from './options.js';
+
+const DATABASE = 'ctss_bench_indexer_solana';
+const SLOT_EVERY_MS = 250;
+const FINALIZED_BEHIND = 2;
+
+/** What the Solana rows measured. */
+export interface SolanaBenchResult {
+  readonly backfill: { transfers: number; seconds: number; transfersPerSecond: number };
+  readonly head: { boundMs: number; inFeed: number[]; confirmed: number[] };
+}
+
+const transfer = (i: number) =>
+  buildSolanaTransfer({
+    version: i % 2 === 0 ? 2 : 1,
+    usdcAmount: 2_000_000n,
+    usdcFee: 2_000n,
+    destinationDomain: 0,
+    recipient: evmRecipient32('0x00000000000000000000000000000000000b0e0c'),
+    cctpNonce: BigInt(i + 1),
+  });
+
+/**
+ * Runs both Solana rows.
+ *
+ * @throws when the indexer does not write every transfer.
+ */
+export async function runSolanaBench(
+  o: IndexerBenchOptions,
+  admin: (url: string, sql: string) => Promise<void>,
+  log: (line: string) => void,
+): Promise<SolanaBenchResult> {
+  const cluster = await startLocalSolana();
+  const iris = await startFakeIris(0, {}, { solanaRpcUrl: cluster.url });
+  let indexer: Child | undefined;
+  const url = databaseUrl(o.databaseUrl, DATABASE);
+  const db = new pg.Pool({ connectionString: url, max: 2 });
+  try {
+    const seedStart = performance.now();
+    for (let i = 0; i < o.solanaTransfers; i++) cluster.land((await transfer(i)).transaction);
+    cluster.finalize();
+    log(
+      `solana: seeded ${o.solanaTransfers} transfers in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+    );
+    await admin(o.databaseUrl, `drop database if exists ${DATABASE}`);
+    await admin(o.databaseUrl, `create database ${DATABASE}`);
+    await runNode({
+      name: 'indexer-migrate',
+      script: path.join(MONITORING_APP_DIR, 'dist', 'bin', 'migrate.js'),
+      cwd: MONITORING_APP_DIR,
+      env: { DATABASE_URL: url },
+    });
+    const port = await freePort();
+    indexer = await startNode({
+      name: 'indexer-solana',
+      script: path.join(MONITORING_APP_DIR, 'dist', 'bin', 'indexer.js'),
+      cwd: MONITORING_APP_DIR,
+      env: {
+        DATABASE_URL: url,
+        PORT: String(port),
+        IRIS_URL: iris.url,
+        LOG_LEVEL: 'warn',
+        INDEXER_CHAINS: JSON.stringify([
+          {
+            family: 'solana',
+            name: 'bench-solana',
+            rpcUrls: [cluster.url],
+            pollIntervalMs: o.pollMs,
+          },
+        ]),
+      },
+    });
+    await waitForHttp(indexer, `http://127.0.0.1:${port}/ready`);
+    const count = async () =>
+      Number(
+        (await db.query<{ n: string }>(`select count(*)::text as n from transactions`)).rows[0]!.n,
+      );
+    const started = performance.now();
+    while ((await count()) < o.solanaTransfers) await sleep(50);
+    const seconds = (performance.now() - started) / 1000;
+    const rate = o.solanaTransfers / seconds;
+    log(
+      `solana backfill: ${o.solanaTransfers} transfers in ${seconds.toFixed(2)} s = ${rate.toFixed(0)} transfers/s`,
+    );
+
+    const samples: {
+      signature: string;
+      slot: number;
+      landedAt: number;
+      inAt?: number;
+      confirmedAt?: number;
+    }[] = [];
+    const finalizedAt = new Map<number, number>();
+    const deadline = Date.now() + o.samples * SLOT_EVERY_MS + 120_000;
+    while (
+      (samples.length < o.samples || samples.some((s) => s.confirmedAt === undefined)) &&
+      Date.now() < deadline
+    ) {
+      const tick = performance.now();
+      if (samples.length < o.samples) {
+        const t = await transfer(o.solanaTransfers + samples.length);
+        const slot = cluster.land(t.transaction);
+        samples.push({ signature: t.transaction.signature, slot, landedAt: performance.now() });
+      } else {
+        cluster.skip(1);
+      }
+      const final = cluster.slot - FINALIZED_BEHIND;
+      cluster.finalize(final);
+      if (!finalizedAt.has(final)) finalizedAt.set(final, performance.now());
+      const r = await db.query<{ h: string; c: boolean }>(
+        `select source_tx_hash as h, confirmed as c from transactions where source_tx_hash = any($1)`,
+        [samples.map((s) => s.signature)],
+      );
+      const now = performance.now();
+      const byHash = new Map(r.rows.map((row) => [row.h, row.c]));
+      for (const s of samples) {
+        const c = byHash.get(s.signature);
+        if (c === undefined) continue;
+        s.inAt ??= now;
+        if (c) s.confirmedAt ??= now;
+      }
+      await sleep(Math.max(0, SLOT_EVERY_MS - (performance.now() - tick)));
+    }
+    const inFeed = samples.filter((s) => s.inAt).map((s) => s.inAt! - s.landedAt);
+    const confirmed = samples
+      .filter((s) => s.confirmedAt && finalizedAt.has(s.slot))
+      .map((s) => s.confirmedAt! - finalizedAt.get(s.slot)!);
+    return {
+      backfill: { transfers: o.solanaTransfers, seconds, transfersPerSecond: rate },
+      head: { boundMs: o.pollMs + 1000, inFeed, confirmed },
+    };
+  } finally {
+    await indexer?.stop();
+    await db.end();
+    await iris.close();
+    await cluster.close();
+    await admin(o.databaseUrl, `drop database if exists ${DATABASE}`).catch(() => undefined);
+  }
+}
