@@ -26,3 +26,4 @@ export * from './connection-limits.js';
 export * from './http-server.js';
 export * from './metrics-server.js';
 export * from './service-config.js';
+export * from './env-docs.js';
