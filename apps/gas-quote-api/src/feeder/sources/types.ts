@@ -1,5 +1,5 @@
 /** Interfaces of the feeder's data sources (gas prices per chain, native token USD prices). */
-import type { GasPrice } from '../../pricing/fee.js';
+import type { GasPrice } from '../../prices/entries.js';
 
 /** A source of one chain's current gas price. */
 export interface GasSource {
