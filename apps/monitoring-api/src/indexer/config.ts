@@ -17,6 +17,7 @@ import {
   parseConfig,
   serviceConfigShape,
 } from '@ctss/server-kit';
+import { TransferNetwork } from '@ctss/domain-types';
 import { z } from 'zod';
 import { mainnetCircleContracts } from './circle-contracts.js';
 
@@ -32,7 +33,7 @@ const ChainInputSchema = z.object({
   /** Display name: labels in logs, metrics and /health, and the key of its RPC URL variable. */
   name: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]'),
   /** Which feed its records go to; with `domain`, the key of its cursor and lock. */
-  network: z.enum(['mainnet', 'testnet']).default('mainnet'),
+  network: TransferNetwork.default('mainnet'),
   /** CCTP domain of the chain (uint32). */
   domain: z.number().int().min(0).max(4_294_967_295),
   /** JSON-RPC URLs, tried in order (viem `fallback`); better given through the RPC variables. */
