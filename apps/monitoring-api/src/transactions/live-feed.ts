@@ -11,7 +11,7 @@ import { StreamHub, type StreamLimits } from './stream-hub.js';
 import type { LiveFeed } from './stream-router.js';
 
 /** The live feed's state in `GET /health`. */
-export interface LiveFeedHealth {
+interface LiveFeedHealth {
   /** The LISTEN connection: `listening`, or `connecting` / `reconnecting` / `stopped`. */
   readonly listener: ListenerState;
   /** Open streams of this replica. */
