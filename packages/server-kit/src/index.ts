@@ -20,7 +20,7 @@ export * from './compression.js';
 export * from './http-cache.js';
 export * from './openapi.js';
 export * from './openapi-security.js';
-export * from './service.js';
+export * from './lifecycle.js';
 export * from './run-process.js';
 export * from './connection-limits.js';
 export * from './http-server.js';
