@@ -7,7 +7,7 @@ import { createHttpApp, finishHttpApp, serveOpenApi } from '@ctss/server-kit';
 import type { Express } from 'express';
 import type { AppDeps } from './deps.js';
 import { subscribeUpgradeHandler, type UpgradeListener } from './feed/router.js';
-import { healthRouter } from './health.js';
+import { addHealthRoutes } from './health.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { addPriceRoutes, missingPriceDataProblem } from './prices/router.js';
 import { addQuoteRoutes } from './quotes/router.js';
@@ -23,7 +23,7 @@ export interface GasQuoteApp {
 
 /** Builds the route table; it holds no resources of its own (starting and closing are `deps`'). */
 export function createApp(deps: AppDeps): GasQuoteApp {
-  const { config, registry, priceStore, metrics, logger, kv } = deps;
+  const { config, metrics, logger } = deps;
   const app = createHttpApp({
     logger,
     metrics,
@@ -36,19 +36,7 @@ export function createApp(deps: AppDeps): GasQuoteApp {
   addQuoteRoutes(app, deps);
   addPriceRoutes(app, deps);
   addRoutesRoutes(app, deps);
-  app.use(
-    healthRouter(
-      {
-        priceSource: config.priceSource,
-        feederInProcess: config.feederInProcess,
-        ecdsaSigner: deps.signerIdentities.ecdsaAddress,
-        ed25519PublicKey: deps.signerIdentities.ed25519PublicKey,
-      },
-      registry,
-      kv,
-      priceStore,
-    ),
-  );
+  addHealthRoutes(app, deps);
   serveOpenApi(app, buildOpenApiDocument());
   app.use(missingPriceDataProblem);
   finishHttpApp(app, logger);

@@ -14,21 +14,29 @@ import {
   type ChainRegistry,
 } from '@ctss/domain-types';
 import { parseQuery, sendJson, type KvStore } from '@ctss/server-kit';
-import { Router, type Response } from 'express';
+import type { Express, Response } from 'express';
+import type { GasQuoteConfig } from './config.js';
 import { jsonResponse, problemResponse } from './openapi-responses.js';
 import { MissingPriceDataError } from './prices/entries.js';
 import { PriceSnapshot } from './prices/snapshot.js';
 import type { PriceStore } from './prices/store.js';
+import type { SignerIdentities } from './quotes/service.js';
 
 /** The probes take no query parameters: any is a 400 INVALID_QUERY, as everywhere in this API. */
 const ProbeQuery = z.strictObject({});
 
-/** Facts `/health` reports. */
-export interface HealthInfo {
-  readonly priceSource: 'live' | 'snapshot';
-  readonly feederInProcess: boolean;
-  readonly ecdsaSigner: string;
-  readonly ed25519PublicKey: string;
+/** What the probes read: the part of `AppDeps` (deps.ts) they use. */
+export interface HealthRouteDeps {
+  /** Price source in use and whether the feeder runs in this process (`/health`). */
+  readonly config: Pick<GasQuoteConfig, 'priceSource' | 'feederInProcess'>;
+  /** The signers' public identities (`/health`). */
+  readonly signerIdentities: SignerIdentities;
+  /** The served chains, each checked for fresh prices (`/ready`). */
+  readonly registry: ChainRegistry;
+  /** The shared store, pinged for `/ready`'s `cache`. */
+  readonly kv: Pick<KvStore, 'ping'>;
+  /** The price store whose in-process copy quotes are served from. */
+  readonly priceStore: Pick<PriceStore, 'snapshot'>;
 }
 
 /**
@@ -75,22 +83,23 @@ function notReady(res: Response, detail: string, extra: Record<string, unknown>)
 }
 
 /**
- * Router with `/health` and `/ready`. A chain counts as fresh when its gas price and its native
+ * Adds `/health` and `/ready` to `app`. A chain counts as fresh when its gas price and its native
  * token price are within the maximum age; `/ready` answers 503 when no chain is fresh (one chain's
  * RPC outage must not take every replica out of service), and reports `cache` either way.
  */
-export function healthRouter(
-  info: HealthInfo,
-  registry: ChainRegistry,
-  kv: Pick<KvStore, 'ping'>,
-  store: Pick<PriceStore, 'snapshot'>,
-): Router {
-  const router = Router();
-  router.get('/health', (req, res) => {
+export function addHealthRoutes(app: Express, deps: HealthRouteDeps): void {
+  const { config, signerIdentities, registry, kv, priceStore: store } = deps;
+  const info = {
+    priceSource: config.priceSource,
+    feederInProcess: config.feederInProcess,
+    ecdsaSigner: signerIdentities.ecdsaAddress,
+    ed25519PublicKey: signerIdentities.ed25519PublicKey,
+  };
+  app.get('/health', (req, res) => {
     parseQuery(ProbeQuery, req.query);
     sendJson(res, 200, { status: 'ok', snapshot: info.priceSource === 'snapshot', ...info });
   });
-  router.get('/ready', async (req, res) => {
+  app.get('/ready', async (req, res) => {
     parseQuery(ProbeQuery, req.query);
     const [cache, snapshot] = await Promise.all([
       kv.ping().then(
@@ -112,7 +121,6 @@ export function healthRouter(
     }
     sendJson(res, 200, { status: 'ready', cache, freshDomains, staleDomains });
   });
-  return router;
 }
 
 /** `/ready`'s account of the price data and the cache (both the 200 and the 503 carry it). */

@@ -8,7 +8,7 @@ import { Agent } from 'node:http';
 import { createLogger } from '@ctss/server-kit';
 import { fetchOn, keepAliveLoad } from '@ctss/test-support';
 import { uniquePrefix } from './support/app.js';
-import { mainConfig, removePrefix, startAsMain } from './support/service.js';
+import { mainConfig, removePrefix, startAsMain } from './support/main-service.js';
 
 const prefix = uniquePrefix('drain');
 afterAll(() => removePrefix(prefix));

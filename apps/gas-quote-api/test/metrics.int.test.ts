@@ -18,7 +18,7 @@ import {
   testKv,
   uniquePrefix,
 } from './support/app.js';
-import { mainConfig, removePrefix, startAsMain } from './support/service.js';
+import { mainConfig, removePrefix, startAsMain } from './support/main-service.js';
 
 const prefix = uniquePrefix('metrics');
 const logger = createLogger({ name: 'metrics-test', level: 'silent' });

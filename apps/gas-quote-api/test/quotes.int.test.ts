@@ -9,7 +9,7 @@ import request from 'supertest';
 import { encodePacked, keccak256, recoverAddress, type Hex } from 'viem';
 import { EcdsaQuote, Ed25519Quote } from '@ctss/domain-types';
 import { computeRouteFee } from '../src/pricing/fee.js';
-import { parseDecimal, USD_DECIMALS } from '../src/pricing/fixed-point.js';
+import { parseDecimal, USD_DECIMALS } from '../src/fixed-point.js';
 import { loadSnapshot } from '../src/feeder/sources/snapshot.js';
 import {
   buildTestApp,

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { createLogger } from '@ctss/server-kit';
 import { CLOSE_GOING_AWAY } from '../src/feed/hub.js';
 import { uniquePrefix } from './support/app.js';
-import { mainConfig, removePrefix, startAsMain } from './support/service.js';
+import { mainConfig, removePrefix, startAsMain } from './support/main-service.js';
 import { connectWs } from './support/ws-client.js';
 
 const prefix = uniquePrefix('shutdown');

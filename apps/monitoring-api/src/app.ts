@@ -9,17 +9,17 @@ import type { Express } from 'express';
 import { classifyDatabaseError } from './db/unavailable.js';
 import { addDefiLlamaRoutes } from './defillama/router.js';
 import { buildAppDeps, type AppResources } from './deps.js';
-import { createHealthRouter } from './health.js';
+import { addHealthRoutes } from './health.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { addStatsRoutes } from './stats/router.js';
 import { addTransactionRoutes } from './transactions/router.js';
-import { addStreamRoute } from './transactions/stream-router.js';
+import { addStreamRoutes } from './transactions/stream-router.js';
 import { addUsersRoutes } from './users/router.js';
 
 /** Builds the express app; it holds no resources of its own (closing is the caller's job). */
 export function createApp(resources: AppResources): Express {
   const deps = buildAppDeps(resources);
-  const { config, db, kv, logger, metrics } = deps;
+  const { config, kv, logger, metrics } = deps;
   const app = createHttpApp({
     logger,
     metrics,
@@ -35,20 +35,12 @@ export function createApp(resources: AppResources): Express {
   // (server-kit mountRouter: the metrics label is the mount pattern), so their routes are tried
   // only for paths under them.
   // Before the lookups: their `/transactionsmainnet/:source_tx_hash` would take `stream`.
-  if (deps.live) addStreamRoute(app, deps.live);
+  addStreamRoutes(app, deps);
   addTransactionRoutes(app, deps);
   addStatsRoutes(app, { ...deps, cacheTtlSeconds: config.CACHE_TTL_SECONDS });
   addUsersRoutes(app, deps);
   addDefiLlamaRoutes(app, deps);
-  app.use(
-    createHealthRouter({
-      db,
-      kv,
-      logger,
-      metrics,
-      stream: deps.live ? () => deps.live!.health() : undefined,
-    }),
-  );
+  addHealthRoutes(app, deps);
   serveOpenApi(app, buildOpenApiDocument());
   return finishHttpApp(app, logger, { classifyError: classifyDatabaseError });
 }

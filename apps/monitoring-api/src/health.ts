@@ -21,12 +21,12 @@ import {
   type Logger,
   type Metrics,
 } from '@ctss/server-kit';
-import { Router } from 'express';
+import type { Express } from 'express';
 import { Gauge } from 'prom-client';
 import type { Databases } from './db/connect.js';
 import { isCredentialsRefused } from './db/unavailable.js';
 import { jsonResponse, problemResponse } from './openapi-responses.js';
-import type { LiveFeedHealth } from './transactions/live-feed.js';
+import type { RunningLiveFeed } from './transactions/live-feed.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
 
@@ -47,8 +47,8 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * What the probes use: the read pool, the targets' statement health, the KV store, and where
- * refused credentials are reported.
+ * What the probes use (the part of `AppDeps` they read): the read pool, the targets' statement
+ * health, the KV store, the live feed, and where refused credentials are reported.
  */
 export interface HealthDeps {
   readonly db: Pick<Databases, 'read' | 'health'>;
@@ -57,8 +57,8 @@ export interface HealthDeps {
   readonly logger?: Logger;
   /** Gets `<prefix>dependency_credentials_refused{dependency}` (1 while refused). */
   readonly metrics?: Metrics;
-  /** The live feed's state (transactions/live-feed.ts); absent = no live feed. */
-  readonly stream?: () => LiveFeedHealth;
+  /** The live feed, whose state `/health` reports (transactions/live-feed.ts); absent = none. */
+  readonly live?: Pick<RunningLiveFeed, 'health'> | undefined;
 }
 
 /** A backend's state as the probes report it. */
@@ -66,9 +66,8 @@ type Reach = 'ok' | 'unreachable' | 'credentials refused';
 
 const REFUSED: Reach = 'credentials refused';
 
-/** `GET /health` and `GET /ready`. */
-export function createHealthRouter(deps: HealthDeps): Router {
-  const router = Router();
+/** Adds `GET /health` and `GET /ready` to `app`; `deps` is the part of `AppDeps` they use. */
+export function addHealthRoutes(app: Express, deps: HealthDeps): void {
   /** The database's state at the last /ready probe (liveness reads it, never the database). */
   let database: Reach = 'ok';
   const cacheRefused = () => deps.kv.redis?.credentialsRefused === true;
@@ -105,14 +104,14 @@ export function createHealthRouter(deps: HealthDeps): Router {
       () => 'ok',
       () => (cacheRefused() ? REFUSED : 'unreachable'),
     );
-  router.get('/health', (req, res) => {
+  app.get('/health', (req, res) => {
     parseQuery(ProbeQuery, req.query);
     const refused = [
       ...(database === REFUSED ? ['database'] : []),
       ...(cacheRefused() ? ['redis'] : []),
     ];
     const targets = deps.db.health?.report();
-    const stream = deps.stream?.();
+    const stream = deps.live?.health();
     const degraded =
       refused.length > 0 ||
       (targets ?? []).some((t) => t.status !== 'ok') ||
@@ -127,7 +126,7 @@ export function createHealthRouter(deps: HealthDeps): Router {
       ...(refused.length > 0 ? { credentials_refused: refused } : {}),
     });
   });
-  router.get('/ready', async (req, res) => {
+  app.get('/ready', async (req, res) => {
     parseQuery(ProbeQuery, req.query);
     const [db, cache] = await Promise.all([probeDatabase(), probeCache()]);
     if (db === REFUSED || cache === REFUSED) {
@@ -148,7 +147,6 @@ export function createHealthRouter(deps: HealthDeps): Router {
       cache: cache === 'ok' ? deps.kv.kind : cache,
     });
   });
-  return router;
 }
 
 /** The 400 of a probe given a query parameter. */

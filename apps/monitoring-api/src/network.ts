@@ -1,6 +1,5 @@
 /**
- * The network a transfer record belongs to (`transactions.network`): `mainnet` is served by
- * `/transactionsmainnet` and the mainnet statistics, `testnet` (testnet and staging chains) by
- * `/transactions` and `/stats/wallets` (docs/api.md "Transaction feeds").
+ * @deprecated The transfer record's network is `TransferNetwork` of `@ctss/domain-types`; this
+ * old name stays only while the repositories still import it.
  */
-export type Network = 'mainnet' | 'testnet';
+export type { TransferNetwork as Network } from '@ctss/domain-types';

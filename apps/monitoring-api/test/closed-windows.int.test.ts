@@ -8,66 +8,23 @@
  * page with a pending record is not kept; without configured chains nothing is closed. Queries
  * are counted through the database handle's statement observer; time moves by the app's injected clock.
  */
-import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createKvStore, createLogger, listen, parseConfig } from '@ctss/server-kit';
+import { parseConfig } from '@ctss/server-kit';
 import type { Knex } from 'knex';
 import request from 'supertest';
-import { createApp } from '../src/app.js';
 import { ConfigSchema } from '../src/config.js';
-import { createDatabase } from '../src/db/connect.js';
 import { CLOSED_WINDOW_CACHE_CONTROL } from '../src/transactions/closed-windows.js';
 import { WATERMARK_REFRESH_MS } from '../src/transactions/watermark.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { buildTestDeps, TEST_NOW, type TestDeps } from './support/deps.js';
+import { TEST_NOW } from './support/deps.js';
+import { serveApp, type ServedApp } from './support/served-app.js';
 
 const HOUR = 3_600;
 const NOW_S = Math.floor(TEST_NOW.getTime() / 1000);
 /** Start of the hour 48 hours before now: the windows of the walk below. */
 const FIRST_HOUR = Math.floor(NOW_S / HOUR) * HOUR - 48 * HOUR;
-
-/** A served app on its own pool of the test database, with a clock the test moves. */
-interface Served {
-  base: string;
-  /** Feed statements the app has sent so far. */
-  queries(): number;
-  /** Moves the app's clock `ms` forward. */
-  advance(ms: number): void;
-  close(): Promise<void>;
-}
-
-async function serve(db: TestDatabase, env: Record<string, string>): Promise<Served> {
-  const database = createDatabase(db.url, { poolMax: 4 });
-  let sent = 0;
-  database.observe((statement) => {
-    if (statement.text.includes('from transactions')) sent += 1;
-  });
-  let now = TEST_NOW.getTime();
-  // One Redis namespace for every replica of the test (REDIS_PREFIX), as deployed.
-  const kv = createKvStore({
-    redisUrl: process.env.REDIS_URL,
-    prefix: env.REDIS_PREFIX ?? 'ctss:test:',
-    logger: createLogger({ name: 'closed-windows-test', level: 'silent' }),
-  });
-  const deps: TestDeps = buildTestDeps({ database, env, kv, clock: () => now });
-  const server: Server = createServer(createApp(deps));
-  const base = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
-  return {
-    base,
-    queries: () => sent,
-    advance: (ms) => {
-      now += ms;
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await deps.close();
-      await database.close();
-    },
-  };
-}
 
 /** Sets a chain's cursor with its confirmed time (UNIX seconds), as the indexer writes it. */
 async function setConfirmed(knex: Knex, domain: number, seconds: number): Promise<void> {
@@ -89,7 +46,7 @@ const ENV = {
 };
 
 let db: TestDatabase;
-let s: Served;
+let s: ServedApp;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -103,7 +60,7 @@ beforeAll(async () => {
       }),
     ),
   );
-  s = await serve(db, ENV);
+  s = await serveApp(db, ENV);
 }, 60_000);
 
 afterAll(async () => {
@@ -212,7 +169,7 @@ describe('the last 48 hours re-read as 1-hour windows (a DefiLlama run)', () => 
 
     if (process.env.REDIS_URL) {
       // Another replica sharing Redis answers the closed hours without a query too.
-      const other = await serve(db, ENV);
+      const other = await serveApp(db, ENV);
       try {
         other.advance(WATERMARK_REFRESH_MS);
         const third = await run(other.base);
@@ -251,7 +208,7 @@ describe('a closed window with a pending record', () => {
 
 describe('without configured chains (the seeded demo)', () => {
   it('closes no window', async () => {
-    const plain = await serve(db, { ...ENV, FEED_INDEXED_CHAINS: '' });
+    const plain = await serveApp(db, { ...ENV, FEED_INDEXED_CHAINS: '' });
     try {
       const path = `/transactionsmainnet?start_time=${FIRST_HOUR}&end_time=${FIRST_HOUR + HOUR}`;
       const res = await get(plain.base, path);

@@ -6,62 +6,24 @@
  * always read; concurrent misses share one query; a failed query is not kept; 0 turns it off.
  * Queries are counted through the database handle's statement observer; time moves by the app's injected clock.
  */
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { listen, parseConfig } from '@ctss/server-kit';
+import { parseConfig } from '@ctss/server-kit';
 import request from 'supertest';
-import { createApp } from '../src/app.js';
 import { ConfigSchema } from '../src/config.js';
-import { createDatabase } from '../src/db/connect.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { buildTestDeps, TEST_NOW, type TestDeps } from './support/deps.js';
+import { TEST_NOW } from './support/deps.js';
+import { serveApp, type ServedApp } from './support/served-app.js';
 
 /** Statement timeout of the app's pool, ms: a locked table gives a 503 within it. */
 const STATEMENT_TIMEOUT_MS = 1_000;
 
-/** A served app on its own pool of the test database, with a clock the test moves. */
-interface Served {
-  base: string;
-  /** Feed and lookup statements the app has sent so far. */
-  queries(): number;
-  /** Moves the app's clock `ms` forward. */
-  advance(ms: number): void;
-  close(): Promise<void>;
-}
-
-/** Serves the app with `env` over `db`, counting the feed statements it sends. */
-async function serve(db: TestDatabase, env: Record<string, string> = {}): Promise<Served> {
-  const database = createDatabase(db.url, {
-    poolMax: 4,
-    pipelineLanes: 2,
-    statementTimeoutMs: STATEMENT_TIMEOUT_MS,
-  });
-  let sent = 0;
-  database.observe((statement) => {
-    if (statement.text.includes('from transactions')) sent += 1;
-  });
-  let now = TEST_NOW.getTime();
-  const deps: TestDeps = buildTestDeps({ database, env, clock: () => now });
-  const server: Server = createServer(createApp(deps));
-  const base = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
-  return {
-    base,
-    queries: () => sent,
-    advance: (ms) => {
-      now += ms;
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await deps.close();
-      await database.close();
-    },
-  };
-}
+/** Serves the app with `env` on a pool that pipelines and times statements out. */
+const serve = (db: TestDatabase, env: Record<string, string> = {}): Promise<ServedApp> =>
+  serveApp(db, env, { poolMax: 4, pipelineLanes: 2, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
 
 let db: TestDatabase;
-let s: Served;
+let s: ServedApp;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -234,7 +196,7 @@ describe('concurrent misses and failures', () => {
 });
 
 describe('with FEED_FIRST_PAGE_CACHE_SECONDS=0', () => {
-  let off: Served;
+  let off: ServedApp;
   beforeAll(async () => {
     off = await serve(db, { FEED_FIRST_PAGE_CACHE_SECONDS: '0' });
   });

@@ -5,6 +5,7 @@
 export * from './chains.js';
 export { z } from './zod.js';
 export * from './schemas/primitives.js';
+export * from './schemas/networks.js';
 export * from './schemas/transactions.js';
 export * from './schemas/users.js';
 export * from './schemas/stats.js';

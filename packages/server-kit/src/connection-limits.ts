@@ -23,8 +23,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ErrorCode } from '@ctss/domain-types';
-import { compileTrustProxy } from './client-address.js';
-import { clientKey } from './rate-limit.js';
+import { clientKey, compileTrustProxy } from './client-address.js';
 
 /** The limits of one server; every duration in seconds. */
 export interface ConnectionLimits {

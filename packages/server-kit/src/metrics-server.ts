@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { Registry } from 'prom-client';
 import { createEdgeServer, requestPathname, respondWithProblem } from './http-server.js';
 import type { Logger } from './logger.js';
-import { listen } from './service.js';
+import { listen } from './lifecycle.js';
 
 /**
  * A hardened server answering `GET`/`HEAD /metrics` with `registry` in the Prometheus text

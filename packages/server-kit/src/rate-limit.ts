@@ -9,17 +9,12 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import {
-  MemoryStore,
-  rateLimit,
-  ipKeyGenerator,
-  type RateLimitInfo,
-  type Store,
-} from 'express-rate-limit';
+import { MemoryStore, rateLimit, type RateLimitInfo, type Store } from 'express-rate-limit';
 import { Counter, Gauge } from 'prom-client';
 import type { RedisConnection } from './kv.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
+import { clientKey } from './client-address.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { FailoverRateLimitStore } from './rate-limit-store.js';
 
@@ -43,18 +38,6 @@ export interface RateLimitOptions {
   apiKeyLimit?: number;
   /** Paths never limited (default: the probes; /metrics is limited when served on the API port). */
   skipPaths?: readonly string[];
-}
-
-/**
- * The rate-limit key of a client address. An IPv4-mapped IPv6 address (`::ffff:1.2.3.4`, what a
- * dual-stack listener reports for IPv4 clients) is the IPv4 client itself: keyed as such, it also
- * skips parsing the address as IPv6 on every request. Other IPv6 clients are keyed by their /56,
- * as express-rate-limit's `ipKeyGenerator` does.
- */
-export function clientKey(ip: string | undefined): string {
-  if (!ip) return 'ip:unknown';
-  if (ip.startsWith('::ffff:') && ip.includes('.')) return `ip:${ip.slice(7)}`;
-  return ip.includes(':') ? `ip:${ipKeyGenerator(ip)}` : `ip:${ip}`;
 }
 
 /** An API key configured as its digest: `sha256:` and 64 lowercase hex digits. */

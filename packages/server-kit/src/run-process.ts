@@ -7,7 +7,7 @@
 import type { LevelWithSilent } from 'pino';
 import { ConfigError } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { runService, type RunningService } from './service.js';
+import { runService, type RunningService } from './lifecycle.js';
 
 /**
  * Runs the process `name`: `loadConfig()` (a ConfigError exits 1 with `<name>: <message>` on

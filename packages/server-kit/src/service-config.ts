@@ -33,19 +33,23 @@ export const envBoolean = () =>
     .string()
     .trim()
     .pipe(z.enum(['true', 'false', '1', '0'], 'must be true, false, 1 or 0'))
-    .transform((v) => v === 'true' || v === '1');
+    .transform((v) => v === 'true' || v === '1')
+    .meta({ type: 'boolean' });
 
 /**
  * An environment variable holding a comma-separated list: items trimmed, empty items dropped
  * (`"a, b,"` -> `["a", "b"]`); pipe it into `z.array(...)` to check each item.
  */
 export const envList = () =>
-  z.string().transform((v) =>
-    v
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
+  z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .meta({ type: 'array', items: { type: 'string' } });
 
 /**
  * An environment variable holding an absolute URL whose scheme matches `protocol` (default
@@ -79,56 +83,72 @@ const trustProxy = z.string().transform((v): boolean | number | string => {
   return v;
 });
 
-/** Shared variables, with their defaults. Spread into an app's `z.object({...})`. */
+/**
+ * Shared variables, with their defaults. Spread into an app's `z.object({...})`; an app that
+ * needs another default or range redefines the variable with its own description. Each
+ * `.describe()` text is the variable's line in the README's table (scripts/env-tables.mjs).
+ */
 export const serviceConfigShape = {
-  /** pino level. */
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** `redis://` or `rediss://` URL; absent = in-process store (one replica only). */
-  REDIS_URL: envUrl(/^rediss?$/).optional(),
-  /** Allowed browser origins, comma-separated; `*` allows any. */
-  CORS_ORIGINS: envList().default(['*']),
-  /** Requests per minute per client IP (docs/api.md "Rate limits": 120). */
-  RATE_LIMIT_PER_MINUTE: envInteger(1, 1_000_000).default(120),
-  /** Requests per minute for a client sending one of API_KEYS in `X-API-Key`. */
-  API_KEY_RATE_LIMIT_PER_MINUTE: envInteger(1, 10_000_000).default(1200),
-  /** API keys of the higher tier, comma-separated. */
-  API_KEYS: envList().default([]),
-  /**
-   * Express `trust proxy` (hops, `true`/`false`, or subnets): false (trust no peer, so
-   * `X-Forwarded-For` is ignored) unless set to the ingress's address range.
-   */
-  TRUST_PROXY: trustProxy.default(false),
-  /** Seconds from a request's first byte to the end of its headers, else 408 (connection-limits.ts). */
-  HTTP_HEADERS_TIMEOUT_SECONDS: envInteger(1, 600).default(
-    DEFAULT_CONNECTION_LIMITS.headersTimeoutSeconds,
-  ),
-  /** Seconds from a request's first byte to the end of its body, else 408. */
-  HTTP_REQUEST_TIMEOUT_SECONDS: envInteger(1, 3600).default(
-    DEFAULT_CONNECTION_LIMITS.requestTimeoutSeconds,
-  ),
-  /** Seconds an idle keep-alive connection is kept open. */
-  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: envInteger(1, 3600).default(
-    DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutSeconds,
-  ),
-  /** Requests served on one connection before it is closed; 0 = no limit. */
-  HTTP_MAX_REQUESTS_PER_CONNECTION: envInteger(0, 1_000_000).default(
-    DEFAULT_CONNECTION_LIMITS.maxRequestsPerSocket,
-  ),
-  /** Open connections per process over which a new one gets a 503 problem. */
-  HTTP_MAX_CONNECTIONS: envInteger(1, 1_000_000).default(DEFAULT_CONNECTION_LIMITS.maxConnections),
-  /** Open connections per peer address over which a new one gets a 429 problem (trusted proxies exempt). */
-  HTTP_MAX_CONNECTIONS_PER_ADDRESS: envInteger(1, 1_000_000).default(
-    DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress,
-  ),
-  /** Open connections (refused ones included) at which new ones are closed at accept. */
-  HTTP_HARD_MAX_CONNECTIONS: envInteger(1, 1_000_000).default(
-    DEFAULT_CONNECTION_LIMITS.hardMaxConnections,
-  ),
-  /**
-   * Port of a separate `/metrics` server (not exposed by the Ingress); absent = `/metrics` on the
-   * API port, rate limited like every other path.
-   */
-  METRICS_PORT: envInteger(1, 65_535).optional(),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('pino log level (JSON logs on stdout)'),
+  REDIS_URL: envUrl(/^rediss?$/)
+    .optional()
+    .describe(
+      '`redis://` or `rediss://` URL of the shared store (cache, rate limits, nonces, prices, pub/sub); unset = an in-process store, for one replica only',
+    ),
+  CORS_ORIGINS: envList()
+    .default(['*'])
+    .describe('comma-separated allowed browser origins; `*` allows any'),
+  RATE_LIMIT_PER_MINUTE: envInteger(1, 1_000_000)
+    .default(120)
+    .describe(
+      'requests per minute per client IP (docs/api.md "Rate limits"), shared across replicas through Redis; 429 with `Retry-After` above it',
+    ),
+  API_KEY_RATE_LIMIT_PER_MINUTE: envInteger(1, 10_000_000)
+    .default(1200)
+    .describe('requests per minute for a client sending a key of `API_KEYS` in `X-API-Key`'),
+  API_KEYS: envList()
+    .default([])
+    .describe(
+      'comma-separated API keys of the higher tier (header `X-API-Key`), each as is or as `sha256:<hex digest>`; kept and counted only as digests',
+    ),
+  TRUST_PROXY: trustProxy
+    .default(false)
+    .describe(
+      'express `trust proxy`: `false` trusts no peer (`X-Forwarded-For` ignored); behind an ingress its CIDRs (docs/operations.md "Client addresses"); never a hop count or `true`',
+    ),
+  HTTP_HEADERS_TIMEOUT_SECONDS: envInteger(1, 600)
+    .default(DEFAULT_CONNECTION_LIMITS.headersTimeoutSeconds)
+    .describe(
+      'seconds for a request\'s headers (and a new connection\'s first bytes), else 408 (docs/operations.md "Connection limits")',
+    ),
+  HTTP_REQUEST_TIMEOUT_SECONDS: envInteger(1, 3600)
+    .default(DEFAULT_CONNECTION_LIMITS.requestTimeoutSeconds)
+    .describe('seconds for a whole request, body included, else 408'),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: envInteger(1, 3600)
+    .default(DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutSeconds)
+    .describe("seconds an idle keep-alive connection stays open (above an ingress's 60 s)"),
+  HTTP_MAX_REQUESTS_PER_CONNECTION: envInteger(0, 1_000_000)
+    .default(DEFAULT_CONNECTION_LIMITS.maxRequestsPerSocket)
+    .describe('requests per keep-alive connection before `Connection: close`; 0 = no limit'),
+  HTTP_MAX_CONNECTIONS: envInteger(1, 1_000_000)
+    .default(DEFAULT_CONNECTION_LIMITS.maxConnections)
+    .describe('open connections per process; more get 503 `SERVICE_UNAVAILABLE`'),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: envInteger(1, 1_000_000)
+    .default(DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress)
+    .describe(
+      'open connections per peer address (`TRUST_PROXY` peers exempt); more get 429 `RATE_LIMITED`',
+    ),
+  HTTP_HARD_MAX_CONNECTIONS: envInteger(1, 1_000_000)
+    .default(DEFAULT_CONNECTION_LIMITS.hardMaxConnections)
+    .describe('open connections (refused ones included) at which new ones are closed at accept'),
+  METRICS_PORT: envInteger(1, 65_535)
+    .optional()
+    .describe(
+      'port of a separate `/metrics` server (not exposed by the Ingress; the only path there); unset = `/metrics` on the API port, rate limited like every other path',
+    ),
 };
 
 /** The parsed shared variables. */

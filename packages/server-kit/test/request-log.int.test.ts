@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import express from 'express';
 import { pino } from 'pino';
 import request from 'supertest';
-import { clientKey } from '../src/rate-limit.js';
+import { clientKey } from '../src/client-address.js';
 import { requestLogMiddleware } from '../src/request-log.js';
 
 function capture(level: pino.LevelWithSilent) {

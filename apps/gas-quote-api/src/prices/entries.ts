@@ -1,9 +1,21 @@
 /**
  * Price entries as read from the store, the error a missing or stale one gives, and the
  * freshness test every reader applies (docs/decisions.md "D20. Price maximum age and the
- * snapshot mode"). Shared by the store and its in-process snapshot.
+ * snapshot mode"). Shared by the store and its in-process snapshot; the fee formula
+ * (pricing/fee.ts) reads {@link GasPrice}.
  */
-import type { GasPrice } from '../pricing/fee.js';
+
+/** A gas price with the unit it is counted in. */
+export interface GasPrice {
+  /**
+   * Price of one gas unit (EVM gas, Solana compute unit, Sui/Aptos gas unit) in units of
+   * 10^-`decimals` native tokens: wei on EVM (decimals 18), micro-lamports on Solana (decimals 15),
+   * MIST on Sui (9), octas on Aptos (8).
+   */
+  readonly price: bigint;
+  /** Decimals of the unit `price` is counted in (see {@link GasPrice.price}). */
+  readonly decimals: number;
+}
 
 /** Raised when a price or gas entry is missing, unreadable or older than the maximum age. */
 export class MissingPriceDataError extends Error {

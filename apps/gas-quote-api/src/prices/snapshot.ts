@@ -5,7 +5,7 @@
  * age at the time of the read, so a copy never serves an entry the store would refuse.
  */
 import type { ChainRegistry } from '@ctss/domain-types';
-import { USD_DECIMALS, fixedToNumber } from '../pricing/fixed-point.js';
+import { USD_DECIMALS, fixedToNumber } from '../fixed-point.js';
 import type { Clock } from '../clock.js';
 import {
   MissingPriceDataError,

@@ -19,7 +19,7 @@
 import type { ChainRegistry, z } from '@ctss/domain-types';
 import { FenceLostError, type KvFence, type KvStore } from '@ctss/server-kit';
 import type { Clock } from '../clock.js';
-import type { GasPrice } from '../pricing/fee.js';
+import type { GasPrice } from './entries.js';
 import { MissingPriceDataError, requireFresh } from './entries.js';
 import type { ContractFeeReading, GasReading, Loaded, UsdReading } from './entries.js';
 import { ContractFeeEntry, GasEntry, UsdEntry } from './schemas.js';

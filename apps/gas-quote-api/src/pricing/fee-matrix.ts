@@ -10,7 +10,7 @@ import {
   fixedToNumber,
   formatFixed,
   pow10,
-} from './fixed-point.js';
+} from '../fixed-point.js';
 import { MissingPriceDataError, type GasReading } from '../prices/entries.js';
 import type { PriceStore } from '../prices/store.js';
 import type { PricingParams } from './route-pricer.js';

@@ -1,5 +1,5 @@
 import { computeRouteFee, gasCostNative, toNative } from './fee.js';
-import { USD_SCALE } from './fixed-point.js';
+import { USD_SCALE } from '../fixed-point.js';
 
 const ETH = 3000n * USD_SCALE;
 const base = {

@@ -12,19 +12,8 @@
  * Every division is done once, at the end, and rounds up, so the relayer is never under-paid by
  * rounding.
  */
-import { BPS_SCALE, BRIDGE_ASSET_DECIMALS, USD_SCALE, ceilDiv, pow10 } from './fixed-point.js';
-
-/** A gas price with the unit it is counted in. */
-export interface GasPrice {
-  /**
-   * Price of one gas unit (EVM gas, Solana compute unit, Sui/Aptos gas unit) in units of
-   * 10^-`decimals` native tokens: wei on EVM (decimals 18), micro-lamports on Solana (decimals 15),
-   * MIST on Sui (9), octas on Aptos (8).
-   */
-  readonly price: bigint;
-  /** Decimals of the unit `price` is counted in (see {@link GasPrice.price}). */
-  readonly decimals: number;
-}
+import { BPS_SCALE, BRIDGE_ASSET_DECIMALS, USD_SCALE, ceilDiv, pow10 } from '../fixed-point.js';
+import type { GasPrice } from '../prices/entries.js';
 
 /** Inputs of {@link computeRouteFee}. Prices are fixed-point USD with 8 decimals. */
 export interface RouteFeeInput {

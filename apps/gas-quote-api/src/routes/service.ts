@@ -14,7 +14,7 @@ import { MissingPriceDataError } from '../prices/entries.js';
 import { PriceSnapshot } from '../prices/snapshot.js';
 import type { PriceStore } from '../prices/store.js';
 import { computeRouteFee } from '../pricing/fee.js';
-import { USD_DECIMALS, formatFixed } from '../pricing/fixed-point.js';
+import { USD_DECIMALS, formatFixed } from '../fixed-point.js';
 import type { PricingParams } from '../pricing/route-pricer.js';
 import { ECDSA_QUOTE_PATH, ED25519_QUOTE_PATH } from '../quotes/paths.js';
 import { QUOTE_VALIDITY_SECONDS, type SignerIdentities } from '../quotes/service.js';

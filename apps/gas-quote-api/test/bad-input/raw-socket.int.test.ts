@@ -15,7 +15,7 @@ import {
 import { buildOpenApiDocument } from '../../src/openapi.js';
 import { SUBSCRIBE_PATH } from '../../src/feed/router.js';
 import { uniquePrefix } from '../support/app.js';
-import { mainConfig, removePrefix, startAsMain } from '../support/service.js';
+import { mainConfig, removePrefix, startAsMain } from '../support/main-service.js';
 
 const prefix = uniquePrefix('raw-socket');
 let port = 0;

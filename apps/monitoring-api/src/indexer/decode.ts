@@ -5,6 +5,7 @@
  * contract), the `MessageSent` before that, and the user's ERC-20 `Transfer` of the burn token
  * to the contract.
  */
+import type { TransferNetwork } from '@ctss/domain-types';
 import { decodeEventLog, keccak256, type Hex, type Log } from 'viem';
 import type { TransferColumns } from '../transactions/row.js';
 import { addressFromBytes32, isZero32, vmOfDomain } from './addresses.js';
@@ -30,7 +31,7 @@ export interface TransferRow extends TransferColumns {
 
 /** What the decoder needs to know of the origin chain. */
 export interface OriginContext {
-  readonly network: 'mainnet' | 'testnet';
+  readonly network: TransferNetwork;
   readonly domain: number;
   /** Transfer contract addresses, lower case. */
   readonly transferContracts: ReadonlySet<string>;

@@ -10,6 +10,7 @@
  * amount less the fee executed, with `feeCollected` = the fee executed). A batch relayer's
  * transaction (mint, received, mint, received) gives each message its own mint.
  */
+import type { TransferNetwork } from '@ctss/domain-types';
 import { decodeEventLog, type Hex, type Log } from 'viem';
 import { INDEXER_ABI, TOPIC0 } from './events.js';
 import { parseBurnBody } from './message.js';
@@ -17,7 +18,7 @@ import type { ReceivedRow } from './store.js';
 
 /** Where the receipts are: the destination chain and who may emit its events. */
 export interface DestinationContext {
-  readonly network: 'mainnet' | 'testnet';
+  readonly network: TransferNetwork;
   /** The chain's CCTP domain. */
   readonly domain: number;
   /** MessageTransmitter addresses (lower case) whose `MessageReceived` counts. */

@@ -50,12 +50,11 @@ export type PointsMultiplier = z.output<typeof PointsMultiplier>;
 
 /** Environment variables of the points rule. */
 export const pointsConfigSchema = z.object({
-  /** Points per USD of deposit_amount, decimal with up to 6 fraction digits (default 1). */
-  POINTS_PER_USD: fixedPoint(6).default(1_000_000),
-  /**
-   * JSON array of route / period multipliers, e.g.
-   * `[{"source_domain":0,"destination_domain":3,"multiplier":"2"}]` (default none).
-   */
+  POINTS_PER_USD: fixedPoint(6)
+    .prefault('1')
+    .describe(
+      "swap points per USD of a counted transfer's `deposit_amount`, a decimal with up to 6 fraction digits (docs/decisions.md D150)",
+    ),
   POINTS_MULTIPLIERS: z
     .string()
     .default('[]')
@@ -76,7 +75,11 @@ export const pointsConfigSchema = z.object({
         return z.NEVER;
       }
       return parsed.data;
-    }),
+    })
+    .meta({ type: 'array', items: { type: 'object' } })
+    .describe(
+      'JSON array of route / period points multipliers (`source_domain`, `destination_domain`, `from`, `to`, `multiplier`), e.g. `[{"source_domain":0,"destination_domain":3,"multiplier":"2"}]`; the highest match applies (docs/decisions.md D150)',
+    ),
 });
 
 /** The rule the points job applies. */

@@ -23,7 +23,7 @@ import {
 } from '@ctss/server-kit';
 import { Router, type Express, type Request, type Response } from 'express';
 import { classifyDatabaseError } from '../db/unavailable.js';
-import type { Network } from '../network.js';
+import type { TransferNetwork } from '@ctss/domain-types';
 import type { Period } from './repository.js';
 import { DailyQuery, FeesQuery, HourlyQuery, NoQuery, VolumesQuery } from './schemas.js';
 import type { StatsService } from './service.js';
@@ -118,7 +118,7 @@ export function addStatsRoutes(app: Express, deps: StatsRouteDeps): void {
     await respond(req, res, 'mainnet:chain-shares', () => stats.chainShares());
   });
 
-  const wallets = (network: Network) =>
+  const wallets = (network: TransferNetwork) =>
     async function handler(req: Request, res: Response): Promise<void> {
       parseQuery(NoQuery, req.query);
       await respond(req, res, `${network}:wallets`, () => stats.uniqueSenders(network));

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Databases } from '../db/connect.js';
-import type { Network } from '../network.js';
+import type { TransferNetwork } from '@ctss/domain-types';
 import {
   PERIOD_MS,
   networkTotals,
@@ -41,7 +41,7 @@ export interface StatsService {
   /** Lifetime mainnet volume per source domain with the total, base units. */
   chainShares(): Promise<Responses.ChainSharesResponse>;
   /** Distinct senders of `network`. */
-  uniqueSenders(network: Network): Promise<Responses.UniqueSendersResponse>;
+  uniqueSenders(network: TransferNetwork): Promise<Responses.UniqueSendersResponse>;
   /** The index of the current bucket of `period` (UNIX milliseconds / bucket width). */
   currentBucket(period: Period): number;
 }

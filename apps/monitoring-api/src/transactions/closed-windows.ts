@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import { strongEtag, type KvStore } from '@ctss/server-kit';
 import { LRUCache } from 'lru-cache';
-import type { Network } from '../network.js';
+import type { TransferNetwork } from '@ctss/domain-types';
 import type { RecordField } from './record.js';
 import type { FeedFilter } from './repository.js';
 
@@ -75,7 +75,7 @@ const renderingDigests = new WeakMap<readonly RecordField[], string>();
  * its cursor.
  */
 export function closedPageKey(
-  network: Network,
+  network: TransferNetwork,
   filter: FeedFilter,
   limit: number,
   fields: readonly RecordField[],

@@ -15,7 +15,7 @@ import { strongEtag } from '@ctss/server-kit';
 import { LRUCache } from 'lru-cache';
 import { OPEN_WINDOW_MAX_AGE } from '../cache-control.js';
 import type { Clock } from '../clock.js';
-import type { Network } from '../network.js';
+import type { TransferNetwork } from '@ctss/domain-types';
 import type { FeedFilter } from './repository.js';
 
 /** Most pages kept (the first pages of many filters; LRU evicted first). */
@@ -66,7 +66,7 @@ export interface FirstPageCacheOptions {
  * The cache key of a first page: network, page size and the filter, whose values are already
  * validated and normalized (addresses, a resolved name). Only for filters without a cursor.
  */
-export function firstPageKey(network: Network, filter: FeedFilter, limit: number): string {
+export function firstPageKey(network: TransferNetwork, filter: FeedFilter, limit: number): string {
   return `${network}|${limit}|${JSON.stringify(filter)}`;
 }
 

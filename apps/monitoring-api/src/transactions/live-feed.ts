@@ -14,7 +14,7 @@ import { StreamHub, type StreamLimits } from './stream-hub.js';
 import type { ChangeSource, LiveFeed } from './stream-router.js';
 
 /** The live feed's state in `GET /health`. */
-export interface LiveFeedHealth {
+interface LiveFeedHealth {
   /**
    * The connection to the primary: `listening` (LISTEN), `standby` (connected, a follower of the
    * Redis fan-out), or `connecting` / `reconnecting` / `stopped`.

@@ -7,7 +7,7 @@
  */
 import { parseQuery, sendCacheableJson } from '@ctss/server-kit';
 import type { Express, Request, Response } from 'express';
-import type { Network } from '../network.js';
+import type { TransferNetwork } from '@ctss/domain-types';
 import { FeedQuery, RecordParams, RecordQuery } from './schemas.js';
 import type { PageAnswer, TransactionsService } from './service.js';
 
@@ -27,12 +27,12 @@ export function addTransactionRoutes(app: Express, deps: TransactionRouteDeps): 
     if (page.ageSeconds !== undefined) res.setHeader('Age', page.ageSeconds);
     sendCacheableJson(req, res, page.body, page.cacheControl, page.etag);
   };
-  const feed = (network: Network) =>
+  const feed = (network: TransferNetwork) =>
     async function handler(req: Request, res: Response): Promise<void> {
       const query = parseQuery(FeedQuery, req.query);
       send(req, res, await transactions.feed(network, query));
     };
-  const lookup = (network: Network) =>
+  const lookup = (network: TransferNetwork) =>
     async function handler(req: Request, res: Response): Promise<void> {
       const { source_tx_hash: hash } = parseQuery(RecordParams, req.params);
       parseQuery(RecordQuery, req.query);

@@ -2,11 +2,11 @@
  * The columns of a `transactions` row that every writer sets, the indexer (docs/indexer.md
  * "Record fields") and the demo seed alike. Amounts in base units of the burn token.
  */
-import type { Network } from '../network.js';
+import type { TransferNetwork } from '@ctss/domain-types';
 
 /** A transfer as written to `transactions`: the columns both the indexer and the seed write. */
 export interface TransferColumns {
-  network: Network;
+  network: TransferNetwork;
   source_domain: number;
   source_tx_hash: string;
   destination_domain: number;

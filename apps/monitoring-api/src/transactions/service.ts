@@ -14,7 +14,7 @@ import {
 import type { Clock } from '../clock.js';
 import type { Databases } from '../db/connect.js';
 import type { NameResolver } from '../names/resolver.js';
-import type { Network } from '../network.js';
+import type { TransferNetwork } from '@ctss/domain-types';
 import {
   CLOSED_WINDOW_CACHE_CONTROL,
   closedPageKey,
@@ -62,21 +62,22 @@ export interface TransactionsService {
    *
    * @throws HttpProblem 400 INVALID_NAME, INVALID_QUERY, INVALID_CURSOR (filters.ts).
    */
-  feed(network: Network, query: FeedQuery): Promise<PageAnswer>;
+  feed(network: TransferNetwork, query: FeedQuery): Promise<PageAnswer>;
   /**
    * The records of one transaction hash, origin or destination leg, as a page (several transfers
    * may share one transaction, e.g. a batch relayer's receives).
    *
    * @throws HttpProblem 404 NOT_FOUND when no record has that hash.
    */
-  lookup(network: Network, hash: string): Promise<PageAnswer>;
+  lookup(network: TransferNetwork, hash: string): Promise<PageAnswer>;
 }
 
 /** A page in the envelope of docs/api.md "Pagination" (its records are JSON text already, record.ts). */
 const pageJson = (page: FeedPage): string =>
   `{"transactions":[${page.records}],"next_cursor":${JSON.stringify(page.nextCursor)},"has_more":${page.hasMore}}`;
 
-const fieldsOf = (network: Network) => (network === 'mainnet' ? MAINNET_FIELDS : TESTNET_FIELDS);
+const fieldsOf = (network: TransferNetwork) =>
+  network === 'mainnet' ? MAINNET_FIELDS : TESTNET_FIELDS;
 
 /** Builds the feeds over the read pool, with their first-page cache and closed-window store. */
 export function createTransactionsService(deps: TransactionsServiceDeps): TransactionsService {
@@ -99,7 +100,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
    * Whether the filter's window is closed (closed-windows.ts): an `end_time` at or below the
    * network's watermark and no `status` filter.
    */
-  const isClosed = async (network: Network, filter: FeedFilter): Promise<boolean> => {
+  const isClosed = async (network: TransferNetwork, filter: FeedFilter): Promise<boolean> => {
     if (filter.endTime === undefined || filter.status !== undefined) return false;
     const mark = await watermark.closedBefore(network);
     return mark !== undefined && filter.endTime <= mark;

@@ -96,12 +96,20 @@ export interface LiveFeed {
   readonly hub: StreamHub;
 }
 
+/** What the stream route uses: the part of `AppDeps` it reads. */
+export interface StreamRouteDeps {
+  /** The live feed; absent = no stream route. */
+  readonly live?: LiveFeed | undefined;
+}
+
 /**
  * Adds `GET /transactionsmainnet/stream` to `app` (before the lookups, whose `{source_tx_hash}`
  * would take `stream`). An app built without a live feed (tests of other features) has no such
  * route: the path is then the lookup of the hash `stream` (404).
  */
-export function addStreamRoute(app: Express, live: LiveFeed): void {
+export function addStreamRoutes(app: Express, deps: StreamRouteDeps): void {
+  const { live } = deps;
+  if (!live) return;
   app.get(STREAM_PATH, async (req: Request, res: Response) => {
     const filter = streamFilter(parseQuery(StreamQuery, req.query));
     const header = req.get('last-event-id');

@@ -13,14 +13,14 @@
  */
 import type { Queryable } from '../db/statements.js';
 import type { Clock } from '../clock.js';
-import type { Network } from '../network.js';
+import type { TransferNetwork } from '@ctss/domain-types';
 
 /** Milliseconds a read of the cursors is reused. */
 export const WATERMARK_REFRESH_MS = 1_000;
 
 /** One chain the indexer is configured with: its network and CCTP domain. */
 export interface IndexedChain {
-  readonly network: Network;
+  readonly network: TransferNetwork;
   readonly domain: number;
 }
 
@@ -31,7 +31,7 @@ export interface Watermark {
    * (a window whose exclusive `end_time` is at or below it is closed). Undefined when there is
    * none (see the module comment). Never throws.
    */
-  closedBefore(network: Network): Promise<number | undefined>;
+  closedBefore(network: TransferNetwork): Promise<number | undefined>;
 }
 
 /** Options of {@link createWatermark}. */
@@ -60,7 +60,7 @@ export function parseIndexedChains(text: string): IndexedChain[] {
     if (!match || Number(match[2]) > 4_294_967_295) {
       throw new Error(`"${entry}" is not network:domain (mainnet|testnet, CCTP domain)`);
     }
-    chains.push({ network: match[1] as Network, domain: Number(match[2]) });
+    chains.push({ network: match[1] as TransferNetwork, domain: Number(match[2]) });
   }
   return chains;
 }
@@ -68,10 +68,10 @@ export function parseIndexedChains(text: string): IndexedChain[] {
 /** Creates the watermark reader (see the module comment). */
 export function createWatermark(options: WatermarkOptions): Watermark {
   const { read, chains, clock } = options;
-  const wanted = (network: Network) => chains.filter((c) => c.network === network);
+  const wanted = (network: TransferNetwork) => chains.filter((c) => c.network === network);
   let readAt = -Infinity;
-  let current: Promise<Map<Network, number | undefined>> | undefined;
-  const load = async (): Promise<Map<Network, number | undefined>> => {
+  let current: Promise<Map<TransferNetwork, number | undefined>> | undefined;
+  const load = async (): Promise<Map<TransferNetwork, number | undefined>> => {
     const result =
       await read.execute<ConfirmedRow>(`select network, domain::text, floor(extract(epoch from confirmed_time))::int8::text as confirmed
          from indexer_cursors where domain is not null`);
@@ -82,7 +82,7 @@ export function createWatermark(options: WatermarkOptions): Watermark {
         row.confirmed === null ? null : Number(row.confirmed),
       );
     }
-    const marks = new Map<Network, number | undefined>();
+    const marks = new Map<TransferNetwork, number | undefined>();
     for (const network of ['mainnet', 'testnet'] as const) {
       const own = wanted(network);
       let mark: number | undefined = own.length === 0 ? undefined : Infinity;

@@ -17,12 +17,11 @@ export const DEFAULT_USERNAME_SUFFIX = '.ctss';
 
 /** Environment variables of the users module, with their defaults. */
 export const usersConfigSchema = z.object({
-  /**
-   * How long the unfiltered leaderboard `total_count` (the number of users) is cached in the
-   * KvStore, seconds; 0 counts on every request. Counting scans every user (about 10-15 ms per
-   * 100k users), searches are always counted exactly.
-   */
-  LEADERBOARD_COUNT_TTL_SECONDS: envInteger(0, 3600).default(5),
+  LEADERBOARD_COUNT_TTL_SECONDS: envInteger(0, 3600)
+    .default(5)
+    .describe(
+      'lifetime of the cached leaderboard `total_count` (unfiltered, and per search), seconds; `0` counts on every request (a count scans every user, about 10-15 ms per 100k users)',
+    ),
   /** The swap points rule (src/points/rule.ts): POINTS_PER_USD, POINTS_MULTIPLIERS. */
   ...pointsConfigSchema.shape,
 });

@@ -11,12 +11,12 @@
  * Values are double precision (docs/api.md "Units and amounts": point fields are floats,
  * database aggregates).
  */
-import type { Network } from '@ctss/domain-types';
+import type { LeaderboardNetwork } from '@ctss/domain-types';
 
 /** Share of each referee's domain total credited to the referrer. */
 export const REFERRAL_SHARE = 0.1;
 
-const COLUMNS: Record<Network, { base: string; multiplied: string; nft: string }> = {
+const COLUMNS: Record<LeaderboardNetwork, { base: string; multiplied: string; nft: string }> = {
   mainnet: {
     base: 'swap_points_mainnet',
     multiplied: 'total_points_multiplied_mainnet',
@@ -26,17 +26,19 @@ const COLUMNS: Record<Network, { base: string; multiplied: string; nft: string }
 };
 
 /** Rank column of a network on `users`. */
-export function rankColumn(network: Network): 'domain_rank_mainnet' | 'domain_rank_devnet' {
+export function rankColumn(
+  network: LeaderboardNetwork,
+): 'domain_rank_mainnet' | 'domain_rank_devnet' {
   return network === 'mainnet' ? 'domain_rank_mainnet' : 'domain_rank_devnet';
 }
 
 /**
  * A select of (id, wallet_count, total_base_points, domain_total_multiplied_points) for the users
  * whose id is in `scopeIds` (an SQL subquery returning ids, e.g. `select id from page`), or for
- * every user when `scopeIds` is undefined. Network columns are fixed identifiers from
+ * every user when `scopeIds` is undefined. LeaderboardNetwork columns are fixed identifiers from
  * {@link COLUMNS}, never user input.
  */
-export function ownTotalsSql(network: Network, scopeIds?: string): string {
+export function ownTotalsSql(network: LeaderboardNetwork, scopeIds?: string): string {
   const c = COLUMNS[network];
   const outer = scopeIds ? `u.id in (${scopeIds})` : 'true';
   const inner = scopeIds ? `w.user_id in (${scopeIds})` : 'true';

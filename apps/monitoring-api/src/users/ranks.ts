@@ -4,18 +4,18 @@
  * descending, ties broken by user id ascending (older account first), so the order is total and
  * repeatable. Users created after a run stay unranked (null) until the next run.
  */
-import type { Network } from '@ctss/domain-types';
+import type { LeaderboardNetwork } from '@ctss/domain-types';
 import type { Knex } from 'knex';
 import { ownTotalsSql, rankColumn } from './points-sql.js';
 
 /** Networks with stored ranks. */
-const RANKED_NETWORKS: readonly Network[] = ['mainnet', 'devnet'];
+const RANKED_NETWORKS: readonly LeaderboardNetwork[] = ['mainnet', 'devnet'];
 
 /** Advisory lock key, so two rank jobs never interleave (the second waits). */
 const RANK_JOB_LOCK = 0x63747373_72616e6bn; // "ctssrank"
 
 /** Rows changed per network by {@link recomputeRanks}. */
-export type RankUpdateCounts = Record<Network, number>;
+export type RankUpdateCounts = Record<LeaderboardNetwork, number>;
 
 /**
  * Recomputes the stored ranks of both networks in ONE transaction on `knex` (use the primary),

@@ -4,7 +4,7 @@
  * parameters. Repeated parameters arrive as arrays and are rejected (400), and so are unknown
  * parameters (strict objects), as everywhere in this API.
  */
-import { ChainType, Network, z } from '@ctss/domain-types';
+import { ChainType, LeaderboardNetwork, z } from '@ctss/domain-types';
 
 /** Leaderboard `limit` default and maximum (docs/api.md "Limits"). */
 const LEADERBOARD_DEFAULT_LIMIT = 50;
@@ -31,7 +31,9 @@ const positiveInt = z
 /** `GET /users/leaderboard` query. */
 export const LeaderboardQuery = z
   .object({
-    network: Network.default('mainnet').openapi({ description: '`mainnet` (default) or `devnet`' }),
+    network: LeaderboardNetwork.default('mainnet').openapi({
+      description: '`mainnet` (default) or `devnet`',
+    }),
     limit: positiveInt
       .pipe(z.number().int().min(1, 'must be at least 1'))
       .transform((n) => Math.min(n, LEADERBOARD_MAX_LIMIT))

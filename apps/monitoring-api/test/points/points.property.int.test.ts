@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import fc from 'fast-check';
+import type { TransferNetwork } from '@ctss/domain-types';
 import { recomputePoints } from '../../src/points/recompute.js';
 import {
   pointsConfigSchema,
@@ -51,7 +52,7 @@ const BASE_MS = Date.parse('2026-12-01T00:00:00Z');
 
 interface Rec {
   id: number;
-  network: 'mainnet' | 'testnet';
+  network: TransferNetwork;
   who: number;
   source_domain: number;
   destination_domain: number;
@@ -166,7 +167,7 @@ async function stored(): Promise<{
 }> {
   const exact = new Map<string, { testnet: bigint; mainnet: bigint }>();
   const rows = await db.knex.raw<{
-    rows: { chain_type: string; address_key: string; network: 'mainnet' | 'testnet'; p: string }[];
+    rows: { chain_type: string; address_key: string; network: TransferNetwork; p: string }[];
   }>(
     'select chain_type, address_key, network, sum(points_micro)::text as p from wallet_swap_points group by 1, 2, 3',
   );

@@ -7,10 +7,6 @@ import { IsoTimestamp } from './primitives.js';
 export const ChainType = z.enum(['evm', 'solana', 'sui', 'aptos']);
 export type ChainType = z.infer<typeof ChainType>;
 
-/** Networks of the leaderboard. */
-export const Network = z.enum(['mainnet', 'devnet']);
-export type Network = z.infer<typeof Network>;
-
 /** A user's public names: the unique username and the referral code. */
 const userNames = { username: z.string(), ref_code: z.string() };
 

@@ -3,7 +3,7 @@
  * decimals 8); uses `prioritized_gas_estimate` when present, else `gas_estimate`.
  */
 import { z } from '@ctss/domain-types';
-import { BPS_SCALE, ceilDiv } from '../../pricing/fixed-point.js';
+import { BPS_SCALE, ceilDiv } from '../../fixed-point.js';
 import { getJson } from './http.js';
 import type { GasSource } from './types.js';
 

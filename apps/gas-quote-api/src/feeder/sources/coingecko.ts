@@ -3,7 +3,7 @@
  * `GET /api/v3/simple/price?ids=<ids>&vs_currencies=usd&include_last_updated_at=true`.
  */
 import { z } from '@ctss/domain-types';
-import { USD_DECIMALS, numberToFixed } from '../../pricing/fixed-point.js';
+import { USD_DECIMALS, numberToFixed } from '../../fixed-point.js';
 import { getJson } from './http.js';
 import type { UsdSource } from './types.js';
 import { createUsdSourceById } from './usd-by-id.js';

@@ -4,7 +4,7 @@
  * `eth_gasPrice` when the node has no fee history (pre-London chains).
  */
 import { createPublicClient, http } from 'viem';
-import { BPS_SCALE, ceilDiv } from '../../pricing/fixed-point.js';
+import { BPS_SCALE, ceilDiv } from '../../fixed-point.js';
 import type { GasSource } from './types.js';
 
 /** Options of {@link createEvmGasSource}. */

@@ -4,7 +4,7 @@
  * its confidence interval is at most `maxConfidenceBps` of the price.
  */
 import { z } from '@ctss/domain-types';
-import { BPS_SCALE, USD_DECIMALS, scaleExpo } from '../../pricing/fixed-point.js';
+import { BPS_SCALE, USD_DECIMALS, scaleExpo } from '../../fixed-point.js';
 import { getJson } from './http.js';
 import type { UsdSource } from './types.js';
 import { createUsdSourceById } from './usd-by-id.js';

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from '@ctss/domain-types';
-import { USD_DECIMALS, parseDecimal } from '../../pricing/fixed-point.js';
+import { USD_DECIMALS, parseDecimal } from '../../fixed-point.js';
 import type { ContractFeeSource, GasSource, UsdSource } from './types.js';
 import type { Clock } from '../../clock.js';
 

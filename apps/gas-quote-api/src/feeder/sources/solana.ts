@@ -7,7 +7,7 @@
  * fee formula of docs/api.md "Fee computation".
  */
 import { z } from '@ctss/domain-types';
-import { BPS_SCALE, ceilDiv } from '../../pricing/fixed-point.js';
+import { BPS_SCALE, ceilDiv } from '../../fixed-point.js';
 import { rpcCall } from './http.js';
 import type { GasSource } from './types.js';
 

@@ -1,6 +1,6 @@
 /** Sui gas price from `suix_getReferenceGasPrice` (MIST per gas unit, decimals 9). */
 import { z } from '@ctss/domain-types';
-import { BPS_SCALE, ceilDiv } from '../../pricing/fixed-point.js';
+import { BPS_SCALE, ceilDiv } from '../../fixed-point.js';
 import { rpcCall } from './http.js';
 import type { GasSource } from './types.js';
 

@@ -2,7 +2,7 @@
  * Interfaces of the feeder's data sources (gas prices per chain, native token USD prices, the
  * transfer contracts' percentage fees).
  */
-import type { GasPrice } from '../../pricing/fee.js';
+import type { GasPrice } from '../../prices/entries.js';
 
 /** A source of one chain's current gas price. */
 export interface GasSource {
