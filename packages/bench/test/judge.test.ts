@@ -96,6 +96,12 @@ describe('judge', () => {
     expect(page(0.6, 39)).toEqual({ pass: true, misses: [] });
     expect(page(0.59, 40).misses).toEqual(['0.59x of the database floor < 0.6', 'p99 40 ms >= 40']);
     expect(page(undefined, 10).misses).toEqual(['no database floor measured']);
+    // While the floor is still to be measured, only the rest is judged.
+    const pending = poll(
+      { '200': 100 },
+      { name: 'feed-time-window', group: 'feed', expectStatus: undefined, ratio: 0.2, p99: 41 },
+    );
+    expect(judge(pending, { floorPending: true }).misses).toEqual(['p99 41 ms >= 40']);
   });
 
   it('judges the closed-window walk at 0.5x of the same bytes', () => {
