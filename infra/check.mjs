@@ -449,6 +449,23 @@ function checkChartSpecific(chart, manifests) {
       if (!env.some((e) => e.name === 'DATABASE_URL' && e.valueFrom?.secretKeyRef))
         errors.push(`${label(d)}: needs DATABASE_URL from a Secret`);
     }
+    // The API's V8 old-space limit is half its memory limit (docs/decisions.md D240).
+    const api = deployments.find(
+      (d) => d.metadata.labels?.['app.kubernetes.io/component'] === 'api',
+    );
+    const c = api?.spec.template.spec.containers[0];
+    const heapMiB = Number(
+      /^--max-old-space-size=(\d+)$/.exec(
+        c?.command?.find((a) => a.startsWith('--max-old')) ?? '',
+      )?.[1],
+    );
+    const limit = /^(\d+)(Mi|Gi)$/.exec(String(c?.resources?.limits?.memory ?? ''));
+    const limitMiB = limit ? Number(limit[1]) * (limit[2] === 'Gi' ? 1024 : 1) : NaN;
+    if (c && !(heapMiB > 0 && heapMiB <= limitMiB / 2)) {
+      errors.push(
+        `${label(api)}: command needs --max-old-space-size=<MiB> of at most half limits.memory (${c.resources?.limits?.memory})`,
+      );
+    }
   }
   if (chart === 'gas-quote-api') {
     const byComponent = (c) =>

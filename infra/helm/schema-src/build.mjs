@@ -34,6 +34,7 @@ function monitoringApi() {
         maximum: 65535,
       }),
       ...workloadBasics,
+      command: c.command,
       config: c.configMap('Non-secret settings rendered into the ConfigMap.'),
       secretEnv: c.secretEnvMap('Variables from existing Secrets; DATABASE_URL is required.', [
         'DATABASE_URL',
@@ -141,6 +142,7 @@ function monitoringApi() {
       'image',
       'replicaCount',
       'containerPort',
+      'command',
       'config',
       'secretEnv',
       'podSecurityContext',

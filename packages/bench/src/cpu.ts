@@ -1,7 +1,8 @@
 /**
  * CPU time spent per request by each party of a workload, from /proc (Linux): the API process,
  * every PostgreSQL and Redis server process (all backends, so other users of those servers count
- * too), this process (the load generator), and the whole machine. Clock ticks are 1/100 s.
+ * too; `BENCH_POSTGRES_PID` / `BENCH_REDIS_PID` narrow them to one server), this process (the load
+ * generator), and the whole machine. Clock ticks are 1/100 s.
  */
 import { readdir, readFile } from 'node:fs/promises';
 
@@ -18,12 +19,24 @@ async function processSeconds(pid: number | string): Promise<number> {
   }
 }
 
-async function pidsNamed(pattern: RegExp): Promise<string[]> {
+/** The parent pid of `pid` (proc(5) stat field 4), or undefined when unreadable. */
+async function parentOf(pid: string): Promise<string | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+}
+
+/**
+ * Processes whose command name matches `pattern`; with `server` (a server's main pid), only that
+ * process and its children, so other servers of the same program on the machine do not count.
+ */
+async function pidsNamed(pattern: RegExp, server?: string): Promise<string[]> {
   const entries = await readdir('/proc').catch(() => [] as string[]);
   const pids: string[] = [];
   for (const entry of entries.filter((e) => /^\d+$/.test(e))) {
     const comm = await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => '');
-    if (pattern.test(comm.trim())) pids.push(entry);
+    if (!pattern.test(comm.trim())) continue;
+    if (server === undefined || entry === server || (await parentOf(entry)) === server)
+      pids.push(entry);
   }
   return pids;
 }
@@ -74,12 +87,25 @@ export interface CpuAccount {
   stop(requests: number): Promise<CpuPerRequest | undefined>;
 }
 
+/**
+ * The PostgreSQL and Redis servers counted: every process of those programs, or with
+ * `BENCH_POSTGRES_PID` (the postmaster's pid) / `BENCH_REDIS_PID` only that server's, on a
+ * machine where other servers of them run (e.g. a PostgreSQL of the benchmark's own beside a
+ * shared one).
+ */
+const servers = {
+  postgres: /^\d+$/.test(process.env.BENCH_POSTGRES_PID ?? '')
+    ? process.env.BENCH_POSTGRES_PID
+    : undefined,
+  redis: /^\d+$/.test(process.env.BENCH_REDIS_PID ?? '') ? process.env.BENCH_REDIS_PID : undefined,
+};
+
 /** Starts accounting CPU for the API process `apiPid`. */
 export async function accountCpu(apiPid: number): Promise<CpuAccount> {
   // Per process, so backends that start during the run count from zero and ones that exit are
   // dropped (their last ticks are lost, never negative).
-  const group = async (pattern: RegExp) => {
-    const pids = await pidsNamed(pattern);
+  const group = async (pattern: RegExp, server?: string) => {
+    const pids = await pidsNamed(pattern, server);
     return new Map(
       await Promise.all(pids.map(async (pid) => [pid, await processSeconds(pid)] as const)),
     );
@@ -91,8 +117,8 @@ export async function accountCpu(apiPid: number): Promise<CpuAccount> {
   };
   const snapshot = async () => ({
     api: await processSeconds(apiPid),
-    postgres: await group(/^postgres/),
-    redis: await group(/^redis-server/),
+    postgres: await group(/^postgres/, servers.postgres),
+    redis: await group(/^redis-server/, servers.redis),
     self: await processSeconds(process.pid),
     machine: await machineSeconds(),
   });

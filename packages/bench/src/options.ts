@@ -82,7 +82,9 @@ export const USAGE = `Usage: pnpm bench [flags]
   --render-only      only re-render BENCHMARKS.md from results/ (no load)
   --note TEXT        a note for the report (e.g. other load on the machine)
 Environment: DATABASE_URL (admin connection to the PostgreSQL server; the benchmark database
-  BENCH_DATABASE, default ctss_bench, is created on the same server), REDIS_URL.`;
+  BENCH_DATABASE, default ctss_bench, is created on the same server), REDIS_URL; BENCH_POSTGRES_PID
+  and BENCH_REDIS_PID (a postmaster's / redis-server's pid) count only that server's processes in
+  the CPU table, when other PostgreSQL or Redis servers run on the machine.`;
 
 /**
  * Parses `argv` (without node and script) and `env` into {@link BenchOptions}.

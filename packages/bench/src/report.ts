@@ -16,7 +16,7 @@ import {
   PLACEHOLDER_PARAMS,
   REFERENCE_TRANSACTIONS,
   SCALING_FACTOR_TARGET,
-  TARGETS,
+  targetOf,
   WORKLOAD_ORDER,
   WS_FANOUT_TARGET_MS,
   type HttpWorkload,
@@ -43,11 +43,12 @@ export function unexpectedResponses(
 }
 
 /**
- * Checks `w` against the targets of its group, and its validity: every response with the expected
- * status (any 2xx, or `expectStatus`) and no socket errors.
+ * Checks `w` against its targets (`targetOf`), and its validity: every response with the expected
+ * status (any 2xx, or `expectStatus`) and no socket errors. With `floorPending` (its database
+ * floor is measured next) a missing floor is not a miss yet.
  */
-export function judge(w: WorkloadRecord): Verdict {
-  const t = TARGETS[w.group];
+export function judge(w: WorkloadRecord, opts: { floorPending?: boolean } = {}): Verdict {
+  const t = targetOf(w.name, w.group);
   const misses: string[] = [];
   const unexpected = unexpectedResponses(w);
   if (unexpected > 0 || w.errors > 0)
@@ -56,6 +57,16 @@ export function judge(w: WorkloadRecord): Verdict {
     );
   if (t.minRatio !== undefined && w.ratio < t.minRatio)
     misses.push(`ratio ${w.ratio.toFixed(2)} < ${t.minRatio}`);
+  if (
+    t.minFloorRatio !== undefined &&
+    !(opts.floorPending && !w.floor) &&
+    !((w.floor?.ratio ?? 0) >= t.minFloorRatio)
+  )
+    misses.push(
+      w.floor
+        ? `${w.floor.ratio.toFixed(2)}x of the database floor < ${t.minFloorRatio}`
+        : 'no database floor measured',
+    );
   if (t.maxP99 !== undefined && !(w.p99 < t.maxP99)) misses.push(`p99 ${w.p99} ms >= ${t.maxP99}`);
   if (t.maxRssMb !== undefined && w.peakRssMb !== undefined && !(w.peakRssMb < t.maxRssMb))
     misses.push(`RSS ${w.peakRssMb} MB >= ${t.maxRssMb}`);
@@ -74,13 +85,15 @@ export function judgeFanout(f: FanoutRecord): Verdict {
   return { pass: misses.length === 0, misses };
 }
 
-function targetText(w: Pick<WorkloadRecord, 'group' | 'baseline'>): string {
-  const t = TARGETS[w.group];
+function targetText(w: Pick<WorkloadRecord, 'name' | 'group' | 'baseline'>): string {
+  const t = targetOf(w.name, w.group);
   const parts: string[] = [];
   if (t.minRatio !== undefined)
     parts.push(
       `>= ${t.minRatio.toFixed(2)}x of ${w.baseline ? `\`${w.baseline}\`` : 'hello-world'}`,
     );
+  if (t.minFloorRatio !== undefined)
+    parts.push(`>= ${t.minFloorRatio.toFixed(2)}x of its database floor`);
   if (t.maxP99 !== undefined) parts.push(`p99 < ${t.maxP99} ms`);
   if (t.maxRssMb !== undefined) parts.push(`RSS < ${t.maxRssMb} MB`);
   return parts.length ? parts.join(', ') : 'baseline';

@@ -32,7 +32,10 @@ export interface ServiceOptions {
   readonly cpuProf: boolean;
   /** Extra environment (experiments), applied last. */
   readonly extraEnv: Record<string, string>;
-  /** Extra node flags of the monitoring API (tools, e.g. a heap snapshot signal). */
+  /**
+   * Node flags of the monitoring API in place of {@link MONITORING_NODE_FLAGS} (tools, e.g. a heap
+   * snapshot signal or other V8 settings).
+   */
   readonly nodeFlags?: readonly string[];
 }
 
@@ -116,6 +119,13 @@ export async function startGasQuoteApi(
 }
 
 /**
+ * Node flags of the monitoring API as deployed (the `CMD` of infra/docker/monitoring-api.Dockerfile,
+ * the chart's `command`; docs/decisions.md "D240. The monitoring API's heap limit follows its
+ * memory limit"), so the suite measures the memory and CPU of the process that runs.
+ */
+export const MONITORING_NODE_FLAGS: readonly string[] = ['--max-old-space-size=256'];
+
+/**
  * Starts apps/monitoring-api (dist/bin/main.js) on the benchmark database with caching off (statistics
  * and first feed pages), unless `extraEnv` says otherwise.
  */
@@ -127,7 +137,10 @@ export async function startMonitoringApi(
     name: 'monitoring-api',
     script: path.join(MONITORING_APP_DIR, 'dist', 'bin', 'main.js'),
     cwd: MONITORING_APP_DIR,
-    nodeFlags: [...profFlags(opts.cpuProf, 'monitoring-api'), ...(opts.nodeFlags ?? [])],
+    nodeFlags: [
+      ...profFlags(opts.cpuProf, 'monitoring-api'),
+      ...(opts.nodeFlags ?? MONITORING_NODE_FLAGS),
+    ],
     env: {
       NODE_ENV: 'production',
       PORT: String(port),

@@ -23,7 +23,7 @@ function poll(
     p50: 2,
     p99: 8,
     averageMs: 2,
-    peakRssMb: 250,
+    peakRssMb: 180,
     non2xx,
     errors: 0,
     timeouts: 0,
@@ -68,5 +68,51 @@ describe('judge', () => {
 
   it('fails a poll under 0.7x', () => {
     expect(judge(poll({ '304': 10 }, { ratio: 0.69 })).misses).toEqual(['ratio 0.69 < 0.7']);
+  });
+
+  it('fails the monitoring API at 200 MB of RSS or more', () => {
+    expect(judge(poll({ '304': 10 }, { peakRssMb: 200 })).misses).toEqual(['RSS 200 MB >= 200']);
+  });
+
+  it('judges the uncached window page against its database floor, with p99 under 40 ms', () => {
+    const page = (floorRatio: number | undefined, p99: number) =>
+      judge(
+        poll(
+          { '200': 100 },
+          {
+            name: 'feed-time-window',
+            group: 'feed',
+            expectStatus: undefined,
+            // Far under the feed group's 0.35x of the same bytes: not this row's target.
+            ratio: 0.2,
+            p99,
+            floor:
+              floorRatio === undefined
+                ? undefined
+                : { rps: 1000, ratio: floorRatio, p50: 5, p99: 20, cpu: undefined },
+          },
+        ),
+      );
+    expect(page(0.6, 39)).toEqual({ pass: true, misses: [] });
+    expect(page(0.59, 40).misses).toEqual(['0.59x of the database floor < 0.6', 'p99 40 ms >= 40']);
+    expect(page(undefined, 10).misses).toEqual(['no database floor measured']);
+    // While the floor is still to be measured, only the rest is judged.
+    const pending = poll(
+      { '200': 100 },
+      { name: 'feed-time-window', group: 'feed', expectStatus: undefined, ratio: 0.2, p99: 41 },
+    );
+    expect(judge(pending, { floorPending: true }).misses).toEqual(['p99 41 ms >= 40']);
+  });
+
+  it('judges the closed-window walk at 0.5x of the same bytes', () => {
+    const walk = (ratio: number) =>
+      judge(
+        poll(
+          { '200': 100 },
+          { name: 'feed-time-window-closed', group: 'feed', expectStatus: undefined, ratio },
+        ),
+      ).misses;
+    expect(walk(0.5)).toEqual([]);
+    expect(walk(0.49)).toEqual(['ratio 0.49 < 0.5']);
   });
 });
