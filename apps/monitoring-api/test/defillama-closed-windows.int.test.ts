@@ -74,7 +74,7 @@ describe("DefiLlama's 48 hourly windows, run twice", () => {
     expect(first.lostWindows).toBe(0);
     expect(first.calls.every((c) => c.status === 200)).toBe(true);
 
-    const watch = watchQueries(t.db.knex, '');
+    const watch = watchQueries(t.db.database, '');
     let second: ReplayReport;
     try {
       second = await replayBridgesServer(server.base, NOW, 'concurrent');

@@ -9,7 +9,7 @@
  */
 import type { Queryable } from '../db/statements.js';
 import { prepare, type PreparedStatement } from '../db/statements.js';
-import type { Network } from '../network.js';
+import type { TransferNetwork } from '@ctss/domain-types';
 
 /** Bucket width of a series. */
 export type Period = 'hourly' | 'daily';
@@ -72,7 +72,7 @@ function seriesStatement(source: string): PreparedStatement {
  */
 export async function volumeSeries(
   db: Queryable,
-  network: Network,
+  network: TransferNetwork,
   period: Period,
   count: number,
   now: Date,
@@ -116,7 +116,7 @@ const DOMAIN_TOTALS = prepare(
  */
 export async function networkTotals(
   db: Queryable,
-  network: Network,
+  network: TransferNetwork,
 ): Promise<{ volume: bigint; count: bigint; senders: bigint }> {
   const [row] = await db.rows<{ volume: string; count: string; senders: string }>(NETWORK_TOTALS, [
     network,
@@ -131,7 +131,7 @@ export async function networkTotals(
 /** Lifetime volume per source domain, largest first (chain shares). */
 export async function volumeBySourceDomain(
   db: Queryable,
-  network: Network,
+  network: TransferNetwork,
 ): Promise<{ domain: number; amount: bigint }[]> {
   const rows = await db.rows<{ source_domain: string; amount: string }>(DOMAIN_TOTALS, [network]);
   return rows.map((row) => ({
@@ -147,7 +147,7 @@ const SENDERS_VOLUME = `select coalesce(sum(deposit_amount), 0)::text as volume
 /** Lifetime volume (sum deposit_amount, base units) of the given normalized sender addresses. */
 export async function sendersVolume(
   db: Queryable,
-  network: Network,
+  network: TransferNetwork,
   senders: readonly string[],
 ): Promise<bigint> {
   if (senders.length === 0) return 0n;
@@ -156,6 +156,6 @@ export async function sendersVolume(
 }
 
 /** Number of distinct senders of a network (the trigger-kept count in `tx_network_totals`). */
-export async function uniqueSenders(db: Queryable, network: Network): Promise<number> {
+export async function uniqueSenders(db: Queryable, network: TransferNetwork): Promise<number> {
   return Number((await networkTotals(db, network)).senders);
 }

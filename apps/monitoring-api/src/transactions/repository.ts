@@ -7,7 +7,7 @@
 import type { DestinationTxStatus } from '@ctss/domain-types';
 import type { Queryable } from '../db/statements.js';
 import { prepare, type PreparedStatement } from '../db/statements.js';
-import type { Network } from '../network.js';
+import type { TransferNetwork } from '@ctss/domain-types';
 import type { FeedCursor } from './cursor.js';
 import { recordJsonSql, type RecordField } from './record.js';
 
@@ -70,7 +70,7 @@ export interface FeedPage {
  * @public (imported at run time by packages/bench/src/db-floor.ts)
  */
 export function buildStatement(
-  network: Network,
+  network: TransferNetwork,
   filter: FeedFilter,
   fields: readonly RecordField[],
 ): { statement: PreparedStatement; values: (f: FeedFilter, limit: number) => unknown[] } {
@@ -79,7 +79,7 @@ export function buildStatement(
     binders.push(read);
     return `$${binders.length + 1}`;
   };
-  // Network is one of two fixed identifiers, never user input: a literal lets the planner use
+  // The network is one of two fixed identifiers, never user input: a literal lets the planner use
   // its statistics in the generic plan.
   const where = [`network = '${network === 'mainnet' ? 'mainnet' : 'testnet'}'`];
   const addressList = (column: string, read: (f: FeedFilter) => readonly string[] | undefined) => {
@@ -155,7 +155,11 @@ export function buildStatement(
 type FeedStatement = ReturnType<typeof buildStatement>;
 
 /** The key of a filter's query shape (which filters are present, one or many addresses). */
-function shapeKey(network: Network, filter: FeedFilter, fields: readonly RecordField[]): string {
+function shapeKey(
+  network: TransferNetwork,
+  filter: FeedFilter,
+  fields: readonly RecordField[],
+): string {
   const list = (values: readonly string[] | undefined, one: string) =>
     (values?.length ?? 0) === 0 ? '' : values!.length === 1 ? one : one.toUpperCase();
   return [
@@ -190,7 +194,7 @@ export interface FeedRepository {
    */
   readonly listTransactions: (
     db: Queryable,
-    network: Network,
+    network: TransferNetwork,
     filter: FeedFilter,
     limit: number,
     fields: readonly RecordField[],

@@ -4,7 +4,7 @@
  * primary). Every query takes the database handle (db/database.ts) to run on.
  */
 import {
-  Network,
+  LeaderboardNetwork,
   type ChainType,
   type DomainAggregate,
   type LeaderboardEntry,
@@ -42,7 +42,7 @@ export async function findUserByUsername(
 
 /** Parameters of a leaderboard page. */
 export interface LeaderboardPageQuery {
-  network: Network;
+  network: LeaderboardNetwork;
   limit: number;
   offset: number;
   /** Case-insensitive substring of the username (already truncated); empty = everyone. */
@@ -131,7 +131,10 @@ export async function countUsers(db: Queryable, search: string): Promise<number>
  * (`$1` = the search binding of `shape` when searching; then page size, offset and the referral
  * share).
  */
-function buildLeaderboardStatement(network: Network, shape: SearchShape): PreparedStatement {
+function buildLeaderboardStatement(
+  network: LeaderboardNetwork,
+  shape: SearchShape,
+): PreparedStatement {
   const rank = rankColumn(network);
   // Every input is an InitPlan value (`(select $1)`), so the statement is planned once and its
   // plan cached. With literal values each execution was planned anew: 3-4 ms for a search (binds
@@ -179,13 +182,13 @@ function buildLeaderboardStatement(network: Network, shape: SearchShape): Prepar
 
 /** The leaderboard page statement of every network and search shape, built once at load. */
 const LEADERBOARD_STATEMENTS = Object.fromEntries(
-  Network.options.map((network) => [
+  LeaderboardNetwork.options.map((network) => [
     network,
     Object.fromEntries(
       SEARCH_SHAPES.map((shape) => [shape, buildLeaderboardStatement(network, shape)]),
     ),
   ]),
-) as Record<Network, Record<SearchShape, PreparedStatement>>;
+) as Record<LeaderboardNetwork, Record<SearchShape, PreparedStatement>>;
 
 /** Options of {@link fetchLeaderboard}. */
 export interface LeaderboardOptions {

@@ -20,11 +20,3 @@ export type TransferNetwork = z.infer<typeof TransferNetwork>;
  */
 export const LeaderboardNetwork = z.enum(['mainnet', 'devnet']);
 export type LeaderboardNetwork = z.infer<typeof LeaderboardNetwork>;
-
-/**
- * @deprecated The old name of {@link LeaderboardNetwork}, kept while the users repository still
- * imports it; new code names the network it means.
- */
-export const Network = LeaderboardNetwork;
-/** @deprecated The old name of {@link LeaderboardNetwork}. */
-export type Network = LeaderboardNetwork;
