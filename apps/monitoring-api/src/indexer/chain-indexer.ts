@@ -18,6 +18,7 @@ import { getLogsSplitting, RPC_BATCH_SIZE } from './rpc.js';
 import { readCursor, type StoredCursor } from './cursor.js';
 import { anchorsAtOrBelow, commonAncestor, isDeepReorg } from './reorg.js';
 import { rewind, storedBlocksAbove, writeBatch, type ChainKey, type ReceivedRow } from './store.js';
+import { mapLimit } from './map-limit.js';
 
 /** What a tick did. */
 export type TickResult =
@@ -49,24 +50,6 @@ class ChainMovedError extends Error {
  * ({@link RPC_BATCH_SIZE}), so one HTTP request in flight per step.
  */
 const RPC_CONCURRENCY = RPC_BATCH_SIZE;
-
-/** `fn` over `items` with at most `limit` calls in flight; results in input order. */
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 const TRANSFER_TOPICS = [TOPIC0.cashmereTransferV256, TOPIC0.cashmereTransferV64];
 const RECEIVED_TOPICS = [TOPIC0.messageReceivedV1, TOPIC0.messageReceivedV2];

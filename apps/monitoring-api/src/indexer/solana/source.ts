@@ -41,6 +41,7 @@ import {
 } from './decode.js';
 import { messageSentV1Codec, DISCRIMINATORS, startsWith } from './layouts.js';
 import type { ReadCommitment, SignatureInfo, SolanaRpc } from './rpc.js';
+import { mapLimit } from '../map-limit.js';
 
 /** Transactions fetched at once. */
 const FETCH_CONCURRENCY = 16;
@@ -50,23 +51,6 @@ const RECEIVE_LOOKUPS_PER_STEP = 20;
 const RECEIVE_MAX_BACKOFF_MS = 300_000;
 /** Pending (confirmed, not finalized) signatures read per step. */
 const HEAD_LIMIT = 1_000;
-
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** The page boundaries of a backfill (`before` values, newest page's `undefined` first). */
 interface Walk {
