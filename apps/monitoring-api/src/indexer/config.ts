@@ -3,7 +3,9 @@
  * environment, checked once at start-up. The chains (everything but their RPC URLs) come from
  * `INDEXER_CHAINS` (JSON) or the file named by `INDEXER_CHAINS_FILE` (a mounted ConfigMap);
  * their RPC URLs, which carry provider keys, from `INDEXER_RPC_URLS_<NAME>` variables or the JSON
- * file named by `INDEXER_RPC_URLS_FILE` (a mounted Secret). A mainnet chain of a known CCTP
+ * file named by `INDEXER_RPC_URLS_FILE` (a mounted Secret). Sui and Aptos chains come from
+ * `INDEXER_SUI_CHAINS` / `INDEXER_APTOS_CHAINS`, their endpoints from the entries or, from a
+ * Secret, per-chain variables (`INDEXER_SUI_GRAPHQL_URL_<NAME>`, ...). A mainnet chain of a known CCTP
  * domain gets Circle's contract addresses by default (circle-contracts.ts); any other chain must
  * name them. Absent or empty chains = no chain (the process then only serves its probes).
  */
@@ -31,6 +33,13 @@ const address = z
   .transform((value) => value.toLowerCase() as `0x${string}`);
 
 const rpcUrl = z.url({ protocol: /^https?$/ });
+
+/** A Move chain's endpoint given through its own variable (from a Secret). */
+const endpointUrl = z
+  .string()
+  .trim()
+  .pipe(z.url({ protocol: /^https?$/ }))
+  .optional();
 
 /** One indexed EVM chain as configured (before Circle's defaults and the RPC URLs are applied). */
 const ChainInputSchema = z.object({
@@ -195,14 +204,77 @@ export const indexerPreSchemaVariables = {
     .describe(
       "path of a JSON object chain name -> RPC URLs (a mounted Secret); a variable above wins, then the chain's own `rpcUrls`",
     ),
+  'INDEXER_SUI_GRAPHQL_URL_<NAME>': endpointUrl.describe(
+    'Sui GraphQL URL of the `INDEXER_SUI_CHAINS` chain named NAME (from a Secret); replaces its `graphqlUrl`',
+  ),
+  'INDEXER_APTOS_INDEXER_URL_<NAME>': endpointUrl.describe(
+    'Aptos Indexer GraphQL URL of the `INDEXER_APTOS_CHAINS` chain named NAME (from a Secret); replaces its `indexerUrl`',
+  ),
+  'INDEXER_APTOS_REST_URL_<NAME>': endpointUrl.describe(
+    'Aptos node REST URL (with `/v1`) of the `INDEXER_APTOS_CHAINS` chain named NAME (from a Secret); replaces its `restUrl`',
+  ),
 };
+
+/**
+ * The Move chains' endpoint fields that a per-chain variable fills (docs/indexer.md "Sui and
+ * Aptos"): chains variable -> entry field -> the variable's prefix (`<prefix><NAME>`).
+ */
+const moveEndpointVariables = {
+  INDEXER_SUI_CHAINS: { graphqlUrl: 'INDEXER_SUI_GRAPHQL_URL_' },
+  INDEXER_APTOS_CHAINS: {
+    indexerUrl: 'INDEXER_APTOS_INDEXER_URL_',
+    restUrl: 'INDEXER_APTOS_REST_URL_',
+  },
+} as const;
 
 /** The indexer's configuration, validated. */
 export type IndexerConfig = z.infer<typeof IndexerConfigSchema>;
 
-/** The variable of a chain's RPC URLs: `INDEXER_RPC_URLS_` + name upper-cased, `-` as `_`. */
-function rpcUrlsVariable(name: string): string {
-  return `INDEXER_RPC_URLS_${name.toUpperCase().replace(/-/g, '_')}`;
+/** A chain's own variable: `prefix` + its name upper-cased, `-` as `_`. */
+function chainVariable(prefix: string, name: string): string {
+  return `${prefix}${name.toUpperCase().replace(/-/g, '_')}`;
+}
+
+/**
+ * Fills the endpoint fields of each entry of a Move chains variable from the entry's own
+ * variables (`INDEXER_SUI_GRAPHQL_URL_<NAME>`, ...), before the schema checks the entries.
+ * Returns the JSON to parse (unchanged when it is not an array of objects: the schema then names
+ * the problem). Pushes an issue for a variable that is not an http(s) URL and for an entry
+ * without the endpoint either way; values are never echoed.
+ */
+function withEndpointVariables(
+  variable: keyof typeof moveEndpointVariables,
+  text: string | undefined,
+  env: Record<string, string | undefined>,
+  issues: string[],
+): string | undefined {
+  if (!text) return text;
+  let entries: unknown;
+  try {
+    entries = JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+  if (!Array.isArray(entries)) return text;
+  const fields: Record<string, string> = moveEndpointVariables[variable];
+  for (const entry of entries as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const chain = entry as Record<string, unknown>;
+    if (typeof chain.name !== 'string') continue;
+    for (const [field, prefix] of Object.entries(fields)) {
+      const name = chainVariable(prefix, chain.name);
+      const value = env[name];
+      if (value) {
+        if (endpointUrl.safeParse(value).success) chain[field] = value.trim();
+        else issues.push(`${name}: must be an http(s) URL`);
+      } else if (chain[field] === undefined) {
+        issues.push(
+          `${name}: no ${field} for ${variable} chain ${chain.name} (set it, or the entry's ${field})`,
+        );
+      }
+    }
+  }
+  return JSON.stringify(entries);
 }
 
 const rpcFileSchema = z.record(z.string(), z.array(rpcUrl).min(1));
@@ -222,10 +294,12 @@ const readText = (variable: string, path: string, issues: string[]): string | un
  * Validates the environment once (empty variables count as absent): reads `INDEXER_CHAINS_FILE`
  * in place of `INDEXER_CHAINS`, then gives each chain its RPC URLs: `INDEXER_RPC_URLS_<NAME>`
  * (comma-separated), else its entry in the `INDEXER_RPC_URLS_FILE` JSON object (name -> URLs),
- * else its own `rpcUrls`.
+ * else its own `rpcUrls`; and each Sui / Aptos chain its endpoints: `INDEXER_SUI_GRAPHQL_URL_<NAME>`,
+ * `INDEXER_APTOS_INDEXER_URL_<NAME>`, `INDEXER_APTOS_REST_URL_<NAME>` in place of the entry's own
+ * `graphqlUrl`, `indexerUrl`, `restUrl`.
  *
- * @throws ConfigError (server-kit) naming every bad variable; values are not echoed (RPC URLs
- *   carry keys).
+ * @throws ConfigError (server-kit) naming every bad variable, and the missing endpoint variable of
+ *   a chain without one; values are not echoed (RPC and GraphQL URLs carry keys).
  */
 export function loadIndexerConfig(
   env: Record<string, string | undefined> = process.env,
@@ -252,10 +326,13 @@ export function loadIndexerConfig(
         issues.push('INDEXER_RPC_URLS_FILE: must be a JSON object of chain name -> [http(s) URLs]');
     }
   }
+  for (const variable of ['INDEXER_SUI_CHAINS', 'INDEXER_APTOS_CHAINS'] as const) {
+    source[variable] = withEndpointVariables(variable, env[variable], env, issues);
+  }
   if (issues.length > 0) throw new ConfigError(issues);
   const config = parseConfig(IndexerConfigSchema, source);
   for (const chain of config.INDEXER_CHAINS) {
-    const variable = rpcUrlsVariable(chain.name);
+    const variable = chainVariable('INDEXER_RPC_URLS_', chain.name);
     const value = env[variable];
     if (value) {
       const result = indexerPreSchemaVariables['INDEXER_RPC_URLS_<NAME>'].safeParse(value);

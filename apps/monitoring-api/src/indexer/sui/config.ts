@@ -2,7 +2,19 @@
  * A Sui chain of the indexer (docs/indexer.md "Sui and Aptos"), one entry of
  * `INDEXER_SUI_CHAINS` (JSON), validated once at start-up with the indexer's configuration.
  * Package ids are the ids that event types carry: the package that first published the module
- * (a Move type keeps its original package id across upgrades).
+ * (a Move type keeps its original package id across upgrades). The GraphQL URL may come from
+ * `INDEXER_SUI_GRAPHQL_URL_<NAME>` instead (../config.ts), as it can carry a provider key.
+ *
+ * Mainnet defaults (docs/indexer.md "Sui and Aptos", "Mainnet defaults"):
+ * - transfer package `0xdf37112aacb7d3535f7b3b754b9a7b9fa1a6b3a756288dc734522c603c6f11a4`:
+ *   cashmere-prod/cashmere-agent-sdk `src/constants.ts` `SUI_CASHMERE_PACKAGE`;
+ * - Circle's TokenMessengerMinter `0x2aa6c5d56376c371f88a6cc42e852824994993cb9bab8d3e6450cbe3cb32b94e`:
+ *   Circle's Bridge Kit (npm `@circle-fin/bridge-kit` 1.15.1, `chains.mjs`, chain `Sui`,
+ *   `cctp.contracts.v1.tokenMessenger`) and cashmere-agent-sdk `SUI_TMM_PACKAGE`;
+ * - Circle's MessageTransmitter `0x08d87d37ba49e785dde270a83f8e979605b03dc552b5548f26fdf2f49bf7ed1b`:
+ *   the same Bridge Kit file, `cctp.contracts.v1.messageTransmitter`.
+ * A testnet chain must name them. No public source gives the transfer package's first checkpoint,
+ * so `startCheckpoint` has no default.
  */
 import { z } from 'zod';
 
@@ -11,22 +23,32 @@ const suiId = z
   .regex(/^0x[0-9a-fA-F]{1,64}$/, 'must be a 0x-prefixed Sui package id (up to 32 bytes)')
   .transform((v) => `0x${v.slice(2).toLowerCase().padStart(64, '0')}`);
 
+/** Sui mainnet package ids (see the module comment for their sources). */
+export const SUI_MAINNET_PACKAGES = {
+  transferPackages: ['0xdf37112aacb7d3535f7b3b754b9a7b9fa1a6b3a756288dc734522c603c6f11a4'],
+  tokenMessengerMinterPackage: '0x2aa6c5d56376c371f88a6cc42e852824994993cb9bab8d3e6450cbe3cb32b94e',
+  messageTransmitterPackage: '0x08d87d37ba49e785dde270a83f8e979605b03dc552b5548f26fdf2f49bf7ed1b',
+} as const;
+
 /** One Sui chain as configured. */
-export const SuiChainSchema = z.object({
-  /** Display name: labels in logs, metrics and /health. */
+const SuiChainInputSchema = z.object({
+  /** Display name: labels in logs, metrics and /health, and the key of its URL variable. */
   name: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]'),
   /** Which feed its records go to; with `domain`, the key of its cursor and lock. */
   network: z.enum(['mainnet', 'testnet']).default('mainnet'),
   /** CCTP domain (Sui: 8). */
   domain: z.number().int().min(0).max(4_294_967_295).default(8),
-  /** Sui GraphQL RPC endpoint (mainnet: https://graphql.mainnet.sui.io/graphql). */
+  /**
+   * Sui GraphQL RPC endpoint (mainnet: https://graphql.mainnet.sui.io/graphql); filled from
+   * `INDEXER_SUI_GRAPHQL_URL_<NAME>` when that is set.
+   */
   graphqlUrl: z.url({ protocol: /^https?$/ }),
-  /** Package(s) whose `transfer::CashmereTransfer` events are read. */
-  transferPackages: z.array(suiId).min(1),
-  /** Circle's TokenMessengerMinter package (`deposit_for_burn::DepositForBurn`). */
-  tokenMessengerMinterPackage: suiId,
-  /** Circle's MessageTransmitter package (`send_message::MessageSent`, `receive_message::MessageReceived`). */
-  messageTransmitterPackage: suiId,
+  /** Package(s) whose `transfer::CashmereTransfer` events are read; mainnet default. */
+  transferPackages: z.array(suiId).min(1).optional(),
+  /** Circle's TokenMessengerMinter package (`deposit_for_burn::DepositForBurn`); mainnet default. */
+  tokenMessengerMinterPackage: suiId.optional(),
+  /** Circle's MessageTransmitter package (`send_message::MessageSent`, `receive_message::MessageReceived`); mainnet default. */
+  messageTransmitterPackage: suiId.optional(),
   /** First checkpoint to read (the transfer package's publication). */
   startCheckpoint: z.number().int().min(0),
   /** Poll interval, ms. */
@@ -37,6 +59,32 @@ export const SuiChainSchema = z.object({
   pageSize: z.number().int().min(1).max(50).default(50),
   /** Per-request timeout, ms. */
   requestTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+});
+
+/**
+ * One Sui chain, with the mainnet package ids filled in where not given.
+ * Issues: a testnet chain that does not name every package.
+ */
+export const SuiChainSchema = SuiChainInputSchema.transform((chain, ctx) => {
+  const defaults = chain.network === 'mainnet' ? SUI_MAINNET_PACKAGES : undefined;
+  const transferPackages = chain.transferPackages ?? defaults?.transferPackages;
+  const tokenMessengerMinterPackage =
+    chain.tokenMessengerMinterPackage ?? defaults?.tokenMessengerMinterPackage;
+  const messageTransmitterPackage =
+    chain.messageTransmitterPackage ?? defaults?.messageTransmitterPackage;
+  if (!transferPackages || !tokenMessengerMinterPackage || !messageTransmitterPackage) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `no default packages for ${chain.network} Sui: set transferPackages, tokenMessengerMinterPackage and messageTransmitterPackage`,
+    });
+    return z.NEVER;
+  }
+  return {
+    ...chain,
+    transferPackages: [...transferPackages],
+    tokenMessengerMinterPackage,
+    messageTransmitterPackage,
+  };
 });
 
 /** One Sui chain, validated. */
