@@ -30,14 +30,42 @@ const NAMESPACE = 'ctss';
 
 /** Env names that must come from a Secret (never a literal value, never a ConfigMap key). */
 const SECRET_ENV =
-  /(PRIVATE_KEY|PASSWORD|SECRET|TOKEN|API_KEYS|^DATABASE_URL$|^DATABASE_READ_URLS$|^REDIS_URL$|^RPC_URL_|^INDEXER_RPC_URLS_(?!FILE$))/;
+  /(PRIVATE_KEY|PASSWORD|SECRET|TOKEN|API_KEYS|^DATABASE_URL$|^DATABASE_READ_URLS$|^REDIS_URL$|^RPC_URL_|^INDEXER_RPC_URLS_(?!FILE$)|^INDEXER_SUI_GRAPHQL_URL_|^INDEXER_APTOS_(INDEXER|REST)_URL_)/;
 
-/** Values scenarios per chart, with the exact kinds each must render. */
+/**
+ * Per-chain variables: a fixed prefix the app's sources name, then the chain's key (upper case,
+ * digits, `_`). A chart may set any of them.
+ */
+const PER_CHAIN_ENV =
+  /^(RPC_URL_|INDEXER_RPC_URLS_|INDEXER_SUI_GRAPHQL_URL_|INDEXER_APTOS_INDEXER_URL_|INDEXER_APTOS_REST_URL_|QUOTE_PACKING_|REDEEM_GAS_|FEE_ADJUSTMENT_BPS_)[A-Z0-9_]+$/;
+
+/** The indexer variables that carry chains or their endpoints (docs/indexer.md "Configuration"). */
+const INDEXER_CHAIN_ENV =
+  /^INDEXER_(CHAINS_FILE$|SUI_CHAINS$|APTOS_CHAINS$|RPC_URLS_|SUI_GRAPHQL_URL_|APTOS_INDEXER_URL_|APTOS_REST_URL_)/;
+
+/** The monitoring chart's kinds with its default settings plus the indexer (its ConfigMap too). */
+const indexerKinds = {
+  NetworkPolicy: 1,
+  Pod: 1,
+  ConfigMap: 2,
+  Service: 1,
+  Deployment: 2,
+  PodDisruptionBudget: 1,
+  Job: 1,
+  CronJob: 1,
+};
+
+/**
+ * Values scenarios per chart, with the exact kinds each must render and, for the monitoring
+ * chart, what the indexer must get (`indexer`: null = no indexer Deployment; see
+ * checkIndexerChains).
+ */
 const scenarios = [
   {
     chart: 'monitoring-api',
     name: 'defaults',
     files: [],
+    indexer: null,
     kinds: {
       NetworkPolicy: 1,
       Pod: 1,
@@ -66,12 +94,67 @@ const scenarios = [
       HorizontalPodAutoscaler: 1,
       ServiceMonitor: 1,
     },
+    indexer: {
+      feedIndexedChains: 'mainnet:6,mainnet:3,mainnet:5,mainnet:8,mainnet:9',
+      env: {
+        INDEXER_CHAINS_FILE: { file: 'chains.json', chains: ['base', 'arbitrum', 'solana'] },
+        INDEXER_RPC_URLS_FILE: {},
+        INDEXER_RPC_URLS_BASE: { secret: 'monitoring-indexer-rpc/base' },
+        INDEXER_RPC_URLS_SOLANA: { secret: 'monitoring-indexer-endpoints/solana-rpc' },
+        INDEXER_SUI_CHAINS: { configMapKey: 'sui-chains.json', chains: ['sui'] },
+        INDEXER_SUI_GRAPHQL_URL_SUI: { secret: 'monitoring-indexer-endpoints/sui-graphql' },
+        INDEXER_APTOS_CHAINS: { configMapKey: 'aptos-chains.json', chains: ['aptos'] },
+        INDEXER_APTOS_INDEXER_URL_APTOS: { secret: 'monitoring-indexer-endpoints/aptos-indexer' },
+        INDEXER_APTOS_REST_URL_APTOS: { secret: 'monitoring-indexer-endpoints/aptos-rest' },
+      },
+    },
   },
   {
     chart: 'monitoring-api',
     name: 'minimal',
     files: ['ci/minimal-values.yaml'],
     kinds: { NetworkPolicy: 1, Pod: 1, ConfigMap: 1, Service: 1, Deployment: 1 },
+    indexer: null,
+  },
+  // One family at a time: the indexer Deployment and the variables its configuration reads.
+  {
+    chart: 'monitoring-api',
+    name: 'sui only',
+    files: ['ci/sui-only-values.yaml'],
+    kinds: indexerKinds,
+    indexer: {
+      feedIndexedChains: 'mainnet:8',
+      env: {
+        INDEXER_SUI_CHAINS: { configMapKey: 'sui-chains.json', chains: ['sui-main'] },
+        INDEXER_SUI_GRAPHQL_URL_SUI_MAIN: { secret: 'monitoring-indexer-endpoints/sui-graphql' },
+      },
+    },
+  },
+  {
+    chart: 'monitoring-api',
+    name: 'aptos only',
+    files: ['ci/aptos-only-values.yaml'],
+    kinds: indexerKinds,
+    indexer: {
+      feedIndexedChains: 'mainnet:9',
+      env: {
+        INDEXER_APTOS_CHAINS: { configMapKey: 'aptos-chains.json', chains: ['aptos'] },
+        INDEXER_APTOS_REST_URL_APTOS: { secret: 'monitoring-indexer-endpoints/aptos-rest' },
+      },
+    },
+  },
+  {
+    chart: 'monitoring-api',
+    name: 'solana only',
+    files: ['ci/solana-only-values.yaml'],
+    kinds: indexerKinds,
+    indexer: {
+      feedIndexedChains: 'mainnet:5',
+      env: {
+        INDEXER_CHAINS_FILE: { file: 'chains.json', chains: ['solana'] },
+        INDEXER_RPC_URLS_SOLANA: { secret: 'monitoring-indexer-endpoints/solana-rpc' },
+      },
+    },
   },
   {
     chart: 'gas-quote-api',
@@ -501,6 +584,88 @@ function checkChartSpecific(chart, manifests) {
 }
 
 /**
+ * The indexer of a monitoring-api scenario (docs/indexer.md "Configuration", "Sui and Aptos"):
+ * without `want` no indexer Deployment; with it, the indexer container gets exactly the chain and
+ * endpoint variables `want.env` names, each from where it says (`configMapKey`: a key of the
+ * indexer ConfigMap; `file`: INDEXER_CHAINS_FILE naming that key, mounted; `secret`:
+ * secretName/key; `{}`: only present), the chain JSON is an array of the expected chain names without Secret
+ * references (`*From`) or inline RPC URLs, and the API's FEED_INDEXED_CHAINS lists every chain.
+ */
+function checkIndexerChains(manifests, want) {
+  const errors = [];
+  const indexer = manifests.find(
+    (d) =>
+      d.kind === 'Deployment' && d.metadata.labels?.['app.kubernetes.io/component'] === 'indexer',
+  );
+  if (!want) return indexer ? [`${label(indexer)}: rendered without chains`] : [];
+  if (!indexer) return ['no indexer Deployment'];
+  const container = indexer.spec.template.spec.containers[0];
+  const pod = indexer.spec.template.spec;
+  const env = new Map(
+    (container.env ?? []).filter((e) => INDEXER_CHAIN_ENV.test(e.name)).map((e) => [e.name, e]),
+  );
+  const names = (m) => [...m.keys()].sort().join(', ');
+  if (names(env) !== Object.keys(want.env).sort().join(', '))
+    errors.push(
+      `indexer chain variables: got ${names(env)}, want ${Object.keys(want.env).sort().join(', ')}`,
+    );
+  const configMapName = `${indexer.metadata.name}`;
+  const configMap = manifests.find(
+    (d) => d.kind === 'ConfigMap' && d.metadata.name === configMapName,
+  );
+  const chainsIn = (key, variable, expected) => {
+    const text = configMap?.data?.[key];
+    if (text === undefined)
+      return errors.push(`${variable}: ConfigMap ${configMapName} has no ${key}`);
+    let chains;
+    try {
+      chains = JSON.parse(text);
+    } catch {
+      return errors.push(`${variable}: ${key} is not JSON`);
+    }
+    if (!Array.isArray(chains)) return errors.push(`${variable}: ${key} is not an array`);
+    const got = chains.map((c) => c.name).join(', ');
+    if (got !== expected.join(', '))
+      errors.push(`${variable}: chains ${got}, want ${expected.join(', ')}`);
+    for (const c of chains) {
+      const leaked = Object.keys(c).filter((k) => k.endsWith('From') || k === 'rpcUrls');
+      if (leaked.length > 0)
+        errors.push(`${variable}: chain ${c.name} carries ${leaked.join(', ')}`);
+    }
+  };
+  for (const [name, where] of Object.entries(want.env)) {
+    const e = env.get(name);
+    if (!e) continue;
+    if (where.configMapKey) {
+      const ref = e.valueFrom?.configMapKeyRef;
+      if (ref?.name !== configMapName || ref?.key !== where.configMapKey)
+        errors.push(`${name}: must come from ConfigMap ${configMapName} key ${where.configMapKey}`);
+      chainsIn(where.configMapKey, name, where.chains);
+    } else if (where.file) {
+      const mount = (container.volumeMounts ?? []).find((m) =>
+        e.value?.startsWith(`${m.mountPath}/`),
+      );
+      const volume = pod.volumes?.find((v) => v.name === mount?.name);
+      const path = e.value?.slice((mount?.mountPath.length ?? 0) + 1);
+      const item = volume?.configMap?.items?.find((i) => i.path === path);
+      if (volume?.configMap?.name !== configMapName || item?.key !== where.file)
+        errors.push(`${name}: ${e.value} is not key ${where.file} of ConfigMap ${configMapName}`);
+      chainsIn(where.file, name, where.chains);
+    } else if (where.secret) {
+      const ref = e.valueFrom?.secretKeyRef;
+      if (`${ref?.name}/${ref?.key}` !== where.secret)
+        errors.push(`${name}: from Secret ${ref?.name}/${ref?.key}, want ${where.secret}`);
+    }
+  }
+  const feed = manifests.find(
+    (d) => d.kind === 'ConfigMap' && d.data?.FEED_INDEXED_CHAINS !== undefined,
+  )?.data?.FEED_INDEXED_CHAINS;
+  if (feed !== want.feedIndexedChains)
+    errors.push(`FEED_INDEXED_CHAINS: got ${feed}, want ${want.feedIndexedChains}`);
+  return errors;
+}
+
+/**
  * Every .ts source of an app (tests excluded) plus server-kit's (the shared variables every
  * service reads), concatenated; '' when the app has no sources.
  */
@@ -544,13 +709,8 @@ function checkEnvKnownToApp(chart, manifests) {
   }
   const known = (name) => {
     if (new RegExp(`\\b${name}\\b`).test(sources)) return true;
-    const prefix = /^([A-Z]+(?:_[A-Z]+)*_)[A-Z0-9]+$/.exec(name)?.[1];
-    return (
-      prefix !== undefined &&
-      prefix.length > 3 &&
-      sources.includes(`${prefix}`) &&
-      /^(RPC_URL|INDEXER_RPC_URLS|QUOTE_PACKING|REDEEM_GAS|FEE_ADJUSTMENT_BPS)_/.test(name)
-    );
+    const prefix = PER_CHAIN_ENV.exec(name)?.[1];
+    return prefix !== undefined && sources.includes(prefix);
   };
   return [...names].filter((n) => !known(n)).map((n) => `${n} is not read by apps/${chart}`);
 }
@@ -775,6 +935,11 @@ async function main() {
       );
       record(`${title} chart-specific rules`, checkChartSpecific(s.chart, manifests));
       record(`${title} every env var is one the app reads`, checkEnvKnownToApp(s.chart, manifests));
+      if (s.indexer !== undefined)
+        record(
+          `${title} indexer: chains and endpoint variables of every family`,
+          checkIndexerChains(manifests, s.indexer),
+        );
     }
 
     // The config checksum must change with the settings (so pods roll on a config change).

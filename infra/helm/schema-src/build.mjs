@@ -24,6 +24,91 @@ const jobBasics = {
   resources: c.resources,
 };
 
+/**
+ * The indexer's chains of each family (apps/monitoring-api/src/indexer/*config.ts,
+ * docs/indexer.md "Configuration", "Sui and Aptos", "Solana"). Endpoint URLs carry provider keys,
+ * so each chain may name the Secret key of its URL(s) (`*From`): the chart renders them as the
+ * per-chain variables the indexer reads and leaves them out of the ConfigMap.
+ */
+const chainName = c.str('Display name; with the family, the key of its URL variables.', {
+  pattern: '^[a-z0-9_-]{1,64}$',
+});
+const moveNetwork = { enum: ['mainnet', 'testnet'], description: 'Feed of its records.' };
+const moveAddress = c.str('0x-prefixed package / module address (up to 32 bytes).', {
+  pattern: '^0x[0-9a-fA-F]{1,64}$',
+});
+const moveAddresses = (description) => ({
+  type: 'array',
+  minItems: 1,
+  items: moveAddress,
+  description,
+});
+const httpUrl = (description) => c.str(description, { pattern: '^https?://[^\\s]+$' });
+const intIn = (description, minimum, maximum) => c.int(description, minimum, { maximum });
+const urlFrom = (variable) => ({
+  ...c.secretKeyRef,
+  description: `Secret key holding the URL, rendered as ${variable}<NAME>; instead of the inline URL.`,
+});
+/** Exactly one of an inline URL field and its Secret reference. */
+const oneUrl = (field) => ({ oneOf: [{ required: [field] }, { required: [`${field}From`] }] });
+/** A testnet chain names every address (mainnet ones default, docs/indexer.md). */
+const testnetNames = (fields) => ({
+  if: { required: ['network'], properties: { network: { const: 'testnet' } } },
+  then: { required: fields },
+});
+
+const suiChain = c.object(
+  {
+    name: chainName,
+    network: moveNetwork,
+    domain: intIn('CCTP domain (Sui: 8).', 0, 4294967295),
+    graphqlUrl: httpUrl('Sui GraphQL endpoint without a key (public); or graphqlUrlFrom.'),
+    graphqlUrlFrom: urlFrom('INDEXER_SUI_GRAPHQL_URL_'),
+    transferPackages: moveAddresses('Transfer package(s); mainnet default.'),
+    tokenMessengerMinterPackage: { ...moveAddress, description: "Circle's; mainnet default." },
+    messageTransmitterPackage: { ...moveAddress, description: "Circle's; mainnet default." },
+    startCheckpoint: c.int('First checkpoint to read (the transfer package publication).', 0),
+    pollIntervalMs: intIn('Poll interval, ms.', 10, 600000),
+    maxCheckpointRange: intIn('Most checkpoints per step.', 1, 1000000),
+    pageSize: intIn('Events per GraphQL page.', 1, 50),
+    requestTimeoutMs: intIn('Per-request timeout, ms.', 100, 120000),
+  },
+  ['name', 'startCheckpoint'],
+  {
+    ...oneUrl('graphqlUrl'),
+    ...testnetNames([
+      'transferPackages',
+      'tokenMessengerMinterPackage',
+      'messageTransmitterPackage',
+    ]),
+  },
+);
+
+const aptosChain = c.object(
+  {
+    name: chainName,
+    network: moveNetwork,
+    domain: intIn('CCTP domain (Aptos: 9).', 0, 4294967295),
+    indexerUrl: httpUrl('Aptos Indexer GraphQL endpoint without a key; or indexerUrlFrom.'),
+    indexerUrlFrom: urlFrom('INDEXER_APTOS_INDEXER_URL_'),
+    restUrl: httpUrl('Aptos node REST base with /v1, without a key; or restUrlFrom.'),
+    restUrlFrom: urlFrom('INDEXER_APTOS_REST_URL_'),
+    transferModules: moveAddresses('Transfer module address(es); mainnet default.'),
+    tokenMessengerMinter: { ...moveAddress, description: "Circle's; mainnet default." },
+    messageTransmitter: { ...moveAddress, description: "Circle's; mainnet default." },
+    startVersion: c.int('First transaction version to read (the module publication).', 0),
+    pollIntervalMs: intIn('Poll interval, ms.', 10, 600000),
+    maxVersionRange: intIn('Most versions per step.', 1, 100000000),
+    pageSize: intIn('Events per Indexer page.', 1, 100),
+    requestTimeoutMs: intIn('Per-request timeout, ms.', 100, 120000),
+  },
+  ['name', 'startVersion'],
+  {
+    allOf: [oneUrl('indexerUrl'), oneUrl('restUrl')],
+    ...testnetNames(['transferModules', 'tokenMessengerMinter', 'messageTransmitter']),
+  },
+);
+
 function monitoringApi() {
   return c.object(
     {
@@ -73,7 +158,9 @@ function monitoringApi() {
       networkPolicy: c.networkPolicy,
       indexer: c.object(
         {
-          enabled: c.bool('Run the transfer indexer Deployment (rendered only with chains).'),
+          enabled: c.bool(
+            'Run the transfer indexer Deployment (rendered only with chains of some family).',
+          ),
           replicaCount: c.int(
             'Indexer pods: one writer per chain (advisory lock), others stand by.',
             0,
@@ -89,15 +176,28 @@ function monitoringApi() {
           chains: {
             type: 'array',
             description:
-              'Chains to index without RPC URLs (EVM, or family solana), rendered into a ConfigMap mounted as INDEXER_CHAINS_FILE (JSON; docs/indexer.md).',
+              'EVM chains and Solana clusters (family solana) without RPC URLs, rendered into a ConfigMap mounted as INDEXER_CHAINS_FILE (JSON; docs/indexer.md); rpcUrlsFrom names the Secret key of INDEXER_RPC_URLS_<NAME>.',
             items: {
               type: 'object',
               not: { required: ['rpcUrls'] },
+              properties: { rpcUrlsFrom: urlFrom('INDEXER_RPC_URLS_') },
               // An EVM chain by default; `family: solana` is a Solana cluster (docs/indexer.md "Solana").
               if: { required: ['family'], properties: { family: { const: 'solana' } } },
               then: { required: ['name', 'family'] },
               else: { required: ['name', 'domain', 'transferContracts', 'startBlock'] },
             },
+          },
+          suiChains: {
+            type: 'array',
+            items: suiChain,
+            description:
+              'Sui chains, rendered into the indexer ConfigMap and read as INDEXER_SUI_CHAINS (docs/indexer.md "Sui and Aptos").',
+          },
+          aptosChains: {
+            type: 'array',
+            items: aptosChain,
+            description:
+              'Aptos chains, rendered into the indexer ConfigMap and read as INDEXER_APTOS_CHAINS (docs/indexer.md "Sui and Aptos").',
           },
           rpcUrlsSecret: {
             oneOf: [
@@ -131,6 +231,8 @@ function monitoringApi() {
           'command',
           'port',
           'chains',
+          'suiChains',
+          'aptosChains',
           'rpcUrlsSecret',
           'config',
           'secretEnv',

@@ -47,7 +47,7 @@ export function configMap(description) {
 }
 
 /** A reference to a key of an existing Secret. */
-const secretKeyRef = object(
+export const secretKeyRef = object(
   {
     secretName: str('Name of an existing Secret in the release namespace.', {
       minLength: 1,

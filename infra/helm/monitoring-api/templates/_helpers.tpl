@@ -76,16 +76,25 @@ applies (the apps treat an absent variable as "use the default").
 {{- end }}
 
 {{/*
-FEED_INDEXED_CHAINS from the indexer's chains (network:domain, comma-separated), unless config
+FEED_INDEXED_CHAINS from the indexer's chains of every family (network:domain, comma-separated;
+the indexer's default domains: Solana 5, Sui 8, Aptos 9), unless config
 sets it: the API closes a feed window only once every one of them is final past it
 (docs/api.md "Compression and HTTP caching").
 */}}
 {{- define "monitoring-api.indexedChains" -}}
 {{- $indexer := .Values.indexer }}
-{{- if and $indexer.enabled $indexer.chains (not (hasKey .Values.config "FEED_INDEXED_CHAINS")) }}
+{{- if and $indexer.enabled (or $indexer.chains $indexer.suiChains $indexer.aptosChains) (not (hasKey .Values.config "FEED_INDEXED_CHAINS")) }}
 {{- $ids := list }}
 {{- range $indexer.chains }}
-{{- $ids = append $ids (printf "%s:%d" (default "mainnet" .network) (int .domain)) }}
+{{- /* A Solana cluster's domain defaults to 5 (docs/indexer.md "Solana"). */}}
+{{- $domain := ternary (default 5 .domain) .domain (eq (toString .family) "solana") }}
+{{- $ids = append $ids (printf "%s:%d" (default "mainnet" .network) (int $domain)) }}
+{{- end }}
+{{- range $indexer.suiChains }}
+{{- $ids = append $ids (printf "%s:%d" (default "mainnet" .network) (int (default 8 .domain))) }}
+{{- end }}
+{{- range $indexer.aptosChains }}
+{{- $ids = append $ids (printf "%s:%d" (default "mainnet" .network) (int (default 9 .domain))) }}
 {{- end }}
 FEED_INDEXED_CHAINS: {{ join "," $ids | quote }}
 {{- end }}
