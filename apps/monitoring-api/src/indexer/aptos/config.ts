@@ -6,7 +6,7 @@
  * Both URLs may come from `INDEXER_APTOS_INDEXER_URL_<NAME>` / `INDEXER_APTOS_REST_URL_<NAME>`
  * instead (../config.ts), as they can carry a provider key.
  *
- * Mainnet defaults (docs/indexer.md "Sui and Aptos", "Mainnet defaults"):
+ * Mainnet defaults (docs/indexer.md "Sui and Aptos", table of mainnet defaults):
  * - transfer module `0xe49afb1896889e3e1dd7bcbb9e31d1df8221899d3d368e98588ac6b4d84b136d`:
  *   cashmere-prod/cashmere-agent-sdk `src/constants.ts` `APTOS_TRANSFER_MODULE`;
  * - Circle's TokenMessengerMinter `0x9bce6734f7b63e835108e3bd8c36743d4709fe435f44791918801d0989640a9d`
@@ -26,7 +26,7 @@ const aptosAddress = z
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ''));
 
 /** Aptos mainnet addresses (see the module comment for their sources). */
-export const APTOS_MAINNET_MODULES = {
+const APTOS_MAINNET_MODULES = {
   transferModules: ['0xe49afb1896889e3e1dd7bcbb9e31d1df8221899d3d368e98588ac6b4d84b136d'],
   tokenMessengerMinter: '0x9bce6734f7b63e835108e3bd8c36743d4709fe435f44791918801d0989640a9d',
   messageTransmitter: '0x177e17751820e4b4371873ca8c30279be63bdea63b88ed0f2239c2eea10f1772',

@@ -67,7 +67,7 @@ describe('Sui and Aptos chain configuration (docs/indexer.md "Sui and Aptos")', 
   });
 
   it('defaults mainnet packages to the documented addresses and requires them on testnet', () => {
-    // docs/indexer.md "Sui and Aptos", "Mainnet defaults": cashmere-prod/cashmere-agent-sdk
+    // docs/indexer.md "Sui and Aptos", table of mainnet defaults: cashmere-prod/cashmere-agent-sdk
     // src/constants.ts (SUI_CASHMERE_PACKAGE, SUI_TMM_PACKAGE, APTOS_TRANSFER_MODULE) and Circle's
     // Bridge Kit (@circle-fin/bridge-kit 1.15.1 chains.mjs, chains Sui and Aptos, cctp.contracts.v1).
     const minimalSui = { name: 'sui', graphqlUrl: sui.graphqlUrl, startCheckpoint: 0 };

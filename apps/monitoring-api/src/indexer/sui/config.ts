@@ -5,7 +5,7 @@
  * (a Move type keeps its original package id across upgrades). The GraphQL URL may come from
  * `INDEXER_SUI_GRAPHQL_URL_<NAME>` instead (../config.ts), as it can carry a provider key.
  *
- * Mainnet defaults (docs/indexer.md "Sui and Aptos", "Mainnet defaults"):
+ * Mainnet defaults (docs/indexer.md "Sui and Aptos", table of mainnet defaults):
  * - transfer package `0xdf37112aacb7d3535f7b3b754b9a7b9fa1a6b3a756288dc734522c603c6f11a4`:
  *   cashmere-prod/cashmere-agent-sdk `src/constants.ts` `SUI_CASHMERE_PACKAGE`;
  * - Circle's TokenMessengerMinter `0x2aa6c5d56376c371f88a6cc42e852824994993cb9bab8d3e6450cbe3cb32b94e`:
@@ -24,7 +24,7 @@ const suiId = z
   .transform((v) => `0x${v.slice(2).toLowerCase().padStart(64, '0')}`);
 
 /** Sui mainnet package ids (see the module comment for their sources). */
-export const SUI_MAINNET_PACKAGES = {
+const SUI_MAINNET_PACKAGES = {
   transferPackages: ['0xdf37112aacb7d3535f7b3b754b9a7b9fa1a6b3a756288dc734522c603c6f11a4'],
   tokenMessengerMinterPackage: '0x2aa6c5d56376c371f88a6cc42e852824994993cb9bab8d3e6450cbe3cb32b94e',
   messageTransmitterPackage: '0x08d87d37ba49e785dde270a83f8e979605b03dc552b5548f26fdf2f49bf7ed1b',
