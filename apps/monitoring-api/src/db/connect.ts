@@ -196,6 +196,9 @@ async function probe(url: string, timeouts: DatabaseTimeouts): Promise<boolean> 
     connectionTimeoutMillis: timeouts.connectTimeoutMs,
     query_timeout: timeouts.statementTimeoutMs,
   });
+  // A connection lost mid-probe also fails the probe's query; without a listener the client's
+  // 'error' event would be thrown.
+  client.on('error', () => undefined);
   try {
     await client.connect();
     await client.query('select 1');
