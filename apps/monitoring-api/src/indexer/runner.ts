@@ -36,6 +36,7 @@ export interface IndexerRunner {
 export interface RunnerDeps {
   /** One source per chain, of any family (source.ts). */
   readonly indexers: readonly IndexerSource[];
+  /** The primary (the attestation passes write through it). */
   readonly db: Session;
   readonly iris: IrisClient;
   readonly attestation: AttestationOptions;
