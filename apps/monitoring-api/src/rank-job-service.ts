@@ -20,9 +20,9 @@ import {
 import express from 'express';
 import { Counter, Gauge } from 'prom-client';
 import type { AppConfig } from './config.js';
-import { createAdminKnex } from './db/connect.js';
+import { answersWithin } from './db/connect.js';
 import { pointsRuleOf, ruleVersion } from './points/rule.js';
-import { runRankJobSteps, type RankJobResult } from './rank-job.js';
+import { openRankJobDatabase, runRankJobSteps, type RankJobResult } from './rank-job.js';
 
 /** The last run as `/health` reports it. */
 interface LastRun {
@@ -67,7 +67,7 @@ export async function startRankJobService(
     throw new Error('DATABASE_URL must be set: the rank job writes to the primary database');
   const rule = pointsRuleOf(config);
   const version = ruleVersion(rule);
-  const knex = createAdminKnex(config.DATABASE_URL, { poolMax: 2, logger });
+  const db = openRankJobDatabase(config.DATABASE_URL, config, logger, 2);
   const metrics = createMetrics({ prefix: 'monitoring_rank_job_' });
   const registers = [metrics.registry];
   new Gauge({
@@ -105,7 +105,7 @@ export async function startRankJobService(
   const runOnce = async (): Promise<void> => {
     const started = performance.now();
     try {
-      const result = await runRankJobSteps(knex, rule, logger, { rebuild });
+      const result = await runRankJobSteps(db, rule, logger, { rebuild });
       rebuild = false;
       const { points } = result;
       lastRun = {
@@ -153,13 +153,10 @@ export async function startRankJobService(
   });
   // Ready when the database answers within 2 s and holds the points tables (migrated).
   app.get('/ready', (_req, res, next) => {
-    knex
-      .raw('select 1 from wallet_swap_points limit 1')
-      .timeout(2_000)
-      .then(
-        () => res.json({ status: 'ready' }),
-        () => next(new DependencyUnavailableError('database', 5)),
-      );
+    answersWithin(db, 'select 1 from wallet_swap_points limit 1', 2_000).then(
+      () => res.json({ status: 'ready' }),
+      () => next(new DependencyUnavailableError('database', 5)),
+    );
   });
   app.get('/metrics', metricsHandler(metrics.registry));
   app.use(notFoundHandler());
@@ -176,7 +173,7 @@ export async function startRankJobService(
       stopping = true;
       clearTimeout(timer);
       await running;
-      await knex.destroy();
+      await db.close();
     },
   };
 }

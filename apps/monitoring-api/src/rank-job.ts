@@ -8,9 +8,10 @@
  * one process by rank-job-service.ts (`--every`).
  */
 import { createLogger, parseConfig, type Logger } from '@ctss/server-kit';
-import type { Knex } from 'knex';
-import { ConfigSchema } from './config.js';
-import { createAdminKnex } from './db/connect.js';
+import { ConfigSchema, type AppConfig } from './config.js';
+import { createWriterDatabase, WRITER_STATEMENT_TIMEOUTS_MS } from './db/connect.js';
+import type { Database } from './db/database.js';
+import type { Session } from './db/statements.js';
 import { recomputePoints, type PointsRunResult } from './points/recompute.js';
 import { pointsRuleOf, type PointsRule } from './points/rule.js';
 import { recomputeRanks, type RankUpdateCounts } from './users/ranks.js';
@@ -29,18 +30,18 @@ export interface RankJobResult {
  * The job's two steps on an open connection: points under `rule` (a rebuild when asked or when
  * the stored rule differs, logged with its reason at warn level), then ranks.
  *
- * @param knex the primary (the job writes).
+ * @param db the primary (the job writes).
  * @returns the points step's result, the rank changes and the steps' times.
  * @throws database errors (each step is one transaction; a failed step leaves nothing half-applied).
  */
 export async function runRankJobSteps(
-  knex: Knex,
+  db: Session,
   rule: PointsRule,
   logger: Logger,
   options: { rebuild?: boolean } = {},
 ): Promise<RankJobResult> {
   const started = performance.now();
-  const points = await recomputePoints(knex, rule, options);
+  const points = await recomputePoints(db, rule, options);
   const pointsMs = Math.round(performance.now() - started);
   if (points.reason === 'rule_changed' || points.reason === 'rows_of_other_rule')
     logger.warn(
@@ -49,10 +50,39 @@ export async function runRankJobSteps(
     );
   logger.info({ ...points, ms: pointsMs }, 'points recomputed');
   const ranked = performance.now();
-  const ranks = await recomputeRanks(knex);
+  const ranks = await recomputeRanks(db);
   const ranksMs = Math.round(performance.now() - ranked);
   logger.info({ changed: ranks, ms: ranksMs }, 'ranks recomputed');
   return { points, ranks, ms: { points: pointsMs, ranks: ranksMs } };
+}
+
+/**
+ * The job's handle on the primary (docs/decisions.md "D250. The indexer, the rank job and the
+ * seed on the database layer"): `poolMax` connections (each step is one transaction on one of
+ * them; a second one answers the service's `/ready` during a run), the connect and
+ * acquire timeouts of DATABASE_CONNECT_TIMEOUT_MS and DATABASE_ACQUIRE_TIMEOUT_MS, the job's own
+ * statement timeout (a rebuild recomputes every wallet), and a circuit breaker, so a run against
+ * a lost database fails at once with DependencyUnavailableError and the next run succeeds once
+ * it is back.
+ */
+export function openRankJobDatabase(
+  url: string,
+  config: Pick<AppConfig, 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_ACQUIRE_TIMEOUT_MS'>,
+  logger: Logger,
+  poolMax = 1,
+): Database {
+  return createWriterDatabase(
+    url,
+    {
+      poolMax,
+      timeouts: {
+        connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+        acquireTimeoutMs: config.DATABASE_ACQUIRE_TIMEOUT_MS,
+        statementTimeoutMs: WRITER_STATEMENT_TIMEOUTS_MS.rankJob,
+      },
+    },
+    logger,
+  );
 }
 
 /**
@@ -72,10 +102,10 @@ export async function runRankJob(
   if (!config.DATABASE_URL)
     throw new Error('DATABASE_URL must be set: the rank job writes to the primary database');
   const logger = createLogger({ name: 'monitoring-rank-job', level: config.LOG_LEVEL });
-  const knex = createAdminKnex(config.DATABASE_URL, { poolMax: 1, logger });
+  const db = openRankJobDatabase(config.DATABASE_URL, config, logger);
   try {
-    return await runRankJobSteps(knex, pointsRuleOf(config), logger, options);
+    return await runRankJobSteps(db, pointsRuleOf(config), logger, options);
   } finally {
-    await knex.destroy();
+    await db.close();
   }
 }

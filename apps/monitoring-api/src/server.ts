@@ -19,7 +19,12 @@ import {
 import { createApp } from './app.js';
 import type { Clock } from './clock.js';
 import { databaseTimeouts, pipelineLanes, type AppConfig } from './config.js';
-import { createAdminKnex, createDatabases } from './db/connect.js';
+import {
+  createAdminKnex,
+  createDatabases,
+  createWriterDatabase,
+  WRITER_STATEMENT_TIMEOUTS_MS,
+} from './db/connect.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 import type { AppResources } from './deps.js';
 import { migrateLatest } from './migrations/index.js';
@@ -69,22 +74,32 @@ export async function startMonitoringService(
     logger,
   );
   await dbs.refreshReplicaHealth();
-  // Migrations and the demo load run on their own connection without the pools' statement timeout.
+  // The migrations and the demo load run on connections of their own, without the pools'
+  // statement timeout.
   const admin = createAdminKnex(primaryUrl, { poolMax: 1, logger });
   try {
     const applied = await migrateLatest(admin);
     logger.info({ applied }, 'database migrated');
-    if (embedded && config.EMBEDDED_SEED) {
-      const seeded = await seedDemoData(admin, {
+  } finally {
+    await admin.destroy();
+  }
+  if (embedded && config.EMBEDDED_SEED) {
+    const load = createWriterDatabase(
+      primaryUrl,
+      { poolMax: 1, timeouts: { statementTimeoutMs: WRITER_STATEMENT_TIMEOUTS_MS.seed } },
+      logger,
+    );
+    try {
+      const seeded = await seedDemoData(load, {
         ...EMBEDDED_DEMO,
         now: new Date(clock()),
         method: 'insert',
         usernameSuffix: config.USERNAME_SUFFIX,
       });
       logger.info({ seeded }, 'embedded database loaded with demo data');
+    } finally {
+      await load.close();
     }
-  } finally {
-    await admin.destroy();
   }
   const kv = createKvStore({ redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX, logger });
   if (!config.REDIS_URL)

@@ -52,7 +52,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   // Five records per hour over the last 48 hours, from domains 0 and 6.
   await insertAll(
-    db.knex,
+    db.database,
     Array.from({ length: 48 * 5 }, (_, i) =>
       aTransaction({
         source_domain: i % 2 === 0 ? 0 : 6,
@@ -124,7 +124,7 @@ describe('a window above the watermark', () => {
     expect(again.headers.etag).toBe(first.headers.etag);
 
     // The lagging chain reaches the window and writes a record in it, then passes it.
-    const [added] = await insertAll(db.knex, [
+    const [added] = await insertAll(db.database, [
       aTransaction({ source_domain: 6, created_at: new Date((start + 30) * 1000) }),
     ]);
     await setConfirmed(db.knex, 6, start + 2 * HOUR);
@@ -190,7 +190,7 @@ describe('a closed window with a pending record', () => {
     await setConfirmed(db.knex, 6, NOW_S);
     s.advance(WATERMARK_REFRESH_MS);
     const start = FIRST_HOUR - 10 * HOUR;
-    await insertAll(db.knex, [
+    await insertAll(db.database, [
       aTransaction({
         created_at: new Date((start + 10) * 1000),
         destination_tx_status: 'pending',

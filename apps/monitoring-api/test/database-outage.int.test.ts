@@ -10,7 +10,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger, createKvStore } from '@ctss/server-kit';
 import { createApp } from '../src/app.js';
-import { createDatabases, createAdminKnex, type DatabaseHandles } from '../src/db/connect.js';
+import {
+  createAdminKnex,
+  createDatabase,
+  createDatabases,
+  type DatabaseHandles,
+} from '../src/db/connect.js';
 import { migrateLatest } from '../src/migrations/index.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { buildTestDeps, type TestDeps } from './support/deps.js';
@@ -113,8 +118,10 @@ function percentile(values: number[], p: number): number {
     const url = pg.urlOf('outage');
     const setup = createAdminKnex(url, { poolMax: 1 });
     await migrateLatest(setup);
-    await insertAll(setup, [aTransaction(), aTransaction({ network: 'testnet' })]);
     await setup.destroy();
+    const load = createDatabase(url, { poolMax: 1 });
+    await insertAll(load, [aTransaction(), aTransaction({ network: 'testnet' })]);
+    await load.close();
     const logger = createLogger({ name: 'outage-test', level: 'silent' });
     dbs = createDatabases(
       {

@@ -52,7 +52,7 @@ let expectedIds: number[];
 
 beforeAll(async () => {
   ({ t, server } = await serve(defaults.RATE_LIMIT_PER_MINUTE));
-  await insertAll(t.db.knex, busyHours());
+  await insertAll(t.db.database, busyHours());
   expectedIds = await idsOfTheHours(t);
 }, 120_000);
 
@@ -124,7 +124,7 @@ describe('DefiLlama clients at the default rate limits', () => {
     // A fresh app: the run above used this address's window.
     const fresh = await serve(defaults.RATE_LIMIT_PER_MINUTE);
     try {
-      await insertAll(fresh.t.db.knex, busyHours());
+      await insertAll(fresh.t.db.database, busyHours());
       const report = await replayBridgesServer(fresh.server.base, NOW, 'sequential');
       expectComplete(report);
       expect(report.calls.length).toBeGreaterThan(120);
@@ -138,7 +138,7 @@ describe('DefiLlama clients at the default rate limits', () => {
   it('at the former default of 120 a minute the 12-way run gets 429s and loses windows', async () => {
     const old = await serve(120);
     try {
-      await insertAll(old.t.db.knex, busyHours());
+      await insertAll(old.t.db.database, busyHours());
       const report = await replayBridgesServer(old.server.base, NOW, 'concurrent');
       expect(statusCounts(report)['429']).toBeGreaterThan(0);
       expect(report.lostWindows).toBeGreaterThan(0);

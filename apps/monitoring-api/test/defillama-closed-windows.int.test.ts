@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   // Evenly spread over the 49 hours before NOW, from the two indexed chains.
   await insertAll(
-    t.db.knex,
+    t.db.database,
     Array.from({ length: 49 * PER_HOUR }, (_, i) =>
       aTransaction({
         source_domain: i % 2 === 0 ? 0 : 6,

@@ -66,7 +66,7 @@ beforeAll(async () => {
       }),
     );
   }
-  await insertAll(t.db.knex, records);
+  await insertAll(t.db.database, records);
 }, 60_000);
 
 afterAll(async () => {

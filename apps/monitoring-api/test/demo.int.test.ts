@@ -15,7 +15,7 @@ describe('demo data', () => {
   const okBody = async (path: string) => (await request(t.app).get(path).expect(200)).body;
 
   beforeAll(async () => {
-    await seedDemoData(t.db.knex, {
+    await seedDemoData(t.db.database, {
       transactions: 3000,
       users: 40,
       seed: 42,

@@ -28,7 +28,7 @@ let s: ServedApp;
 beforeAll(async () => {
   db = await createTestDatabase();
   await insertAll(
-    db.knex,
+    db.database,
     Array.from({ length: 30 }, (_, i) =>
       aKnownTransaction(new Date(TEST_NOW.getTime() - (i + 1) * 60_000)),
     ),
@@ -98,7 +98,7 @@ describe('a first page polled within its max-age', () => {
     const first = await get('/transactionsmainnet?limit=3');
     const tag = first.headers.etag!;
     const before = s.queries();
-    const [newest] = await insertAll(db.knex, [aKnownTransaction(TEST_NOW)]);
+    const [newest] = await insertAll(db.database, [aKnownTransaction(TEST_NOW)]);
 
     s.advance(4_999);
     const stillOld = await get('/transactionsmainnet?limit=3', { 'If-None-Match': tag });

@@ -74,7 +74,7 @@ function serveApp(env: Record<string, string> = {}): Served {
 async function insertRecords(t: TestApp): Promise<void> {
   const rng = createRng(99);
   await insertAll(
-    t.db.knex,
+    t.db.database,
     Array.from({ length: 120 }, (_, i) =>
       aTransaction({
         source_tx_hash: `0x${rng.hex(64)}`,

@@ -51,7 +51,7 @@ beforeAll(async () => {
     aTransaction({ network: 'testnet', source_tx_hash: SOLANA_HASH, source_domain: 5 }),
     aTransaction({ source_tx_hash: `0x${'e'.repeat(64)}`, destination_tx_status: 'pending' }),
   );
-  const ids = await insertAll(t.db.knex, records);
+  const ids = await insertAll(t.db.database, records);
   rows = records.map((r, i) => ({ ...r, id: ids[i]! }));
 }, 60_000);
 

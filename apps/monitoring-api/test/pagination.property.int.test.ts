@@ -82,7 +82,7 @@ describe('feed pagination (property)', () => {
               created_at: new Date((BASE_SECONDS + s.second) * 1000),
             }),
           );
-          await insertTransactions(t.db.knex, records);
+          await insertTransactions(t.db.database, records);
           const filter = {
             ...rawFilter,
             ...(rawFilter.start_time !== undefined &&

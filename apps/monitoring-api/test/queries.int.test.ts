@@ -1,6 +1,8 @@
 /**
  * The SQL of every repository, written to src/queries/<feature>.sql (docs/architecture.md
- * "Database layer"), so a review shows each statement's text: each repository function runs
+ * "Database layer"), so a review shows each statement's text: the request paths' repositories,
+ * the indexer's statements (indexer.sql: store.ts with the cursor, the reorg anchors, the Iris
+ * budget and the chain lock) and the rank job's (points.sql). Each repository function runs
  * against a migrated database while the database handle's statement observer records what it
  * sends. A committed file that differs from what the repositories send fails the test with the
  * first differing line; `UPDATE_SQL=1` rewrites the files instead.
@@ -9,6 +11,27 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from '@jest/globals';
 import { prepare } from '../src/db/statements.js';
 import { windowSums } from '../src/defillama/repository.js';
+import { readCursor } from '../src/indexer/cursor.js';
+import type { TransferRow } from '../src/indexer/decode.js';
+import { PgRateGate } from '../src/indexer/iris-budget.js';
+import { ChainLocks } from '../src/indexer/lock.js';
+import { anchorsAtOrBelow } from '../src/indexer/reorg.js';
+import {
+  awaitedReceives,
+  deferAttestationCheck,
+  deleteUnfinalized,
+  dueAttestations,
+  flagOverdueAttestations,
+  indexedRecordsOf,
+  recordAttestationAnswers,
+  rewind,
+  storedBlocksAbove,
+  writeBatch,
+  type ChainKey,
+  type ReceivedRow,
+} from '../src/indexer/store.js';
+import { recomputePoints } from '../src/points/recompute.js';
+import { pointsConfigSchema, pointsRuleOf } from '../src/points/rule.js';
 import {
   networkTotals,
   sendersVolume,
@@ -18,6 +41,7 @@ import {
 import { MAINNET_FIELDS, TESTNET_FIELDS } from '../src/transactions/record.js';
 import { createFeedRepository, type FeedFilter } from '../src/transactions/repository.js';
 import { parseWalletAddress } from '../src/users/address.js';
+import { recomputeRanks } from '../src/users/ranks.js';
 import {
   bindAuthorizedWallet,
   countUsers,
@@ -203,6 +227,130 @@ describe('the SQL files of src/queries', () => {
     ]);
     expect(userId).toBeGreaterThan(0);
     await check('users', render(recorded));
+  });
+
+  it('when the indexer writes, attests and rewinds a chain, then indexer.sql holds its statements', async () => {
+    const chain: ChainKey = { name: 'sql-chain', network: 'mainnet', domain: 3 };
+    const hash = (byte: string) => `0x${byte.repeat(32)}`;
+    const transfer: TransferRow = {
+      network: 'mainnet',
+      source_domain: 3,
+      source_tx_hash: hash('a1'),
+      destination_domain: 0,
+      sender: '0x00000000000000000000000000000000000000a1',
+      recipient: '0x00000000000000000000000000000000000000b2',
+      deposit_amount: 10_000_000n,
+      receive_amount: 9_990_000n,
+      relayer_fee: 10_000n,
+      gas_drop_amount: 0n,
+      is_gas_drop_in_native: false,
+      max_fee: 0n,
+      confirmed: false,
+      created_at: new Date('2026-11-21T12:00:00Z'),
+      log_index: 4,
+      block_number: 101n,
+      block_hash: hash('b1'),
+      version: 2,
+      cctp_nonce: null,
+      message_hash: null,
+      min_finality_threshold: 2000,
+    };
+    const received: ReceivedRow = {
+      network: 'mainnet',
+      destination_domain: 3,
+      source_domain: 0,
+      version: 2,
+      nonce: hash('0c'),
+      tx_hash: hash('c1'),
+      log_index: 1,
+      block_number: 101n,
+      block_hash: hash('b1'),
+      mint_amount: 5_000_000n,
+      fee_executed: 500n,
+      received_at: new Date('2026-11-21T12:00:00Z'),
+    };
+    const first = { number: 101n, hash: hash('b1') };
+    const second = { number: 102n, hash: hash('b2') };
+    const locks = new ChainLocks(db.database);
+    const gate = new PgRateGate(db.database, 1_000, 'sql');
+    let ids: string[] = [];
+    const recorded = await record([
+      ['ChainLocks.tryAcquire', () => locks.tryAcquire('mainnet:3')],
+      ['readCursor (none yet: the name-only cursor adopted)', () => readCursor(db.database, chain)],
+      [
+        'writeBatch: the first range (the cursor inserted)',
+        () =>
+          writeBatch(db.database, {
+            chain,
+            expected: undefined,
+            next: first,
+            transfers: [transfer],
+            received: [received],
+            safeBlock: 90n,
+          }),
+      ],
+      [
+        'writeBatch: the next range (the cursor moved)',
+        () =>
+          writeBatch(db.database, {
+            chain,
+            expected: first,
+            next: second,
+            transfers: [],
+            received: [],
+            safeBlock: 101n,
+            confirmedTime: new Date('2026-11-21T12:00:00Z'),
+          }),
+      ],
+      ['dueAttestations: one chain', () => dueAttestations(db.database, chain, 20)],
+      ['dueAttestations: every chain', () => dueAttestations(db.database, undefined, 20)],
+      [
+        'indexedRecordsOf',
+        async () => {
+          const [due] = await dueAttestations(db.database, chain, 1);
+          ids = await indexedRecordsOf(db.database, due!);
+          await deferAttestationCheck(db.database, due!, 30);
+        },
+      ],
+      [
+        'recordAttestationAnswers',
+        () =>
+          recordAttestationAnswers(db.database, [
+            { id: ids[0]!, attested: false, nextCheckSeconds: 30 },
+            { id: ids[0]!, attested: true, version: 2, message: '0x00', nonce: hash('0d') },
+          ]),
+      ],
+      ['flagOverdueAttestations', () => flagOverdueAttestations(db.database, chain, 3600)],
+      ['PgRateGate.acquire', () => gate.acquire()],
+      ['PgRateGate.pause', () => gate.pause(10)],
+      ['awaitedReceives', () => awaitedReceives(db.database, chain, 200)],
+      ['storedBlocksAbove', () => storedBlocksAbove(db.database, chain, 0n)],
+      ['anchorsAtOrBelow', () => anchorsAtOrBelow(db.database, chain, 102n)],
+      ['deleteUnfinalized', () => deleteUnfinalized(db.database, chain, 102n, [])],
+      [
+        'rewind: back before the first block',
+        () => rewind(db.database, chain, second, undefined, new Map()),
+      ],
+    ]);
+    await locks.close();
+    expect(ids).toHaveLength(1);
+    await check('indexer', render(recorded));
+  });
+
+  it('when the rank job runs (a rebuild, then an incremental run), then points.sql holds its statements', async () => {
+    const rule = pointsRuleOf(
+      pointsConfigSchema.parse({
+        POINTS_MULTIPLIERS: JSON.stringify([
+          { source_domain: 0, multiplier: '2', from: '2026-01-01T00:00:00Z' },
+        ]),
+      }),
+    );
+    const recorded = await record([
+      ['recomputePoints: first run (rebuild)', () => recomputePoints(db.database, rule)],
+      ['recomputePoints: incremental', () => recomputePoints(db.database, rule)],
+      ['recomputeRanks', () => recomputeRanks(db.database)],
+    ]);
+    await check('points', render(recorded));
   });
 
   it('when a statement is prepared, then its name is derived from its text alone', () => {

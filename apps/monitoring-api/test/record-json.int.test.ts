@@ -38,7 +38,7 @@ describe('feed record JSON', () => {
   const t = useTestApp();
 
   beforeAll(async () => {
-    await insertAll(t.db.knex, [
+    await insertAll(t.db.database, [
       aTransaction({
         created_at: new Date('2026-11-21T10:00:00Z'),
         source_tx_hash: AWKWARD,

@@ -7,7 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createKvStore, createLogger } from '@ctss/server-kit';
 import { createApp } from '../src/app.js';
-import { createAdminKnex, createDatabases, type DatabaseHandles } from '../src/db/connect.js';
+import {
+  createAdminKnex,
+  createDatabase,
+  createDatabases,
+  type DatabaseHandles,
+} from '../src/db/connect.js';
 import type { Database } from '../src/db/database.js';
 import { classifyDatabaseError } from '../src/db/unavailable.js';
 import { migrateLatest } from '../src/migrations/index.js';
@@ -45,14 +50,16 @@ if (!enabled)
   beforeAll(async () => {
     primary = await createTestDatabase();
     await primary.knex.raw(`create table marker as select 'primary'::text as name`);
-    await insertAll(primary.knex, [aTransaction(), aTransaction()]);
+    await insertAll(primary.database, [aTransaction(), aTransaction()]);
     replica = await startOwnPostgres(PORT);
     // The replica holds the same schema and one transfer (a different count tells the two apart).
     const setup = createAdminKnex(replica.url, { poolMax: 1 });
     await migrateLatest(setup);
     await setup.raw(`create table marker as select 'replica'::text as name`);
-    await insertAll(setup, [aTransaction()]);
     await setup.destroy();
+    const load = createDatabase(replica.url, { poolMax: 1 });
+    await insertAll(load, [aTransaction()]);
+    await load.close();
     dbs = createDatabases(
       { primaryUrl: primary.url, readUrls: [replica.url], poolMax: 3, pipelineLanes: 1 },
       createLogger({ name: 'replica-loss-test', level: 'silent' }),

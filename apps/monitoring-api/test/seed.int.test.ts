@@ -26,7 +26,7 @@ describe('seedDemoData', () => {
   const db = useTestDatabase();
 
   it('when seeding with INSERT, then transfers and users are written and rollups are exact', async () => {
-    const result = await seedDemoData(db.knex, {
+    const result = await seedDemoData(db.database, {
       transactions: 1500,
       users: 30,
       seed: 1,
@@ -45,7 +45,7 @@ describe('seedDemoData', () => {
   });
 
   it('when only transactions is truncated, then every derived table is emptied with it', async () => {
-    await seedDemoData(db.knex, {
+    await seedDemoData(db.database, {
       transactions: 50,
       users: 0,
       seed: 9,
@@ -63,7 +63,7 @@ describe('seedDemoData', () => {
       const [{ count }] = (await db.knex(table).count('* as count')) as [{ count: string }];
       expect([table, Number(count)]).toEqual([table, 0]);
     }
-    await seedDemoData(db.knex, {
+    await seedDemoData(db.database, {
       transactions: 40,
       users: 0,
       seed: 10,
@@ -84,9 +84,9 @@ describe('seedDemoData', () => {
     expect(before.length).toBeGreaterThanOrEqual(8);
     let during: string[] = [];
     await db.knex.raw('truncate transactions, tx_hourly_rollups, tx_senders restart identity');
-    await withIndexesDeferred(db.knex, async () => {
+    await withIndexesDeferred(db.database, async () => {
       during = await indexes();
-      return seedDemoData(db.knex, {
+      return seedDemoData(db.database, {
         transactions: 800,
         users: 0,
         seed: 3,
@@ -109,7 +109,7 @@ describe('seedDemoData', () => {
     'when seeding with COPY on a real server, then rows arrive in several statements and rollups are exact',
     async () => {
       await db.knex.raw('truncate transactions, tx_hourly_rollups, tx_senders restart identity');
-      const result = await seedDemoData(db.knex, {
+      const result = await seedDemoData(db.database, {
         transactions: 5000,
         users: 0,
         seed: 2,

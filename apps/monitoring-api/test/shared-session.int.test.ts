@@ -61,7 +61,7 @@ describe('a pool whose idle connections close', () => {
 
   beforeAll(async () => {
     await insertAll(
-      db.knex,
+      db.database,
       Array.from({ length: 12 }, (_, i) =>
         aTransaction({ created_at: new Date(TEST_NOW.getTime() - (i + 1) * 600_000) }),
       ),
@@ -117,7 +117,9 @@ describe('a target whose statements keep failing while it accepts connections', 
   let served: { dbs: DatabaseHandles; base: string; deps: TestDeps; http: Listening };
 
   beforeAll(async () => {
-    await insertAll(db.knex, [aTransaction({ created_at: new Date(TEST_NOW.getTime() - 60_000) })]);
+    await insertAll(db.database, [
+      aTransaction({ created_at: new Date(TEST_NOW.getTime() - 60_000) }),
+    ]);
     const dbs = createDatabases(
       { primaryUrl: db.url, readUrls: [], poolMax: 1, sessionShared: db.embedded },
       logger,

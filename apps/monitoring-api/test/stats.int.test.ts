@@ -25,7 +25,7 @@ describe('statistics endpoints', () => {
   const big = 2n ** 62n;
 
   beforeAll(async () => {
-    await insertAll(t.db.knex, [
+    await insertAll(t.db.database, [
       aTransaction({
         created_at: at('2026-11-21T12:10:00Z'),
         sender: whale,
@@ -278,7 +278,7 @@ describe('statistics endpoints', () => {
         for (const o of ops) {
           if (o.kind === 'insert') {
             await insertAll(
-              t.db.knex,
+              t.db.database,
               Array.from({ length: o.n }, (_, i) =>
                 aTransaction({
                   created_at: new Date(TEST_NOW.getTime() - o.hour * HOUR - i * 1000),
@@ -341,10 +341,10 @@ describe('statistics cache', () => {
   const t = useTestApp({ env: { CACHE_TTL_SECONDS: '30' } });
 
   it('when a cached statistic is asked again after new rows, then the cached value is served until it expires', async () => {
-    await insertAll(t.db.knex, [aTransaction({ deposit_amount: 5n })]);
+    await insertAll(t.db.database, [aTransaction({ deposit_amount: 5n })]);
     const first = await request(t.app).get('/stats/mainnet/transactions').expect(200);
     expect(first.body.total_transactions).toBe(1);
-    await insertAll(t.db.knex, [aTransaction({ deposit_amount: 5n })]);
+    await insertAll(t.db.database, [aTransaction({ deposit_amount: 5n })]);
     const second = await request(t.app).get('/stats/mainnet/transactions').expect(200);
     expect(second.body.total_transactions).toBe(1);
     const keys = [

@@ -37,7 +37,7 @@ describe('GET /transactionsmainnet?addr_or_tx_hash=<name>.sol', () => {
     db = await createTestDatabase();
     deps = buildTestDeps({ database: db.database, env: { SOLANA_RPC_URL: solana.url } });
     app = createApp(deps);
-    ids = await insertAll(db.knex, [
+    ids = await insertAll(db.database, [
       aTransaction({ source_domain: 5, sender: OWNER }),
       aTransaction({ destination_domain: 5, recipient: OWNER }),
       aTransaction({}),

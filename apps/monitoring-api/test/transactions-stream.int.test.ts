@@ -148,7 +148,7 @@ describe('GET /transactionsmainnet/stream', () => {
 
     const other = aTransaction({ source_domain: 1, destination_domain: 2 });
     const mine = aTransaction({ sender, source_domain: 6, destination_tx_status: 'pending' });
-    const [otherId, mineId] = await insertAll(db.knex, [other, mine]);
+    const [otherId, mineId] = await insertAll(db.database, [other, mine]);
     await db.knex('transactions').where('id', mineId).update({ destination_tx_status: 'success' });
 
     const inserted = await bySender.waitFor((e) => e.event === 'insert');
@@ -194,11 +194,11 @@ describe('GET /transactionsmainnet/stream', () => {
   it('when a client reconnects with Last-Event-ID, then it receives every change after it, once, then the live ones', async () => {
     const sender = hexId(40);
     const first = await sse(a, `?senders=${sender}`);
-    const [id1] = await insertAll(db.knex, [aTransaction({ sender })]);
+    const [id1] = await insertAll(db.database, [aTransaction({ sender })]);
     const seen = await first.waitFor((e) => json(e).id === id1);
     first.close();
 
-    const [id2, , id3] = await insertAll(db.knex, [
+    const [id2, , id3] = await insertAll(db.database, [
       aTransaction({ sender }),
       aTransaction(),
       aTransaction({ sender, destination_tx_status: 'pending' }),
@@ -206,7 +206,7 @@ describe('GET /transactionsmainnet/stream', () => {
     await db.knex('transactions').where('id', id3).update({ destination_tx_status: 'failed' });
 
     const resumed = await sse(b, `?senders=${sender}`, { 'Last-Event-ID': seen.id! });
-    const [id4] = await insertAll(db.knex, [aTransaction({ sender })]);
+    const [id4] = await insertAll(db.database, [aTransaction({ sender })]);
     await resumed.waitFor((e) => json(e).id === id4);
     expect(resumed.events.map((e) => [e.event, json(e).id])).toEqual([
       ['insert', id2],
@@ -240,13 +240,13 @@ describe('GET /transactionsmainnet/stream', () => {
     // Enough changes to fill the kernel's socket buffers and then the 64 KiB limit.
     for (let i = 0; i < 10 && a.live.health().dropped === droppedBefore; i += 1) {
       const ids = await insertAll(
-        db.knex,
+        db.database,
         Array.from({ length: 1000 }, () => aTransaction()),
       );
       await reader.waitFor((e) => json(e).id === ids[ids.length - 1]);
     }
     expect(a.live.health().dropped).toBe(droppedBefore + 1);
-    const [marker] = await insertAll(db.knex, [aTransaction()]);
+    const [marker] = await insertAll(db.database, [aTransaction()]);
     await reader.waitFor((e) => json(e).id === marker);
     slow.destroy();
     expect(a.live.health().clients).toBeGreaterThanOrEqual(1);
@@ -273,7 +273,7 @@ describe('GET /transactionsmainnet/stream', () => {
     for (let i = 0; i < 1000; i += 1)
       clients.push(await sse(i % 2 === 0 ? a : b, `?senders=${sender}`));
     expect(clients.every((c) => c.status === 200)).toBe(true);
-    const [id] = await insertAll(db.knex, [aTransaction({ sender })]);
+    const [id] = await insertAll(db.database, [aTransaction({ sender })]);
     await Promise.all(clients.map((c) => c.waitFor((e) => json(e).id === id)));
     for (const c of clients) c.close();
   });
@@ -398,7 +398,7 @@ describe('the fan-out when the leader process is killed', () => {
     const onLeader = await openSse(`${firstUrl}/transactionsmainnet/stream?senders=${sender}`);
     const onFollower = await openSse(`${secondUrl}/transactionsmainnet/stream?senders=${sender}`);
     open.push(onLeader, onFollower);
-    const [id1] = await insertAll(db.knex, [aTransaction({ sender })]);
+    const [id1] = await insertAll(db.database, [aTransaction({ sender })]);
     const seen = await onLeader.waitFor((e) => json(e).id === id1);
     await onFollower.waitFor((e) => json(e).id === id1);
 
@@ -407,13 +407,13 @@ describe('the fan-out when the leader process is killed', () => {
     first.process.kill('SIGKILL');
     await first.exited;
     // Committed while no replica listens.
-    const [id2] = await insertAll(db.knex, [aTransaction({ sender })]);
+    const [id2] = await insertAll(db.database, [aTransaction({ sender })]);
     await waitFor(async () => (await streamHealth(secondUrl)).role === 'leader', 30_000);
     const tookOverMs = Date.now() - killedAt;
     // Within the lease, plus one renewal interval and the load of a shared test machine.
     expect(tookOverMs).toBeLessThan(LEASE_SECONDS * 1000 + (LEASE_SECONDS * 1000) / 3 + 5_000);
     if (!db.embedded) await waitFor(async () => (await listeners(db)) === 1);
-    const [id3] = await insertAll(db.knex, [aTransaction({ sender })]);
+    const [id3] = await insertAll(db.database, [aTransaction({ sender })]);
 
     // The follower's open stream got the change committed without a listener, then the next.
     await onFollower.waitFor((e) => json(e).id === id3);
@@ -457,12 +457,12 @@ describe('the fan-out while Redis is down', () => {
       await openSse(`${b.base}/transactionsmainnet/stream?senders=${sender}`),
     ];
     open.push(...streams);
-    const [id1] = await insertAll(db.knex, [aTransaction({ sender })]);
+    const [id1] = await insertAll(db.database, [aTransaction({ sender })]);
     await Promise.all(streams.map((s) => s.waitFor((e) => json(e).id === id1)));
 
     await redis.stop();
     // Committed as Redis went away: before either instance noticed.
-    const [id2] = await insertAll(db.knex, [aTransaction({ sender })]);
+    const [id2] = await insertAll(db.database, [aTransaction({ sender })]);
     await waitFor(
       () => a.live.health().role === 'direct' && b.live.health().role === 'direct',
       30_000,
@@ -472,7 +472,7 @@ describe('the fan-out while Redis is down', () => {
     if (!db.embedded) await waitFor(async () => (await listeners(db)) === 2);
     // /health answers (degraded), it does not wait on Redis.
     expect(await streamHealth(b.base)).toMatchObject({ status: 'degraded', role: 'direct' });
-    const [id3] = await insertAll(db.knex, [aTransaction({ sender })]);
+    const [id3] = await insertAll(db.database, [aTransaction({ sender })]);
     await Promise.all(streams.map((s) => s.waitFor((e) => json(e).id === id3)));
 
     await redis.start();
@@ -484,7 +484,7 @@ describe('the fan-out while Redis is down', () => {
       30_000,
     );
     if (!db.embedded) await waitFor(async () => (await listeners(db)) === 1);
-    const [id4] = await insertAll(db.knex, [aTransaction({ sender })]);
+    const [id4] = await insertAll(db.database, [aTransaction({ sender })]);
     await Promise.all(streams.map((s) => s.waitFor((e) => json(e).id === id4)));
     for (const stream of streams)
       expect(stream.events.map((e) => json(e).id)).toEqual([id1, id2, id3, id4]);

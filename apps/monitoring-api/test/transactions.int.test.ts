@@ -18,7 +18,7 @@ describe('GET /transactionsmainnet and /transactions', () => {
   const destinationHash = `0x${'d'.repeat(64)}`;
 
   beforeAll(async () => {
-    ids = await insertAll(t.db.knex, [
+    ids = await insertAll(t.db.database, [
       aTransaction({
         created_at: new Date('2026-11-20T00:00:00Z'),
         sender: upperSender,

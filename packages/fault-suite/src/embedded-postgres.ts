@@ -13,6 +13,9 @@ import { REPO_ROOT } from './settings.js';
 interface Closable {
   destroy(): Promise<void>;
 }
+interface Database {
+  close(): Promise<void>;
+}
 interface EmbeddedModule {
   startEmbeddedPostgres: (options: {
     dataDir?: string;
@@ -22,13 +25,17 @@ interface EmbeddedModule {
 }
 interface ConnectModule {
   createAdminKnex: (url: string, options: { poolMax: number }) => Closable;
+  createWriterDatabase: (
+    url: string,
+    options: { poolMax: number; timeouts: { statementTimeoutMs: number } },
+  ) => Database;
 }
 interface MigrationsModule {
   migrateLatest: (knex: Closable) => Promise<unknown>;
 }
 interface SeedModule {
   seedDemoData: (
-    knex: Closable,
+    db: Database,
     options: { transactions: number; users: number; seed: number; now: Date; method: 'insert' },
   ) => Promise<unknown>;
 }
@@ -44,14 +51,17 @@ if (!dataDir || !port) throw new Error('usage: embedded-postgres.js <dataDir> <p
 const { startEmbeddedPostgres } = await load<EmbeddedModule>('db/embedded.js');
 const pg = await startEmbeddedPostgres({ dataDir, port: Number(port), maxConnections: 32 });
 if (flag === '--seed') {
-  const { createAdminKnex } = await load<ConnectModule>('db/connect.js');
+  const { createAdminKnex, createWriterDatabase } = await load<ConnectModule>('db/connect.js');
   const { migrateLatest } = await load<MigrationsModule>('migrations/index.js');
   const { seedDemoData } = await load<SeedModule>('seed/index.js');
   const knex = createAdminKnex(pg.url, { poolMax: 1 });
   await migrateLatest(knex);
-  const seeded = await seedDemoData(knex, { ...FALLBACK_SEED, now: new Date(), method: 'insert' });
-  process.stdout.write(`${JSON.stringify({ seeded })}\n`);
   await knex.destroy();
+  // The demo load without a statement timeout (apps/monitoring-api src/bin/seed.ts does the same).
+  const db = createWriterDatabase(pg.url, { poolMax: 1, timeouts: { statementTimeoutMs: 0 } });
+  const seeded = await seedDemoData(db, { ...FALLBACK_SEED, now: new Date(), method: 'insert' });
+  process.stdout.write(`${JSON.stringify({ seeded })}\n`);
+  await db.close();
 }
 process.stdout.write(`embedded PostgreSQL (PGlite) listening: ${pg.url}\n`);
 process.once('SIGTERM', () => {

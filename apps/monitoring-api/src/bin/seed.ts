@@ -6,7 +6,11 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { createAdminKnex } from '../db/connect.js';
+import {
+  createAdminKnex,
+  createWriterDatabase,
+  WRITER_STATEMENT_TIMEOUTS_MS,
+} from '../db/connect.js';
 import { migrateLatest } from '../migrations/index.js';
 import { seedDemoData } from '../seed/index.js';
 import { withIndexesDeferred } from '../seed/writer.js';
@@ -30,11 +34,20 @@ async function main(): Promise<void> {
   const url = config.DATABASE_URL;
   if (!url)
     throw new Error('DATABASE_URL must be set (the embedded database seeds itself at start)');
-  const knex = createAdminKnex(url, { poolMax: 4 });
+  const knex = createAdminKnex(url, { poolMax: 1 });
   try {
     await migrateLatest(knex);
+  } finally {
+    await knex.destroy();
+  }
+  // The load's statements (COPY, index builds) run without a statement timeout.
+  const db = createWriterDatabase(url, {
+    poolMax: 4,
+    timeouts: { statementTimeoutMs: WRITER_STATEMENT_TIMEOUTS_MS.seed },
+  });
+  try {
     if (values.truncate) {
-      await knex.raw('truncate transactions, tx_hourly_rollups, tx_senders restart identity');
+      await db.execute('truncate transactions, tx_hourly_rollups, tx_senders restart identity');
     }
     const options = {
       transactions: count(values.transactions, 20_000, 'transactions'),
@@ -45,15 +58,15 @@ async function main(): Promise<void> {
       url,
       usernameSuffix: config.USERNAME_SUFFIX,
     };
-    const empty = (await knex('transactions').select('id').limit(1)).length === 0;
+    const empty = (await db.first('select id from transactions limit 1')) === undefined;
     // Into an empty table, load first and build the secondary indexes afterwards (much faster).
     const result =
       empty && options.transactions >= 100_000
-        ? await withIndexesDeferred(knex, () => seedDemoData(knex, options))
-        : await seedDemoData(knex, options);
+        ? await withIndexesDeferred(db, () => seedDemoData(db, options))
+        : await seedDemoData(db, options);
     process.stdout.write(`${JSON.stringify({ seeded: result })}\n`);
   } finally {
-    await knex.destroy();
+    await db.close();
   }
 }
 

@@ -2,8 +2,9 @@
  * The database handles of a process (docs/architecture.md "Database layer"): the primary and the
  * read handle over node-postgres pools (db/database.ts), each behind a circuit breaker, and the
  * read replicas with primary fallback (docs/decisions.md "D37. Read replicas": reads go to
- * DATABASE_READ_URLS, the primary is the fallback). Migrations and the demo load use a short-lived
- * knex of their own ({@link createAdminKnex}).
+ * DATABASE_READ_URLS, the primary is the fallback). The background writers (the indexer, the
+ * rank job) and the seed run on a primary handle of their own ({@link createWriterDatabase}); only
+ * the migrations use a short-lived knex ({@link createAdminKnex}).
  */
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
@@ -135,6 +136,53 @@ export function createAdminKnex(
   });
 }
 
+/**
+ * Statement timeouts of the background writers, milliseconds (docs/decisions.md "D250. The
+ * indexer, the rank job and the seed on the database layer"): an indexer statement writes at
+ * most one chunk of one scanned range; a rank job statement may recompute every wallet (a
+ * rebuild); the seed's bulk statements (COPY, index builds) run as long as they need (0 = none).
+ */
+export const WRITER_STATEMENT_TIMEOUTS_MS = { indexer: 60_000, rankJob: 600_000, seed: 0 } as const;
+
+/**
+ * The primary handle of a background writer (the indexer, the rank job, the seed): one pool of
+ * `poolMax` connections behind a circuit breaker that probes in the background while open (as
+ * {@link createDatabases}), with `timeouts` (the connect and acquire timeouts default to
+ * {@link DEFAULT_TIMEOUTS}); `logger` defaults to a JSON logger named `database`. Close it with
+ * its `close()`.
+ */
+export function createWriterDatabase(
+  url: string,
+  options: { readonly poolMax: number; readonly timeouts: Partial<DatabaseTimeouts> },
+  logger: Logger = createLogger({ name: 'database' }),
+): Database {
+  return createDatabases(
+    {
+      primaryUrl: url,
+      readUrls: [],
+      poolMax: options.poolMax,
+      timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
+    },
+    logger,
+  ).primary;
+}
+
+/**
+ * Resolves when `database` answers `sql` within `ms` (a readiness probe), else rejects: the
+ * statement's error, DependencyUnavailableError while the breaker is open, or a timeout error.
+ */
+export async function answersWithin(database: Database, sql: string, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`the database did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([database.execute(sql), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** How often replica health is probed, milliseconds. */
 const PROBE_INTERVAL_MS = 5_000;
 
@@ -148,6 +196,9 @@ async function probe(url: string, timeouts: DatabaseTimeouts): Promise<boolean> 
     connectionTimeoutMillis: timeouts.connectTimeoutMs,
     query_timeout: timeouts.statementTimeoutMs,
   });
+  // A connection lost mid-probe also fails the probe's query; without a listener the client's
+  // 'error' event would be thrown.
+  client.on('error', () => undefined);
   try {
     await client.connect();
     await client.query('select 1');

@@ -61,8 +61,33 @@ export interface Database extends Session {
   readonly sessionShared: boolean;
   /** Connections open in the handle's own pools (idle or in use; pg-pool `totalCount`). */
   openConnections(): number;
+  /**
+   * Holds one connection of the pool (admitted by the breaker, like every acquisition) for
+   * statements whose effect lives in the server's **session** rather than in one statement or
+   * transaction: a session advisory lock (`pg_try_advisory_lock`), held until the connection
+   * ends. `transaction()` covers transaction scope (`pg_advisory_xact_lock`, released at COMMIT or
+   * ROLLBACK); this covers session scope. Not for a handle whose server shares one session
+   * between connections (see the module comment): its session state is not per connection.
+   *
+   * @throws DependencyUnavailableError while the breaker is open; the pool's acquire timeout
+   *         error; the connection error.
+   */
+  reserve(): Promise<ReservedConnection>;
   /** Closes the handle's own pools (waits for checked-out connections to be released). */
   close(): Promise<void>;
+}
+
+/** A connection held by {@link Database.reserve} (statements on it share one session). */
+export interface ReservedConnection extends Queryable {
+  /** Whether the connection was lost (its session, with all it held, is gone). */
+  readonly lost: boolean;
+  /** Calls `listener` once when the connection is lost (an error or its end). */
+  onLost(listener: () => void): void;
+  /**
+   * Gives the connection up: the pool closes it rather than reusing it, so nothing of its
+   * session (locks, settings) reaches another caller. Further statements fail.
+   */
+  release(): void;
 }
 
 /** Pool options of {@link openTarget}. */
@@ -253,6 +278,44 @@ class PoolDatabase implements Database {
     } finally {
       acquired.client.release(lost === undefined ? undefined : toError(lost));
     }
+  }
+
+  async reserve(): Promise<ReservedConnection> {
+    const acquired = await this.#acquire();
+    const { client } = acquired;
+    const listeners: (() => void)[] = [];
+    let lost = false;
+    let released = false;
+    const onEnd = () => {
+      if (lost) return;
+      lost = true;
+      for (const listener of listeners.splice(0)) listener();
+    };
+    client.on('error', onEnd);
+    client.on('end', onEnd);
+    const run: Run = async (statement, arrays) => {
+      if (released) throw new Error('the reserved connection was released');
+      return this.#send(acquired, statement, arrays);
+    };
+    return {
+      ...queryable(run),
+      get lost() {
+        return lost;
+      },
+      onLost(listener) {
+        if (lost) listener();
+        else listeners.push(listener);
+      },
+      release() {
+        if (released) return;
+        released = true;
+        listeners.length = 0;
+        client.off('error', onEnd);
+        client.off('end', onEnd);
+        // `true`: pg-pool destroys the client instead of returning it to the pool.
+        client.release(true);
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -10,7 +10,7 @@
  * unattested after the timeout gets `has_attestation_error` (cleared if the attestation comes
  * later); past the give-up age it keeps it and is asked only every give-up recheck interval.
  */
-import type { Knex } from 'knex';
+import type { Session } from '../db/statements.js';
 import { IrisError, isAttested, type IrisClient } from './iris.js';
 import {
   deferAttestationCheck,
@@ -80,11 +80,11 @@ function nextCheckSeconds(
  *   transaction is asked again after `recheckSeconds`; a 429 ends the pass.
  */
 export async function pollAttestations(
-  knex: Knex,
+  db: Session,
   iris: IrisClient,
   options: AttestationOptions,
 ): Promise<AttestationPass> {
-  const due = await dueAttestations(knex, options.chain, options.batch ?? 20);
+  const due = await dueAttestations(db, options.chain, options.batch ?? 20);
   let attested = 0;
   let errors = 0;
   const attestedIds: string[] = [];
@@ -92,7 +92,7 @@ export async function pollAttestations(
     const version = tx.version === 1 ? 1 : 2;
     try {
       const messages = await iris.messages(version, Number(tx.source_domain), tx.source_tx_hash);
-      const ids = await indexedRecordsOf(knex, tx);
+      const ids = await indexedRecordsOf(db, tx);
       const wait = nextCheckSeconds(Number(tx.attempts) + 1, Number(tx.age_seconds), options);
       // Iris lists a transaction's messages in log order, as the records are ordered.
       const answers: AttestationAnswer[] = ids.map((id, i) => {
@@ -108,15 +108,15 @@ export async function pollAttestations(
           nonce: version === 2 ? m.eventNonce.toLowerCase() : m.eventNonce,
         };
       });
-      await recordAttestationAnswers(knex, answers);
+      await recordAttestationAnswers(db, answers);
     } catch (error) {
       if (!(error instanceof IrisError)) throw error;
       errors++;
       if (error.kind === 'rate_limited') break;
-      await deferAttestationCheck(knex, tx, options.recheckSeconds);
+      await deferAttestationCheck(db, tx, options.recheckSeconds);
     }
   }
-  await flagOverdueAttestations(knex, options.chain, options.timeoutSeconds);
-  await matchDestinations(knex, { kind: 'records', ids: attestedIds });
+  await flagOverdueAttestations(db, options.chain, options.timeoutSeconds);
+  await matchDestinations(db, { kind: 'records', ids: attestedIds });
   return { asked: due.length, attested, errors };
 }

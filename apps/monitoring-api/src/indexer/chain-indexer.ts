@@ -6,7 +6,7 @@
  * records with the new cursor in one transaction. An error leaves the cursor where it was: the
  * same range is scanned again on the next tick.
  */
-import type { Knex } from 'knex';
+import type { Session } from '../db/statements.js';
 import { BlockNotFoundError, type Block, type Hash, type Log, type PublicClient } from 'viem';
 import type { ChainConfig } from './config.js';
 import { decodeTransfers, type TransferRow } from './decode.js';
@@ -67,7 +67,7 @@ export class ChainIndexer {
     readonly config: ChainConfig,
     private readonly client: PublicClient,
     private readonly logsClient: PublicClient,
-    private readonly knex: Knex,
+    private readonly db: Session,
     private readonly locks: ChainLocks,
   ) {
     this.key = { name: config.name, network: config.network, domain: config.domain };
@@ -115,7 +115,7 @@ export class ChainIndexer {
   async tick(): Promise<TickResult> {
     if (!(await this.locks.tryAcquire(this.lockKey))) return { kind: 'standby' };
     const head = await this.client.getBlockNumber({ cacheTime: 0 });
-    const cursor = await readCursor(this.knex, this.key);
+    const cursor = await readCursor(this.db, this.key);
     if (cursor) {
       const block = await this.blockAt(cursor.number);
       if (block?.hash?.toLowerCase() !== cursor.hash) return this.repair(cursor);
@@ -139,7 +139,7 @@ export class ChainIndexer {
     if (!this.locks.holds(this.lockKey)) return { kind: 'standby' };
     // The time up to which this chain is scanned and final: the feed watermark's part.
     const confirmedBlock = safe >= to ? toBlock : await this.blockAt(safe);
-    const inserted = await writeBatch(this.knex, {
+    const inserted = await writeBatch(this.db, {
       chain: this.key,
       expected: cursor,
       next: { number: to, hash: toBlock.hash.toLowerCase() },
@@ -246,13 +246,13 @@ export class ChainIndexer {
    */
   private async repair(cursor: StoredCursor): Promise<TickResult> {
     const floor = BigInt(this.config.startBlock) - 1n;
-    const anchors = await anchorsAtOrBelow(this.knex, this.key, cursor.number);
+    const anchors = await anchorsAtOrBelow(this.db, this.key, cursor.number);
     const { anchor } = await commonAncestor(
       anchors.filter((a) => a.number > floor),
       async (n) => (await this.blockAt(n))?.hash?.toLowerCase(),
     );
     const target = anchor ? anchor.number : floor;
-    const stored = await storedBlocksAbove(this.knex, this.key, target);
+    const stored = await storedBlocksAbove(this.db, this.key, target);
     const canonical = new Map<bigint, string>();
     for (const n of stored.keys()) {
       const block = await this.blockAt(n);
@@ -264,7 +264,7 @@ export class ChainIndexer {
       : targetBlock?.hash
         ? { number: target, hash: targetBlock.hash.toLowerCase() }
         : undefined;
-    const deleted = await rewind(this.knex, this.key, cursor, next, canonical);
+    const deleted = await rewind(this.db, this.key, cursor, next, canonical);
     return {
       kind: 'rewound',
       to: target,

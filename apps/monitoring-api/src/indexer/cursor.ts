@@ -6,7 +6,7 @@
  * range's last block in `indexer_block_hashes`, the anchors a reorg repair walks back over
  * (reorg.ts), the newest {@link CHECKPOINTS_KEPT} per chain.
  */
-import type { Knex } from 'knex';
+import type { Queryable } from '../db/statements.js';
 import type { ChainKey, Cursor } from './store.js';
 
 /** A cursor as stored, with the highest block its writer counted final. */
@@ -42,25 +42,30 @@ const toCursor = (row: CursorRow): StoredCursor => ({
  * @throws database errors.
  */
 export async function readCursor(
-  knex: Knex | Knex.Transaction,
+  db: Queryable,
   chain: ChainKey,
 ): Promise<StoredCursor | undefined> {
-  const row: CursorRow | undefined = await knex('indexer_cursors')
-    .where({ network: chain.network, domain: chain.domain })
-    .first('block_number', 'block_hash', 'safe_block');
+  const row = await db.first<CursorRow>(
+    `select block_number, block_hash, safe_block from indexer_cursors
+      where network = $1 and domain = $2
+      limit 1`,
+    [chain.network, chain.domain],
+  );
   if (row) return toCursor(row);
-  const adopted: CursorRow[] = await knex('indexer_cursors')
-    .where({ chain: chain.name })
-    .whereNull('domain')
-    .update({ network: chain.network, domain: chain.domain })
-    .returning(['block_number', 'block_hash', 'safe_block']);
-  return adopted[0] ? toCursor(adopted[0]) : undefined;
+  const adopted = await db.first<CursorRow>(
+    `update indexer_cursors set network = $2, domain = $3
+      where chain = $1 and domain is null
+      returning block_number, block_hash, safe_block`,
+    [chain.name, chain.network, chain.domain],
+  );
+  return adopted ? toCursor(adopted) : undefined;
 }
 
 /**
  * Moves the cursor from `expected` to `next` (compare-and-set on number and hash), records
  * `next` as a block-hash checkpoint and drops the checkpoints above it; `next` undefined deletes
- * the cursor and every checkpoint (back before the first block).
+ * the cursor and every checkpoint (back before the first block). Run it inside the transaction
+ * of the batch it guards.
  *
  * @param safeBlock the highest block counted final now (recorded for deep-reorg detection);
  *   undefined keeps the stored one, lowered to `next` when above it.
@@ -70,21 +75,21 @@ export async function readCursor(
  * @throws {CursorMovedError} when the stored cursor is not `expected`.
  */
 export async function moveCursor(
-  trx: Knex.Transaction,
+  tx: Queryable,
   chain: ChainKey,
   expected: Cursor | undefined,
   next: Cursor | undefined,
   safeBlock?: bigint,
   confirmedTime?: Date,
 ): Promise<void> {
-  const key = { network: chain.network, domain: chain.domain };
+  const key = [chain.network, chain.domain];
   let changed: number;
   if (!expected) {
     if (!next) return;
-    const result = await trx.raw<{ rowCount: number }>(
+    const result = await tx.execute(
       `insert into indexer_cursors
          (chain, network, domain, block_number, block_hash, safe_block, confirmed_time)
-       values (?, ?, ?, ?, ?, ?, ?)
+       values ($1, $2, $3, $4, $5, $6, $7)
        on conflict (network, domain) where domain is not null do nothing`,
       [
         chain.name,
@@ -98,43 +103,52 @@ export async function moveCursor(
     );
     changed = result.rowCount;
   } else {
-    const guard = trx('indexer_cursors').where({
-      ...key,
-      block_number: expected.number.toString(),
-      block_hash: expected.hash,
-    });
-    changed = next
-      ? await guard.update({
-          chain: chain.name,
-          block_number: next.number.toString(),
-          block_hash: next.hash,
-          safe_block:
-            safeBlock === undefined
-              ? trx.raw('least(safe_block, ?)', [next.number.toString()])
-              : safeBlock.toString(),
-          confirmed_time:
-            confirmedTime ??
-            trx.raw('case when safe_block <= ? then confirmed_time end', [next.number.toString()]),
-          updated_at: trx.fn.now(),
-        })
-      : await guard.delete();
+    const guard = [...key, expected.number.toString(), expected.hash];
+    const result = next
+      ? await tx.execute(
+          `update indexer_cursors
+              set chain = $5, block_number = $6, block_hash = $7,
+                  safe_block = coalesce($8::bigint, least(safe_block, $6)),
+                  confirmed_time = coalesce($9::timestamptz,
+                                            case when safe_block <= $6 then confirmed_time end),
+                  updated_at = now()
+            where network = $1 and domain = $2 and block_number = $3 and block_hash = $4`,
+          [
+            ...guard,
+            chain.name,
+            next.number.toString(),
+            next.hash,
+            safeBlock?.toString() ?? null,
+            confirmedTime ?? null,
+          ],
+        )
+      : await tx.execute(
+          `delete from indexer_cursors
+            where network = $1 and domain = $2 and block_number = $3 and block_hash = $4`,
+          guard,
+        );
+    changed = result.rowCount;
   }
   if (changed !== 1) throw new CursorMovedError(chain.name);
-  const history = trx('indexer_block_hashes').where(key);
   if (!next) {
-    await history.delete();
+    await tx.execute('delete from indexer_block_hashes where network = $1 and domain = $2', key);
     return;
   }
-  await history.clone().where('block_number', '>', next.number.toString()).delete();
-  await trx('indexer_block_hashes')
-    .insert({ ...key, block_number: next.number.toString(), block_hash: next.hash })
-    .onConflict(['network', 'domain', 'block_number'])
-    .merge(['block_hash']);
-  await trx.raw(
+  await tx.execute(
+    `delete from indexer_block_hashes where network = $1 and domain = $2 and block_number > $3`,
+    [...key, next.number.toString()],
+  );
+  await tx.execute(
+    `insert into indexer_block_hashes (network, domain, block_number, block_hash)
+     values ($1, $2, $3, $4)
+     on conflict (network, domain, block_number) do update set block_hash = excluded.block_hash`,
+    [...key, next.number.toString(), next.hash],
+  );
+  await tx.execute(
     `delete from indexer_block_hashes
-      where network = ? and domain = ? and block_number < (
-        select block_number from indexer_block_hashes where network = ? and domain = ?
-         order by block_number desc offset ? limit 1)`,
-    [chain.network, chain.domain, chain.network, chain.domain, CHECKPOINTS_KEPT - 1],
+      where network = $1 and domain = $2 and block_number < (
+        select block_number from indexer_block_hashes where network = $1 and domain = $2
+         order by block_number desc offset $3 limit 1)`,
+    [...key, CHECKPOINTS_KEPT - 1],
   );
 }

@@ -7,7 +7,7 @@
  * number. The database clock is the only clock involved. A 429 moves the slot past the pause
  * for everyone.
  */
-import type { Knex } from 'knex';
+import type { Queryable } from '../db/statements.js';
 import type { RateGate } from './iris.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -17,12 +17,12 @@ export class PgRateGate implements RateGate {
   private readonly spacingSeconds: number;
 
   /**
-   * @param knex the primary (the row is written on every request).
+   * @param db the primary (the row is written on every request).
    * @param ratePerSecond requests per second for all processes together (> 0).
    * @param name the budget's row; one per Iris host.
    */
   constructor(
-    private readonly knex: Knex,
+    private readonly db: Queryable,
     ratePerSecond: number,
     private readonly name = 'iris',
   ) {
@@ -31,27 +31,27 @@ export class PgRateGate implements RateGate {
 
   /** Reserves the next slot and waits for it. @throws database errors. */
   async acquire(): Promise<void> {
-    const result = await this.knex.raw<{ rows: { wait_ms: string }[] }>(
+    const row = await this.db.first<{ wait_ms: string }>(
       `insert into iris_rate as r (name, next_at)
-       values (?, clock_timestamp() + make_interval(secs => ?))
+       values ($1, clock_timestamp() + make_interval(secs => $2))
        on conflict (name) do update
-         set next_at = greatest(r.next_at, clock_timestamp()) + make_interval(secs => ?)
-       returning greatest(0, extract(epoch from (r.next_at - clock_timestamp())) - ?) * 1000
+         set next_at = greatest(r.next_at, clock_timestamp()) + make_interval(secs => $2)
+       returning greatest(0, extract(epoch from (r.next_at - clock_timestamp())) - $2) * 1000
          as wait_ms`,
-      [this.name, this.spacingSeconds, this.spacingSeconds, this.spacingSeconds],
+      [this.name, this.spacingSeconds],
     );
-    const wait = Number(result.rows[0]?.wait_ms ?? 0);
+    const wait = Number(row?.wait_ms ?? 0);
     if (wait > 0) await sleep(wait);
   }
 
   /** Holds every process's slots for `ms` from now. @throws database errors. */
   async pause(ms: number): Promise<void> {
-    await this.knex.raw(
+    await this.db.execute(
       `insert into iris_rate as r (name, next_at)
-       values (?, clock_timestamp() + make_interval(secs => ?))
+       values ($1, clock_timestamp() + make_interval(secs => $2))
        on conflict (name) do update
-         set next_at = greatest(r.next_at, clock_timestamp() + make_interval(secs => ?))`,
-      [this.name, ms / 1000, ms / 1000],
+         set next_at = greatest(r.next_at, clock_timestamp() + make_interval(secs => $2))`,
+      [this.name, ms / 1000],
     );
   }
 }

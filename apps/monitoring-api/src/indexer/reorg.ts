@@ -6,7 +6,7 @@
  * checks anchors 1, 2, 4, 8 ... back from the newest until one matches, then bisects between
  * the last mismatch and that match, in O(log n) block reads however deep the reorg went.
  */
-import type { Knex } from 'knex';
+import type { Queryable } from '../db/statements.js';
 import type { ChainKey, Cursor } from './store.js';
 
 /** A stored block of the chain: number and the hash it had when it was written. */
@@ -21,25 +21,24 @@ export interface Anchor {
  *
  * @throws database errors.
  */
-export async function anchorsAtOrBelow(knex: Knex, chain: ChainKey, at: bigint): Promise<Anchor[]> {
-  const n = at.toString();
-  const result = await knex.raw<{ rows: { block_number: string; block_hash: string }[] }>(
+export async function anchorsAtOrBelow(
+  db: Queryable,
+  chain: ChainKey,
+  at: bigint,
+): Promise<Anchor[]> {
+  const rows = await db.rows<{ block_number: string; block_hash: string }>(
     `select block_number, block_hash from indexer_block_hashes
-      where network = ? and domain = ? and block_number <= ?
+      where network = $1 and domain = $2 and block_number <= $3
      union
      select distinct block_number, block_hash from transactions
-      where network = ? and source_domain = ? and log_index is not null and block_number <= ?
+      where network = $1 and source_domain = $2 and log_index is not null and block_number <= $3
      union
      select distinct block_number, block_hash from cctp_received
-      where network = ? and destination_domain = ? and block_number <= ?
+      where network = $1 and destination_domain = $2 and block_number <= $3
      order by block_number desc, block_hash`,
-    [
-      ...[chain.network, chain.domain, n],
-      ...[chain.network, chain.domain, n],
-      ...[chain.network, chain.domain, n],
-    ],
+    [chain.network, chain.domain, at.toString()],
   );
-  return result.rows.map((r) => ({ number: BigInt(r.block_number), hash: r.block_hash }));
+  return rows.map((r) => ({ number: BigInt(r.block_number), hash: r.block_hash }));
 }
 
 /**

@@ -8,7 +8,7 @@
  * logged as an error. `stop()` ends the loops between steps.
  */
 import type { Logger } from '@ctss/server-kit';
-import type { Knex } from 'knex';
+import type { Session } from '../db/statements.js';
 import type { Registry } from 'prom-client';
 import { pollAttestations, type AttestationOptions } from './attestation.js';
 import type { TickResult } from './chain-indexer.js';
@@ -36,7 +36,8 @@ export interface IndexerRunner {
 export interface RunnerDeps {
   /** One source per chain, of any family (source.ts). */
   readonly indexers: readonly IndexerSource[];
-  readonly knex: Knex;
+  /** The primary (the attestation passes write through it). */
+  readonly db: Session;
   readonly iris: IrisClient;
   readonly attestation: AttestationOptions;
   readonly logger: Logger;
@@ -130,7 +131,7 @@ export function startIndexerRunner(deps: RunnerDeps): IndexerRunner {
     while (!stopped) {
       if (indexer.isWriter()) {
         try {
-          const pass = await pollAttestations(deps.knex, deps.iris, {
+          const pass = await pollAttestations(deps.db, deps.iris, {
             ...deps.attestation,
             chain,
           });

@@ -17,7 +17,11 @@ import {
   type RunningService,
 } from '@ctss/server-kit';
 import express from 'express';
-import { createAdminKnex } from '../db/connect.js';
+import {
+  answersWithin,
+  createWriterDatabase,
+  WRITER_STATEMENT_TIMEOUTS_MS,
+} from '../db/connect.js';
 import { ChainIndexer } from './chain-indexer.js';
 import type { IndexerConfig } from './config.js';
 import { IrisClient } from './iris.js';
@@ -42,13 +46,18 @@ export async function startIndexerService(
   config: IndexerConfig,
   logger: Logger,
 ): Promise<RunningService> {
-  const knex = createAdminKnex(config.DATABASE_URL, { poolMax: 4, logger });
-  const locks = new ChainLocks(config.DATABASE_URL);
+  // Four connections for the writes, one kept for the chains' advisory locks (lock.ts).
+  const db = createWriterDatabase(
+    config.DATABASE_URL,
+    { poolMax: 5, timeouts: { statementTimeoutMs: WRITER_STATEMENT_TIMEOUTS_MS.indexer } },
+    logger,
+  );
+  const locks = new ChainLocks(db);
   const metrics = createMetrics({ prefix: 'monitoring_indexer_' });
   const indexers: IndexerSource[] = config.INDEXER_CHAINS.map((chain) =>
     chain.family === 'solana'
-      ? new SolanaSource(chain, new SolanaRpc(chain.rpcUrls, chain.rpcTimeoutMs), knex, locks)
-      : new ChainIndexer(chain, createChainClient(chain), createChainClient(chain, 0), knex, locks),
+      ? new SolanaSource(chain, new SolanaRpc(chain.rpcUrls, chain.rpcTimeoutMs), db, locks)
+      : new ChainIndexer(chain, createChainClient(chain), createChainClient(chain, 0), db, locks),
   );
   const moveIndexers = [
     ...config.INDEXER_SUI_CHAINS.map((c) =>
@@ -57,15 +66,15 @@ export async function startIndexerService(
     ...config.INDEXER_APTOS_CHAINS.map((c) =>
       moveIndexer(c, c.startVersion, c.maxVersionRange, new AptosReader(c)),
     ),
-  ].map(({ settings, reader }) => new MoveChainIndexer(settings, reader, knex, locks));
+  ].map(({ settings, reader }) => new MoveChainIndexer(settings, reader, db, locks));
   if (indexers.length + moveIndexers.length === 0) {
     logger.warn('INDEXER_CHAINS is empty: nothing to index');
   }
   const runner = startIndexerRunner({
     indexers: [...indexers, ...moveIndexers],
-    knex,
+    db,
     // One Iris budget for every indexer process on this database (iris-budget.ts).
-    iris: new IrisClient(config.IRIS_URL, new PgRateGate(knex, config.IRIS_RATE_PER_SECOND)),
+    iris: new IrisClient(config.IRIS_URL, new PgRateGate(db, config.IRIS_RATE_PER_SECOND)),
     attestation: {
       timeoutSeconds: config.ATTESTATION_TIMEOUT_SECONDS,
       recheckSeconds: config.IRIS_RECHECK_SECONDS,
@@ -85,8 +94,7 @@ export async function startIndexerService(
   });
   // Ready when the database answers within 2 s and holds the indexer's tables (migrated).
   app.get('/ready', (_req, res, next) => {
-    const probe = knex.raw('select 1 from indexer_cursors limit 1').timeout(2_000);
-    probe.then(
+    answersWithin(db, 'select 1 from indexer_cursors limit 1', 2_000).then(
       () => res.json({ status: 'ready' }),
       () => next(new DependencyUnavailableError('database', 5)),
     );
@@ -113,7 +121,7 @@ export async function startIndexerService(
     async close() {
       await runner.stop();
       await locks.close();
-      await knex.destroy();
+      await db.close();
     },
   };
 }

@@ -1,12 +1,17 @@
 /**
- * The indexer's writes (docs/indexer.md "Writes, cursor and reorgs"): every batch of records,
- * destination receipts and the chain's cursor in ONE transaction, idempotent on the origin log
- * key, guarded by a compare-and-set of the cursor so a writer that lost its lock cannot move a
- * cursor another writer has moved. Rollups follow through the table's triggers.
+ * The indexer's statements (docs/indexer.md "Writes, cursor and reorgs"), plain SQL text with
+ * `$n` placeholders run on the database layer (db/database.ts; docs/architecture.md "Database
+ * layer"): every batch of records, destination receipts and the chain's cursor in ONE
+ * transaction, idempotent on the origin log key, guarded by a compare-and-set of the cursor so a
+ * writer that lost its lock cannot move a cursor another writer has moved. Rollups follow through
+ * the table's triggers. Rows go in as one JSON array per statement, expanded by
+ * `jsonb_populate_recordset` against the table's own row type (docs/decisions.md "D250. The
+ * indexer, the rank job and the seed on the database layer"). The statements are written to
+ * src/queries/indexer.sql by test/queries.int.test.ts.
  */
-import type { Knex } from 'knex';
-import { moveCursor } from './cursor.js';
 import { keccak256, type Hex } from 'viem';
+import { recordsetJson, type Queryable, type Session } from '../db/statements.js';
+import { moveCursor } from './cursor.js';
 import type { TransferRow } from './decode.js';
 
 /** A chain's scan position: the last block fully written, and its hash. */
@@ -52,6 +57,19 @@ export type MatchScope =
     }
   | { readonly kind: 'records'; readonly ids: readonly string[] };
 
+/** The destination columns a matched receipt sets (the update of {@link matchDestinations}). */
+const MATCH_SQL = `update transactions t
+    set destination_tx_hash = r.tx_hash,
+        receive_amount = coalesce(r.mint_amount, t.receive_amount),
+        destination_tx_status = 'success',
+        fee_executed = coalesce(r.fee_executed, t.fee_executed),
+        received_at = r.received_at,
+        attested_at = coalesce(t.attested_at, r.received_at)
+   from cctp_received r
+  where t.log_index is not null and t.destination_tx_hash is null and t.cctp_nonce is not null
+    and r.network = t.network and r.destination_domain = t.destination_domain
+    and r.source_domain = t.source_domain and r.version = t.version and r.nonce = t.cctp_nonce`;
+
 /**
  * Sets destination fields from the receipts seen so far: a record whose (destination domain,
  * source domain, version, nonce) has a `MessageReceived` becomes `success` with that tx hash, the
@@ -60,73 +78,29 @@ export type MatchScope =
  * attested before it can be received). Only the scoped receipts or records are looked at.
  *
  * @returns the number of records completed.
+ * @throws database errors.
  */
-export async function matchDestinations(
-  knex: Knex | Knex.Transaction,
-  scope: MatchScope,
-): Promise<number> {
-  const [filter, bindings]: [string, Knex.RawBinding[]] =
-    scope.kind === 'receipts'
-      ? [
-          'r.network = ? and r.destination_domain = ? and r.tx_hash = any(?::text[])',
-          [scope.network, scope.domain, [...scope.txHashes]],
-        ]
-      : ['t.id = any(?::bigint[])', [[...scope.ids]]];
-  if ((scope.kind === 'receipts' ? scope.txHashes : scope.ids).length === 0) return 0;
-  const result = await knex.raw<{ rowCount: number }>(
-    `update transactions t
-        set destination_tx_hash = r.tx_hash,
-            receive_amount = coalesce(r.mint_amount, t.receive_amount),
-            destination_tx_status = 'success',
-            fee_executed = coalesce(r.fee_executed, t.fee_executed),
-            received_at = r.received_at,
-            attested_at = coalesce(t.attested_at, r.received_at)
-       from cctp_received r
-      where t.log_index is not null and t.destination_tx_hash is null and t.cctp_nonce is not null
-        and r.network = t.network and r.destination_domain = t.destination_domain
-        and r.source_domain = t.source_domain and r.version = t.version and r.nonce = t.cctp_nonce
-        and ${filter}`,
-    bindings,
+export async function matchDestinations(db: Queryable, scope: MatchScope): Promise<number> {
+  if (scope.kind === 'receipts') {
+    if (scope.txHashes.length === 0) return 0;
+    const result = await db.execute(
+      `${MATCH_SQL}
+    and r.network = $1 and r.destination_domain = $2 and r.tx_hash = any($3::text[])`,
+      [scope.network, scope.domain, [...scope.txHashes]],
+    );
+    return result.rowCount;
+  }
+  if (scope.ids.length === 0) return 0;
+  const result = await db.execute(
+    `${MATCH_SQL}
+    and t.id = any($1::bigint[])`,
+    [[...scope.ids]],
   );
   return result.rowCount;
 }
 
-/** The destination fields a record loses when its receipt is undone (a reorg). */
-const UNRECEIVED = { received_at: null, fee_executed: null } as const;
-
-/**
- * The columns an attestation sets on a record (docs/indexer.md "Record fields"): `attested_at`
- * = now unless already set, and for v2 `message_hash` = keccak-256 of the attested message
- * (Iris's `message`, with the nonce it assigned; v1's hash is known from `MessageSent`).
- *
- * @param message the attested message, 0x hex.
- */
-function attestedColumns(
-  knex: Knex | Knex.Transaction,
-  version: 1 | 2,
-  message: string,
-): Record<string, unknown> {
-  return {
-    attested_at: knex.raw('coalesce(attested_at, now())'),
-    ...(version === 2 && /^0x[0-9a-fA-F]*$/.test(message)
-      ? { message_hash: keccak256(message as Hex) }
-      : {}),
-  };
-}
-
-/** The v1 columns an attestation fills where the origin did not: the nonce, the message hash. */
-function v1FromIris(
-  trx: Knex.Transaction,
-  message: string,
-  eventNonce: string,
-): Record<string, unknown> {
-  return {
-    cctp_nonce: trx.raw('coalesce(cctp_nonce, ?)', [eventNonce]),
-    ...(/^0x[0-9a-fA-F]*$/.test(message)
-      ? { message_hash: trx.raw('coalesce(message_hash, ?)', [keccak256(message as Hex)]) }
-      : {}),
-  };
-}
+/** Whether `message` is 0x hex (only then is its keccak-256 a message hash). */
+const isHex = (message: string): message is Hex => /^0x[0-9a-fA-F]*$/.test(message);
 
 /** An origin transaction due for an Iris check (docs/indexer.md "Attestation"). */
 export interface DueTransaction {
@@ -140,15 +114,12 @@ export interface DueTransaction {
   readonly age_seconds: string;
 }
 
-/** Restricts `query` to the records of `chain` (absent = every chain). */
-function ofChain<Q extends Knex.QueryBuilder>(
-  query: Q,
-  chain: { readonly network: string; readonly domain: number } | undefined,
-): Q {
-  return chain
-    ? (query.where({ network: chain.network, source_domain: chain.domain }) as Q)
-    : query;
-}
+/** A chain's network and domain, or (`$1` null) every chain: the filter of the attestation pass. */
+type ChainFilter = { readonly network: string; readonly domain: number } | undefined;
+
+/** The `$1`, `$2` values of a `($1::text is null or (network = $1 and source_domain = $2))` filter. */
+const chainValues = (chain: ChainFilter): [string | null, number | null] =>
+  chain ? [chain.network, chain.domain] : [null, null];
 
 /**
  * Up to `batch` origin transactions with indexed, unattested records whose next check is due
@@ -158,44 +129,39 @@ function ofChain<Q extends Knex.QueryBuilder>(
  * @throws database errors.
  */
 export async function dueAttestations(
-  knex: Knex,
-  chain: { readonly network: string; readonly domain: number } | undefined,
+  db: Queryable,
+  chain: ChainFilter,
   batch: number,
 ): Promise<DueTransaction[]> {
-  return (await ofChain(
-    knex('transactions')
-      .select('network', 'source_tx_hash', 'source_domain', 'version')
-      .max('iris_attempts as attempts')
-      .select(knex.raw(`extract(epoch from now() - min(created_at))::text as age_seconds`))
-      .whereRaw('log_index is not null and not attested')
-      .whereRaw('(iris_next_at is null or iris_next_at <= now())'),
-    chain,
-  )
-    .groupBy('network', 'source_tx_hash', 'source_domain', 'version')
-    .orderByRaw('min(iris_attempts), min(iris_next_at) nulls first, min(created_at) desc')
-    .limit(batch)) as DueTransaction[];
+  return db.rows<DueTransaction>(
+    `select network, source_tx_hash, source_domain, version, max(iris_attempts) as attempts,
+            extract(epoch from now() - min(created_at))::text as age_seconds
+       from transactions
+      where log_index is not null and not attested
+        and (iris_next_at is null or iris_next_at <= now())
+        and ($1::text is null or (network = $1 and source_domain = $2))
+      group by network, source_tx_hash, source_domain, version
+      order by min(iris_attempts), min(iris_next_at) nulls first, min(created_at) desc
+      limit $3`,
+    [...chainValues(chain), batch],
+  );
 }
 
-/** The key of an origin transaction's records. */
-function originOf(tx: DueTransaction) {
-  return {
-    network: tx.network,
-    source_tx_hash: tx.source_tx_hash,
-    source_domain: tx.source_domain,
-  };
-}
+/** The `$1`..`$3` values of an origin transaction's records. */
+const originValues = (tx: DueTransaction) => [tx.network, tx.source_tx_hash, tx.source_domain];
 
 /**
  * The ids of `tx`'s indexed records, in log order (the order Iris lists its messages in).
  *
  * @throws database errors.
  */
-export async function indexedRecordsOf(knex: Knex, tx: DueTransaction): Promise<string[]> {
-  const rows = (await knex('transactions')
-    .select('id')
-    .where(originOf(tx))
-    .whereNotNull('log_index')
-    .orderBy('log_index')) as { id: string }[];
+export async function indexedRecordsOf(db: Queryable, tx: DueTransaction): Promise<string[]> {
+  const rows = await db.rows<{ id: string }>(
+    `select id from transactions
+      where network = $1 and source_tx_hash = $2 and source_domain = $3 and log_index is not null
+      order by log_index`,
+    originValues(tx),
+  );
   return rows.map((row) => row.id);
 }
 
@@ -218,42 +184,49 @@ export type AttestationAnswer =
   | { readonly id: string; readonly attested: false; readonly nextCheckSeconds: number };
 
 /**
+ * An attested record (docs/indexer.md "Record fields"): the check counted, the attestation error
+ * cleared, `attested_at` = now unless already set; v2 (`$2` = 2): `message_hash` = keccak-256 of
+ * the attested message (`$3`; Iris's `message`, with the nonce it assigned; kept when the message
+ * is not hex) and the nonce (`$4`); v1: both only where the origin left them empty (v1's hash is
+ * known from `MessageSent`).
+ */
+const ATTESTED_SQL = `update transactions
+    set attested = true, has_attestation_error = false,
+        iris_checked_at = now(), iris_attempts = iris_attempts + 1, iris_next_at = null,
+        attested_at = coalesce(attested_at, now()),
+        message_hash = case when $2::int = 2 then coalesce($3::text, message_hash)
+                            else coalesce(message_hash, $3::text) end,
+        cctp_nonce = case when $2::int = 2 then $4::text else coalesce(cctp_nonce, $4::text) end
+  where id = $1`;
+
+/**
  * Records one transaction's answers in one database transaction: an attested record is marked
- * (attestation error cleared, `attestedColumns`, the v2 nonce), any other is asked again after
- * its `nextCheckSeconds`; both count the check.
+ * ({@link ATTESTED_SQL}), any other is asked again after its `nextCheckSeconds`; both count the
+ * check.
  *
  * @throws database errors (nothing is written then).
  */
 export async function recordAttestationAnswers(
-  knex: Knex,
+  db: Session,
   answers: readonly AttestationAnswer[],
 ): Promise<void> {
-  await knex.transaction(async (trx) => {
+  await db.transaction(async (tx) => {
     for (const answer of answers) {
-      const checked = {
-        iris_checked_at: trx.fn.now(),
-        iris_attempts: trx.raw('iris_attempts + 1'),
-      };
       if (answer.attested) {
-        await trx('transactions')
-          .where({ id: answer.id })
-          .update({
-            attested: true,
-            has_attestation_error: false,
-            ...checked,
-            iris_next_at: null,
-            ...attestedColumns(trx, answer.version, answer.message),
-            ...(answer.version === 2
-              ? { cctp_nonce: answer.nonce }
-              : v1FromIris(trx, answer.message, answer.nonce)),
-          });
+        await tx.execute(ATTESTED_SQL, [
+          answer.id,
+          answer.version,
+          isHex(answer.message) ? keccak256(answer.message) : null,
+          answer.nonce,
+        ]);
       } else {
-        await trx('transactions')
-          .where({ id: answer.id })
-          .update({
-            ...checked,
-            iris_next_at: trx.raw(`now() + make_interval(secs => ?)`, [answer.nextCheckSeconds]),
-          });
+        await tx.execute(
+          `update transactions
+              set iris_checked_at = now(), iris_attempts = iris_attempts + 1,
+                  iris_next_at = now() + make_interval(secs => $2)
+            where id = $1`,
+          [answer.id, answer.nextCheckSeconds],
+        );
       }
     }
   });
@@ -265,14 +238,16 @@ export async function recordAttestationAnswers(
  * @throws database errors.
  */
 export async function deferAttestationCheck(
-  knex: Knex,
+  db: Queryable,
   tx: DueTransaction,
   seconds: number,
 ): Promise<void> {
-  await knex('transactions')
-    .where(originOf(tx))
-    .whereRaw('log_index is not null and not attested')
-    .update({ iris_next_at: knex.raw(`now() + make_interval(secs => ?)`, [seconds]) });
+  await db.execute(
+    `update transactions set iris_next_at = now() + make_interval(secs => $4)
+      where network = $1 and source_tx_hash = $2 and source_domain = $3
+        and log_index is not null and not attested`,
+    [...originValues(tx), seconds],
+  );
 }
 
 /**
@@ -282,14 +257,17 @@ export async function deferAttestationCheck(
  * @throws database errors.
  */
 export async function flagOverdueAttestations(
-  knex: Knex,
-  chain: { readonly network: string; readonly domain: number } | undefined,
+  db: Queryable,
+  chain: ChainFilter,
   timeoutSeconds: number,
 ): Promise<void> {
-  await ofChain(knex('transactions'), chain)
-    .whereRaw('log_index is not null and not attested and not has_attestation_error')
-    .where('created_at', '<', knex.raw(`now() - make_interval(secs => ?)`, [timeoutSeconds]))
-    .update({ has_attestation_error: true });
+  await db.execute(
+    `update transactions set has_attestation_error = true
+      where ($1::text is null or (network = $1 and source_domain = $2))
+        and log_index is not null and not attested and not has_attestation_error
+        and created_at < now() - make_interval(secs => $3)`,
+    [...chainValues(chain), timeoutSeconds],
+  );
 }
 
 /** What one scanned range writes. */
@@ -308,10 +286,73 @@ export interface Batch {
 }
 
 /**
- * Rows per INSERT statement: a statement carries at most 65,535 bind parameters (PostgreSQL's
- * wire protocol) and a record has about 20 columns, so a dense step of more rows goes in chunks.
+ * Rows per INSERT statement: a dense step of more rows goes in several statements, so no one
+ * statement (and its JSON parameter) grows without bound.
  */
 const INSERT_CHUNK_ROWS = 1_000;
+
+/** The columns of a transfer record the indexer writes (every key of {@link TransferRow}). */
+const TRANSFER_COLUMNS = [
+  'network',
+  'source_domain',
+  'source_tx_hash',
+  'destination_domain',
+  'sender',
+  'recipient',
+  'deposit_amount',
+  'receive_amount',
+  'relayer_fee',
+  'gas_drop_amount',
+  'is_gas_drop_in_native',
+  'max_fee',
+  'confirmed',
+  'created_at',
+  'log_index',
+  'block_number',
+  'block_hash',
+  'version',
+  'cctp_nonce',
+  'message_hash',
+  'min_finality_threshold',
+] as const satisfies readonly (keyof TransferRow)[];
+
+/** The columns of a receipt (every key of {@link ReceivedRow}). */
+const RECEIVED_COLUMNS = [
+  'network',
+  'destination_domain',
+  'source_domain',
+  'version',
+  'nonce',
+  'tx_hash',
+  'log_index',
+  'block_number',
+  'block_hash',
+  'mint_amount',
+  'fee_executed',
+  'received_at',
+] as const satisfies readonly (keyof ReceivedRow)[];
+
+/**
+ * Inserts the records of `$1` (a JSON array of {@link TRANSFER_COLUMNS} objects); a log already
+ * stored keeps its row and takes the new block fields (a log re-included in another block).
+ * Returns each row's id and whether it was inserted.
+ */
+const INSERT_TRANSFERS_SQL = `insert into transactions (${TRANSFER_COLUMNS.join(', ')})
+  select ${TRANSFER_COLUMNS.join(', ')} from jsonb_populate_recordset(null::transactions, $1::jsonb)
+  on conflict (network, source_domain, source_tx_hash, log_index) do update
+     set block_number = excluded.block_number, block_hash = excluded.block_hash,
+         created_at = excluded.created_at, confirmed = excluded.confirmed
+   where (transactions.block_hash, transactions.created_at, transactions.confirmed)
+         is distinct from (excluded.block_hash, excluded.created_at, excluded.confirmed)
+  returning id::text, (xmax = 0) as inserted`;
+
+/** Inserts the receipts of `$1` (a JSON array); a receipt already stored takes the new fields. */
+const INSERT_RECEIVED_SQL = `insert into cctp_received (${RECEIVED_COLUMNS.join(', ')})
+  select ${RECEIVED_COLUMNS.join(', ')} from jsonb_populate_recordset(null::cctp_received, $1::jsonb)
+  on conflict (network, destination_domain, tx_hash, log_index) do update
+     set block_number = excluded.block_number, block_hash = excluded.block_hash,
+         mint_amount = excluded.mint_amount, fee_executed = excluded.fee_executed,
+         received_at = excluded.received_at`;
 
 /**
  * Writes a batch and moves the cursor in one transaction. Re-writing the same logs changes
@@ -320,10 +361,10 @@ const INSERT_CHUNK_ROWS = 1_000;
  * @returns the number of transfer rows inserted (not counting rows already present).
  * @throws {CursorMovedError} when the stored cursor is not `batch.expected` (nothing is written).
  */
-export async function writeBatch(knex: Knex, batch: Batch): Promise<number> {
-  return knex.transaction(async (trx) => {
+export async function writeBatch(db: Session, batch: Batch): Promise<number> {
+  return db.transaction(async (tx) => {
     await moveCursor(
-      trx,
+      tx,
       batch.chain,
       batch.expected,
       batch.next,
@@ -332,52 +373,26 @@ export async function writeBatch(knex: Knex, batch: Batch): Promise<number> {
     );
     let inserted = 0;
     const ids: string[] = [];
-    if (batch.transfers.length > 0) {
-      const rows = batch.transfers.map((r) => ({
-        ...r,
-        block_number: r.block_number.toString(),
-        deposit_amount: r.deposit_amount.toString(),
-        receive_amount: r.receive_amount.toString(),
-        relayer_fee: r.relayer_fee.toString(),
-        gas_drop_amount: r.gas_drop_amount.toString(),
-        max_fee: r.max_fee.toString(),
-      }));
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK_ROWS) {
-        const insert = trx('transactions')
-          .insert(rows.slice(i, i + INSERT_CHUNK_ROWS))
-          .toSQL();
-        const result = await trx.raw<{ rows: { id: string; inserted: boolean }[] }>(
-          `${insert.sql} on conflict (network, source_domain, source_tx_hash, log_index) do update
-              set block_number = excluded.block_number, block_hash = excluded.block_hash,
-                  created_at = excluded.created_at, confirmed = excluded.confirmed
-            where (transactions.block_hash, transactions.created_at, transactions.confirmed)
-                  is distinct from (excluded.block_hash, excluded.created_at, excluded.confirmed)
-            returning id::text, (xmax = 0) as inserted`,
-          insert.bindings as Knex.RawBinding[],
-        );
-        inserted += result.rows.filter((r) => r.inserted).length;
-        ids.push(...result.rows.map((r) => r.id));
-      }
+    for (let i = 0; i < batch.transfers.length; i += INSERT_CHUNK_ROWS) {
+      const rows = await tx.rows<{ id: string; inserted: boolean }>(INSERT_TRANSFERS_SQL, [
+        recordsetJson(batch.transfers.slice(i, i + INSERT_CHUNK_ROWS)),
+      ]);
+      inserted += rows.filter((r) => r.inserted).length;
+      ids.push(...rows.map((r) => r.id));
     }
-    const received = batch.received.map((r) => ({
-      ...r,
-      block_number: r.block_number.toString(),
-      mint_amount: r.mint_amount?.toString() ?? null,
-      fee_executed: r.fee_executed?.toString() ?? null,
-    }));
-    for (let i = 0; i < received.length; i += INSERT_CHUNK_ROWS) {
-      await trx('cctp_received')
-        .insert(received.slice(i, i + INSERT_CHUNK_ROWS))
-        .onConflict(['network', 'destination_domain', 'tx_hash', 'log_index'])
-        .merge(['block_number', 'block_hash', 'mint_amount', 'fee_executed', 'received_at']);
+    for (let i = 0; i < batch.received.length; i += INSERT_CHUNK_ROWS) {
+      await tx.execute(INSERT_RECEIVED_SQL, [
+        recordsetJson(batch.received.slice(i, i + INSERT_CHUNK_ROWS)),
+      ]);
     }
-    await trx('transactions')
-      .where({ network: batch.chain.network, source_domain: batch.chain.domain })
-      .whereRaw('log_index is not null and not confirmed')
-      .where('block_number', '<=', batch.safeBlock.toString())
-      .update({ confirmed: true });
-    await matchDestinations(trx, { kind: 'records', ids });
-    await matchDestinations(trx, {
+    await tx.execute(
+      `update transactions set confirmed = true
+        where network = $1 and source_domain = $2 and log_index is not null and not confirmed
+          and block_number <= $3`,
+      [batch.chain.network, batch.chain.domain, batch.safeBlock.toString()],
+    );
+    await matchDestinations(tx, { kind: 'records', ids });
+    await matchDestinations(tx, {
       kind: 'receipts',
       network: batch.chain.network,
       domain: batch.chain.domain,
@@ -390,22 +405,24 @@ export async function writeBatch(knex: Knex, batch: Batch): Promise<number> {
 /**
  * Block numbers (above `above`) of this chain's rows and receipts with their stored hashes,
  * for checking against the chain after a reorg.
+ *
+ * @throws database errors.
  */
 export async function storedBlocksAbove(
-  knex: Knex,
+  db: Queryable,
   chain: ChainKey,
   above: bigint,
 ): Promise<Map<bigint, Set<string>>> {
-  const result = await knex.raw<{ rows: { block_number: string; block_hash: string }[] }>(
+  const rows = await db.rows<{ block_number: string; block_hash: string }>(
     `select distinct block_number, block_hash from transactions
-      where network = ? and source_domain = ? and log_index is not null and block_number > ?
+      where network = $1 and source_domain = $2 and log_index is not null and block_number > $3
      union
      select distinct block_number, block_hash from cctp_received
-      where network = ? and destination_domain = ? and block_number > ?`,
-    [chain.network, chain.domain, above.toString(), chain.network, chain.domain, above.toString()],
+      where network = $1 and destination_domain = $2 and block_number > $3`,
+    [chain.network, chain.domain, above.toString()],
   );
   const blocks = new Map<bigint, Set<string>>();
-  for (const row of result.rows) {
+  for (const row of rows) {
     const n = BigInt(row.block_number);
     const set = blocks.get(n) ?? new Set<string>();
     set.add(row.block_hash);
@@ -424,39 +441,43 @@ export async function storedBlocksAbove(
  * @throws {CursorMovedError} when the stored cursor is not `expected`.
  */
 export async function rewind(
-  knex: Knex,
+  db: Session,
   chain: ChainKey,
   expected: Cursor,
   to: Cursor | undefined,
   canonical: ReadonlyMap<bigint, string>,
 ): Promise<number> {
-  return knex.transaction(async (trx) => {
-    await moveCursor(trx, chain, expected, to);
+  return db.transaction(async (tx) => {
+    await moveCursor(tx, chain, expected, to);
     const floor = (to?.number ?? -1n).toString();
     const keep = [...canonical].map(([n, h]) => `${n.toString()}:${h}`);
-    const stale = (table: string, domainColumn: string) =>
-      trx(table)
-        .where({ network: chain.network, [domainColumn]: chain.domain })
-        .where('block_number', '>', floor)
-        .whereRaw(`not (block_number::text || ':' || block_hash = any(?::text[]))`, [keep]);
-    const dropped: { tx_hash: string }[] = await stale('cctp_received', 'destination_domain')
-      .delete()
-      .returning(['tx_hash']);
+    const values = [chain.network, chain.domain, floor, keep];
+    const dropped = await tx.rows<{ tx_hash: string }>(
+      `delete from cctp_received
+        where network = $1 and destination_domain = $2 and block_number > $3
+          and not (block_number::text || ':' || block_hash = any($4::text[]))
+        returning tx_hash`,
+      values,
+    );
     if (dropped.length > 0) {
-      await trx('transactions')
-        .where({ network: chain.network, destination_domain: chain.domain })
-        .whereIn(
-          'destination_tx_hash',
-          dropped.map((d) => d.tx_hash),
-        )
-        .update({
-          destination_tx_hash: null,
-          destination_tx_status: 'pending',
-          receive_amount: trx.raw('deposit_amount - relayer_fee'),
-          ...UNRECEIVED,
-        });
+      // The record loses its destination fields: pending again, the amount before any mint.
+      await tx.execute(
+        `update transactions
+            set destination_tx_hash = null, destination_tx_status = 'pending',
+                receive_amount = deposit_amount - relayer_fee,
+                received_at = null, fee_executed = null
+          where network = $1 and destination_domain = $2 and destination_tx_hash = any($3::text[])`,
+        [chain.network, chain.domain, dropped.map((d) => d.tx_hash)],
+      );
     }
-    return Number(await stale('transactions', 'source_domain').whereNotNull('log_index').delete());
+    const deleted = await tx.execute(
+      `delete from transactions
+        where network = $1 and source_domain = $2 and block_number > $3
+          and not (block_number::text || ':' || block_hash = any($4::text[]))
+          and log_index is not null`,
+      values,
+    );
+    return deleted.rowCount;
   });
 }
 
@@ -467,21 +488,21 @@ export async function rewind(
  * The rollups follow through the delete trigger.
  *
  * @returns the number of records deleted.
+ * @throws database errors.
  */
 export async function deleteUnfinalized(
-  knex: Knex,
+  db: Queryable,
   chain: ChainKey,
   height: bigint,
   keep: readonly string[],
 ): Promise<number> {
-  return Number(
-    await knex('transactions')
-      .where({ network: chain.network, source_domain: chain.domain, confirmed: false })
-      .whereNotNull('log_index')
-      .where('block_number', '<=', height.toString())
-      .whereRaw('not (source_tx_hash = any(?::text[]))', [[...keep]])
-      .delete(),
+  const result = await db.execute(
+    `delete from transactions
+      where network = $1 and source_domain = $2 and not confirmed and log_index is not null
+        and block_number <= $3 and not (source_tx_hash = any($4::text[]))`,
+    [chain.network, chain.domain, height.toString(), [...keep]],
   );
+  return result.rowCount;
 }
 
 /** A record bound for an indexed chain that has not been received there yet. */
@@ -497,20 +518,27 @@ export interface AwaitedReceive {
  * Records into `chain` (its network and domain as destination) with a known CCTP nonce and no
  * destination transaction yet, newest first: what a source that looks receives up by message
  * (docs/indexer.md "Solana") asks about.
+ *
+ * @throws database errors.
  */
 export async function awaitedReceives(
-  knex: Knex,
+  db: Queryable,
   chain: ChainKey,
   limit: number,
 ): Promise<AwaitedReceive[]> {
-  const rows = (await knex('transactions')
-    .select(knex.raw('id::text as id'), 'source_domain', 'version', 'cctp_nonce')
-    .where({ network: chain.network, destination_domain: chain.domain })
-    .whereNotNull('log_index')
-    .whereNull('destination_tx_hash')
-    .whereNotNull('cctp_nonce')
-    .orderBy('created_at', 'desc')
-    .limit(limit)) as { id: string; source_domain: string; version: number; cctp_nonce: string }[];
+  const rows = await db.rows<{
+    id: string;
+    source_domain: string;
+    version: number;
+    cctp_nonce: string;
+  }>(
+    `select id::text as id, source_domain, version, cctp_nonce from transactions
+      where network = $1 and destination_domain = $2 and log_index is not null
+        and destination_tx_hash is null and cctp_nonce is not null
+      order by created_at desc
+      limit $3`,
+    [chain.network, chain.domain, limit],
+  );
   return rows.map((r) => ({
     id: r.id,
     source_domain: Number(r.source_domain),

@@ -37,7 +37,7 @@ describe('migrations, on a real database', () => {
     const hour = 3_600_000;
     const start = Date.parse('2026-11-19T20:00:00Z');
     await insertAll(
-      db.knex,
+      db.database,
       Array.from({ length: 40 }, (_, i) =>
         aTransaction({
           network: i % 5 === 0 ? 'testnet' : 'mainnet',

@@ -18,7 +18,7 @@
  *   rule version on every row, and the job's health").
  */
 import { DEFAULT_CHAINS } from '@ctss/domain-types';
-import type { Knex } from 'knex';
+import type { Session } from '../db/statements.js';
 import { ruleVersion, type PointsRule } from './rule.js';
 
 /** Advisory lock key of the points job ("ctsspnts"); a second run waits for the first. */
@@ -80,31 +80,32 @@ function multiplierSql(rule: PointsRule): string {
 }
 
 /**
- * Runs the points job once on `knex` (the primary).
+ * Runs the points job once on `db` (the primary), in one transaction: the job's statements,
+ * plain SQL text written to src/queries/points.sql by test/queries.int.test.ts. The advisory lock
+ * is transaction scoped (`pg_advisory_xact_lock`): COMMIT or ROLLBACK releases it.
  *
  * @param options.rebuild recompute every sender even when the rule is unchanged.
  * @returns the mode, the rule version and how many senders / wallets were recomputed.
  * @throws database errors (the transaction is rolled back; nothing is half-applied).
  */
 export async function recomputePoints(
-  knex: Knex,
+  db: Session,
   rule: PointsRule,
   options: { rebuild?: boolean } = {},
 ): Promise<PointsRunResult> {
   const version = ruleVersion(rule);
-  return knex.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(?::bigint)', [POINTS_JOB_LOCK.toString()]);
-    const state = await trx.raw<{ rows: { rule_version: string }[] }>(
+  return db.transaction(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock($1::bigint)', [POINTS_JOB_LOCK.toString()]);
+    const state = await tx.first<{ rule_version: string }>(
       'select rule_version from points_state where id = 1',
     );
-    const stored = state.rows[0]?.rule_version;
+    const stored = state?.rule_version;
     // A row of another rule (a restore, a manual write) makes the incremental result wrong too.
     const foreign =
       stored === version
-        ? await trx.raw<{ rows: unknown[] }>(
-            'select 1 from wallet_swap_points where rule_version <> ? limit 1',
-            [version],
-          )
+        ? await tx.rows('select 1 from wallet_swap_points where rule_version <> $1 limit 1', [
+            version,
+          ])
         : undefined;
     const reason: RebuildReason | undefined =
       options.rebuild === true
@@ -113,36 +114,34 @@ export async function recomputePoints(
           ? 'first_run'
           : stored !== version
             ? 'rule_changed'
-            : (foreign?.rows.length ?? 0) > 0
+            : (foreign?.length ?? 0) > 0
               ? 'rows_of_other_rule'
               : undefined;
     const rebuild = reason !== undefined;
 
     if (rebuild) {
-      await trx.raw('delete from points_dirty');
-      await trx.raw(`create temp table points_scope on commit drop as
+      await tx.execute('delete from points_dirty');
+      await tx.execute(`create temp table points_scope on commit drop as
         select network, sender from transactions
         union select network, sender from wallet_swap_points`);
     } else {
       // Only the marks visible now are taken; marks committed later stay for the next run.
-      await trx.raw(`create temp table points_scope on commit drop as
+      await tx.execute(`create temp table points_scope on commit drop as
         with taken as (delete from points_dirty returning network, sender)
         select distinct network, sender from taken`);
     }
-    await trx.raw('create index on points_scope (network, sender)');
-    await trx.raw('analyze points_scope');
-    const senders = await trx.raw<{ rows: { n: number }[] }>(
-      'select count(*)::int as n from points_scope',
-    );
+    await tx.execute('create index on points_scope (network, sender)');
+    await tx.execute('analyze points_scope');
+    const senders = await tx.first<{ n: number }>('select count(*)::int as n from points_scope');
 
-    await trx.raw(`create temp table points_keys on commit drop as
+    await tx.execute(`create temp table points_keys on commit drop as
       select distinct w.chain_type, w.address_key
         from wallet_swap_points w join points_scope s using (network, sender)`);
-    await trx.raw(`delete from wallet_swap_points w using points_scope s
+    await tx.execute(`delete from wallet_swap_points w using points_scope s
       where w.network = s.network and w.sender = s.sender`);
-    await trx.raw(
+    await tx.execute(
       `insert into wallet_swap_points (network, sender, chain_type, address_key, points_micro, transfer_count, rule_version)
-      select network, sender, chain_type, ${ADDRESS_KEY_SQL}, points_micro, transfer_count, ?
+      select network, sender, chain_type, ${ADDRESS_KEY_SQL}, points_micro, transfer_count, $1
         from (
           select t.network, t.sender, ${chainTypeSql()} as chain_type,
                  sum(div(t.deposit_amount::numeric * ${Number(rule.perUsdMicro)} * ${multiplierSql(rule)}, 10000000000)) as points_micro,
@@ -153,10 +152,10 @@ export async function recomputePoints(
         ) computed`,
       [version],
     );
-    await trx.raw(`insert into points_keys
+    await tx.execute(`insert into points_keys
       select distinct w.chain_type, w.address_key
         from wallet_swap_points w join points_scope s using (network, sender)`);
-    const written = await trx.raw<{ rowCount: number | null }>(`
+    const written = await tx.execute(`
       insert into wallet_points as p (chain_type, address_key, swap_points, swap_points_mainnet,
                                       total_points_multiplied, total_points_multiplied_mainnet)
       select k.chain_type, k.address_key,
@@ -174,12 +173,12 @@ export async function recomputePoints(
              total_points_multiplied = excluded.swap_points * p.points_multiplier,
              total_points_multiplied_mainnet = excluded.swap_points_mainnet * p.points_multiplier,
              updated_at = now()`);
-    await trx.raw(
+    await tx.execute(
       `insert into points_state (id, rule_version, per_usd_micro, multipliers, rebuilt_at, ran_at)
-       values (1, ?, ?, ?::jsonb, now(), now())
+       values (1, $1, $2, $3::jsonb, now(), now())
        on conflict (id) do update set rule_version = excluded.rule_version,
          per_usd_micro = excluded.per_usd_micro, multipliers = excluded.multipliers,
-         rebuilt_at = case when ? then now() else points_state.rebuilt_at end, ran_at = now()`,
+         rebuilt_at = case when $4 then now() else points_state.rebuilt_at end, ran_at = now()`,
       [version, rule.perUsdMicro, JSON.stringify(rule.multipliers), rebuild],
     );
     return {
@@ -187,8 +186,8 @@ export async function recomputePoints(
       ...(reason === undefined ? {} : { reason }),
       rule_version: version,
       ...(stored !== undefined && stored !== version ? { previous_rule_version: stored } : {}),
-      senders: senders.rows[0]?.n ?? 0,
-      wallets: written.rowCount ?? 0,
+      senders: senders?.n ?? 0,
+      wallets: written.rowCount,
     };
   });
 }

@@ -3,7 +3,7 @@
  * (src/seed/users.ts, the users module), deterministic for a given seed. Used by the embedded
  * start (`src/server.ts`) and by `node dist/bin/seed.js` (also for benchmark volumes).
  */
-import type { Knex } from 'knex';
+import type { Session } from '../db/statements.js';
 import { createRng } from './rng.js';
 import { generateTransactions } from './transactions.js';
 import { seedUsers } from './users.js';
@@ -38,7 +38,7 @@ export interface SeedResult {
 }
 
 /** Writes demo data into a migrated database. */
-export async function seedDemoData(knex: Knex, options: SeedOptions): Promise<SeedResult> {
+export async function seedDemoData(db: Session, options: SeedOptions): Promise<SeedResult> {
   const rng = createRng(options.seed);
   const records = generateTransactions(rng.fork('transactions'), {
     count: options.transactions,
@@ -50,12 +50,12 @@ export async function seedDemoData(knex: Knex, options: SeedOptions): Promise<Se
     if (!options.url) throw new Error('seed: method copy needs a database url');
     transactions = await copyTransactions(options.url, records, options.copyRowsPerStatement);
   } else {
-    transactions = await insertTransactions(knex, records);
+    transactions = await insertTransactions(db, records);
   }
   const afterTransactions = performance.now();
   const users =
     options.users > 0
-      ? await seedUsers(knex, rng.fork('users'), {
+      ? await seedUsers(db, rng.fork('users'), {
           users: options.users,
           now: options.now,
           ...(options.usernameSuffix ? { usernameSuffix: options.usernameSuffix } : {}),

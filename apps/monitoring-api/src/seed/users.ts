@@ -7,7 +7,7 @@
  */
 import type { ChainType } from '@ctss/domain-types';
 import { base58 } from '@scure/base';
-import type { Knex } from 'knex';
+import type { Session } from '../db/statements.js';
 import { DEFAULT_USERNAME_SUFFIX } from '../users/config.js';
 import { recomputeRanks } from '../users/ranks.js';
 import type { Rng } from './rng.js';
@@ -137,14 +137,14 @@ function columns<T, const K extends readonly (keyof T)[]>(
 }
 
 async function insertUserBatch(
-  knex: Knex,
+  db: Session,
   users: SeedUser[],
   createdAt: Date,
 ): Promise<Map<string, number>> {
-  const result = await knex.raw<{ rows: { id: string; username: string }[] }>(
+  const rows = await db.rows<{ id: string; username: string }>(
     `insert into users (username, ref_code, domain_multiplier, staked_op_nfts, staked_eth_nfts, nft_points, created_at)
-     select u.*, ?::timestamptz
-       from unnest(?::text[], ?::text[], ?::float8[], ?::int[], ?::int[], ?::float8[]) as u
+     select u.*, $1::timestamptz
+       from unnest($2::text[], $3::text[], $4::float8[], $5::int[], $6::int[], $7::float8[]) as u
      returning id, username`,
     [
       createdAt.toISOString(),
@@ -158,24 +158,24 @@ async function insertUserBatch(
       ]),
     ],
   );
-  return new Map(result.rows.map((r) => [r.username, Number(r.id)]));
+  return new Map(rows.map((r) => [r.username, Number(r.id)]));
 }
 
 async function insertWalletBatch(
-  knex: Knex,
+  db: Session,
   rows: { userId: number; wallet: SeedWallet }[],
 ): Promise<void> {
   const w = rows.map((r) => r.wallet);
-  await knex.raw(
+  await db.execute(
     `insert into user_wallets (user_id, chain_type, address, address_key)
-     select * from unnest(?::bigint[], ?::text[], ?::text[], ?::text[])`,
+     select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[])`,
     [rows.map((r) => r.userId), ...columns(w, ['chain_type', 'address', 'address_key'])],
   );
-  await knex.raw(
+  await db.execute(
     `insert into wallet_points (chain_type, address_key, swap_points, swap_points_mainnet, testnet_points,
                                 points_multiplier, total_points_multiplied, total_points_multiplied_mainnet)
      select c, k, s, m, t, x, s * x, m * x
-       from unnest(?::text[], ?::text[], ?::float8[], ?::float8[], ?::float8[], ?::float8[]) as p(c, k, s, m, t, x)`,
+       from unnest($1::text[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::float8[]) as p(c, k, s, m, t, x)`,
     columns(w, [
       'chain_type',
       'address_key',
@@ -193,34 +193,34 @@ async function insertWalletBatch(
  *
  * @returns the number of users written.
  */
-export async function seedUsers(knex: Knex, rng: Rng, options: SeedUsersOptions): Promise<number> {
+export async function seedUsers(db: Session, rng: Rng, options: SeedUsersOptions): Promise<number> {
   const suffix = options.usernameSuffix ?? DEFAULT_USERNAME_SUFFIX;
   const users = generateUsers(rng, options.users, suffix);
   const createdAt = options.now ?? new Date();
   const ids: number[] = [];
   for (let start = 0; start < users.length; start += BATCH) {
     const batch = users.slice(start, start + BATCH);
-    const idByName = await insertUserBatch(knex, batch, createdAt);
+    const idByName = await insertUserBatch(db, batch, createdAt);
     for (const user of batch) ids.push(idByName.get(user.username) ?? Number.NaN);
   }
   const walletRows = users.flatMap((user, i) =>
     user.wallets.map((wallet) => ({ userId: ids[i] ?? Number.NaN, wallet })),
   );
   for (let start = 0; start < walletRows.length; start += BATCH) {
-    await insertWalletBatch(knex, walletRows.slice(start, start + BATCH));
+    await insertWalletBatch(db, walletRows.slice(start, start + BATCH));
   }
   const referrals = users.flatMap((user, i): [number, number][] =>
     user.referrer === undefined ? [] : [[ids[user.referrer] ?? Number.NaN, ids[i] ?? Number.NaN]],
   );
   for (let start = 0; start < referrals.length; start += BATCH) {
     const batch = referrals.slice(start, start + BATCH);
-    await knex.raw(
-      'insert into referrals (referrer_id, referee_id) select * from unnest(?::bigint[], ?::bigint[])',
+    await db.execute(
+      'insert into referrals (referrer_id, referee_id) select * from unnest($1::bigint[], $2::bigint[])',
       [batch.map((r) => r[0]), batch.map((r) => r[1])],
     );
   }
   // Fresh statistics, so the planner uses the rank and trigram indexes right after a bulk load.
-  await knex.raw('analyze users, user_wallets, wallet_points, referrals');
-  await recomputeRanks(knex);
+  await db.execute('analyze users, user_wallets, wallet_points, referrals');
+  await recomputeRanks(db);
   return users.length;
 }

@@ -1,13 +1,14 @@
 /**
- * Writes generated records: batched multi-row INSERTs (works everywhere, also on the embedded
- * PGlite), or COPY FROM STDIN through pg-copy-streams for millions of rows on a real server.
+ * Writes generated records: batched INSERTs of a JSON array of rows expanded against the table's
+ * row type (works everywhere, also on the embedded PGlite; the idiom of indexer/store.ts), or COPY
+ * FROM STDIN through pg-copy-streams for millions of rows on a real server.
  * Both go through the table's triggers, so rollups and sender counts are exact afterwards.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Knex } from 'knex';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { recordsetJson, type Queryable } from '../db/statements.js';
 import type { SeedTransaction } from './transactions.js';
 
 /** Column order of both writers. */
@@ -35,9 +36,18 @@ const COLUMNS = [
   'created_at',
 ] as const satisfies readonly (keyof SeedTransaction)[];
 
-/** Inserts `records` in multi-row INSERTs of `batchSize` rows; returns the number written. */
+/** Inserts the records of `$1` (a JSON array of {@link COLUMNS} objects). */
+const INSERT_SQL = `insert into transactions (${COLUMNS.join(', ')})
+  select ${COLUMNS.join(', ')} from jsonb_populate_recordset(null::transactions, $1::jsonb)`;
+
+/**
+ * Inserts `records` in INSERTs of `batchSize` rows.
+ *
+ * @returns the number written.
+ * @throws database errors (the batches before stay written).
+ */
 export async function insertTransactions(
-  knex: Knex,
+  db: Queryable,
   records: Iterable<SeedTransaction>,
   batchSize = 1_000,
 ): Promise<number> {
@@ -45,19 +55,12 @@ export async function insertTransactions(
   let written = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    await knex('transactions').insert(batch);
+    await db.execute(INSERT_SQL, [recordsetJson(batch)]);
     written += batch.length;
     batch = [];
   };
   for (const record of records) {
-    batch.push(
-      Object.fromEntries(
-        COLUMNS.map((column) => {
-          const value = record[column];
-          return [column, typeof value === 'bigint' ? value.toString() : value];
-        }),
-      ),
-    );
+    batch.push(Object.fromEntries(COLUMNS.map((column) => [column, record[column]])));
     if (batch.length >= batchSize) await flush();
   }
   await flush();
@@ -139,20 +142,23 @@ export async function copyTransactions(
  * Runs `load` with the secondary indexes of `transactions` dropped, then rebuilds them from their
  * saved definitions (pg_indexes): building an index by sorting is much faster than millions of
  * random B-tree inserts. Only for bulk loads into an empty table; the definitions come from the
- * database, so they stay those of the migrations.
+ * database, so they stay those of the migrations. Run it on a handle without a statement timeout
+ * (an index build over millions of rows takes a while).
+ *
+ * @throws database errors (the indexes dropped so far are rebuilt first).
  */
-export async function withIndexesDeferred<T>(knex: Knex, load: () => Promise<T>): Promise<T> {
-  const result = await knex.raw<{ rows: { indexname: string; indexdef: string }[] }>(
+export async function withIndexesDeferred<T>(db: Queryable, load: () => Promise<T>): Promise<T> {
+  const indexes = await db.rows<{ indexname: string; indexdef: string }>(
     `select i.indexname, i.indexdef
        from pg_indexes i
       where i.schemaname = current_schema() and i.tablename = 'transactions'
         and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
   );
-  const indexes = result.rows;
-  for (const index of indexes) await knex.raw('drop index ??', [index.indexname]);
+  for (const index of indexes)
+    await db.execute(`drop index ${pg.escapeIdentifier(index.indexname)}`);
   try {
     return await load();
   } finally {
-    for (const index of indexes) await knex.raw(index.indexdef);
+    for (const index of indexes) await db.execute(index.indexdef);
   }
 }

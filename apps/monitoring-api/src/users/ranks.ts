@@ -5,7 +5,7 @@
  * repeatable. Users created after a run stay unranked (null) until the next run.
  */
 import type { LeaderboardNetwork } from '@ctss/domain-types';
-import type { Knex } from 'knex';
+import type { Session } from '../db/statements.js';
 import { ownTotalsSql, rankColumn } from './points-sql.js';
 
 /** Networks with stored ranks. */
@@ -18,19 +18,19 @@ const RANK_JOB_LOCK = 0x63747373_72616e6bn; // "ctssrank"
 export type RankUpdateCounts = Record<LeaderboardNetwork, number>;
 
 /**
- * Recomputes the stored ranks of both networks in ONE transaction on `knex` (use the primary),
+ * Recomputes the stored ranks of both networks in ONE transaction on `db` (use the primary),
  * so readers see either the old or the new ranking, never a mix. Only rows whose rank changes are
- * written.
+ * written. The advisory lock is transaction scoped (`pg_advisory_xact_lock`).
  *
  * @returns how many users' ranks changed per network.
  */
-export async function recomputeRanks(knex: Knex): Promise<RankUpdateCounts> {
-  return knex.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(?::bigint)', [RANK_JOB_LOCK.toString()]);
+export async function recomputeRanks(db: Session): Promise<RankUpdateCounts> {
+  return db.transaction(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock($1::bigint)', [RANK_JOB_LOCK.toString()]);
     const counts: RankUpdateCounts = { mainnet: 0, devnet: 0 };
     for (const network of RANKED_NETWORKS) {
       const column = rankColumn(network);
-      const result = await trx.raw<{ rowCount: number | null }>(`
+      const result = await tx.execute(`
         update users as target
            set ${column} = ranked.rank
           from (
@@ -39,7 +39,7 @@ export async function recomputeRanks(knex: Knex): Promise<RankUpdateCounts> {
           ) ranked
          where target.id = ranked.id
            and target.${column} is distinct from ranked.rank`);
-      counts[network] = result.rowCount ?? 0;
+      counts[network] = result.rowCount;
     }
     return counts;
   });

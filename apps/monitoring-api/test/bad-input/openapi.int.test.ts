@@ -103,7 +103,7 @@ beforeAll(async () => {
   const suffix = t.deps.config.USERNAME_SUFFIX;
   // A little data, so 2xx answers carry records for the response schemas to check.
   const at = new Date('2026-11-21T12:00:00Z');
-  await insertAll(t.db.knex, [
+  await insertAll(t.db.database, [
     aTransaction({ sender: EVM_ADDRESS, source_tx_hash: MAINNET_HASH, created_at: at }),
     aTransaction({ deposit_amount: 2n ** 60n, receive_amount: 2n ** 60n - 1n, created_at: at }),
     aTransaction({

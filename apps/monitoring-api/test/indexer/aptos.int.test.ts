@@ -73,7 +73,7 @@ const indexer = (locks: ChainLocks) => {
       maxRange: BigInt(c.maxVersionRange),
     },
     new AptosReader(c),
-    db.knex,
+    db.database,
     locks,
   );
 };
@@ -167,12 +167,12 @@ describe('Aptos source', () => {
     const made = Array.from({ length: 9 }, (_, i) =>
       aptosTransfer({ user, amount: 5_000_000n + BigInt(i), fee: 2_500n, gasDrop: 100n }),
     );
-    const locksA = new ChainLocks(db.url);
+    const locksA = new ChainLocks(db.database);
     const first = indexer(locksA);
     expect((await first.tick()).kind).toBe('scanned');
     expect((await first.tick()).kind).toBe('scanned');
     await locksA.close();
-    const locksB = new ChainLocks(db.url);
+    const locksB = new ChainLocks(db.database);
     await untilIdle(indexer(locksB));
     await locksB.close();
     const rows = (await db
@@ -203,7 +203,7 @@ describe('Aptos source', () => {
 
     // The local Iris attests it by the Aptos transaction hash.
     iris.complete(made[0]!.tx.hash);
-    const pass = await pollAttestations(db.knex, new IrisClient(iris.url, 50), {
+    const pass = await pollAttestations(db.database, new IrisClient(iris.url, 50), {
       timeoutSeconds: 3600,
       recheckSeconds: 0,
       chain: { network: 'mainnet', domain: 9 },
@@ -226,7 +226,7 @@ describe('Aptos source', () => {
       messageSender: EVM_MESSENGER,
     });
     const evmTx = `0x${'ee'.repeat(32)}`;
-    await writeBatch(db.knex, {
+    await writeBatch(db.database, {
       chain: { name: 'evm-c', network: 'mainnet', domain: 3 },
       expected: undefined,
       next: { number: 10n, hash: `0x${'10'.repeat(32)}` },
@@ -274,7 +274,7 @@ describe('Aptos source', () => {
         },
       },
     ]);
-    const locks = new ChainLocks(db.url);
+    const locks = new ChainLocks(db.database);
     await untilIdle(indexer(locks));
     await locks.close();
     const row = (await db

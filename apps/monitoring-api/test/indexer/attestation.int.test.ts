@@ -74,15 +74,15 @@ const get = async (path: string) => {
 
 /** One indexer process: its own locks and Iris client over the shared database budget. */
 const replica = (chains: { name: string; chain: CctpChain }[], recheckSeconds: number) => {
-  const locks = new ChainLocks(db.url);
+  const locks = new ChainLocks(db.database);
   openLocks.push(locks);
   const indexers: ChainIndexer[] = chains.map(({ name, chain }) =>
-    indexerFor(chainConfig(name, chain), db.knex, locks),
+    indexerFor(chainConfig(name, chain), db.database, locks),
   );
-  const client = new IrisClient(iris.url, new PgRateGate(db.knex, RATE));
+  const client = new IrisClient(iris.url, new PgRateGate(db.database, RATE));
   const runner: IndexerRunner = startIndexerRunner({
     indexers,
-    knex: db.knex,
+    db: db.database,
     iris: client,
     attestation: { timeoutSeconds: 3600, recheckSeconds, batch: RATE },
     logger: createLogger({ name: 'attestation-test', level: 'warn' }),

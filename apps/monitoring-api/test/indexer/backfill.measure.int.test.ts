@@ -85,10 +85,10 @@ measure(
     await anvil.rpc('evm_mine');
     const generatedMs = Date.now() - generated;
     db = await createTestDatabase();
-    locks = new ChainLocks(db.url);
+    locks = new ChainLocks(db.database);
     const indexer = indexerFor(
       chainConfig('measure', chain, { maxBlockRange: 2000, confirmations: 0 }),
-      db.knex,
+      db.database,
       locks,
     );
     const started = performance.now();

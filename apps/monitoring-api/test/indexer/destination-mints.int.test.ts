@@ -77,10 +77,10 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   iris = await startFakeIris(0, { 0: a.url, 3: b.url });
   irisClient = new IrisClient(iris.url, 50);
-  locks = new ChainLocks(api.db.url);
+  locks = new ChainLocks(api.db.database);
   indexers = [
-    indexerFor(chainConfig('chain-a', a), api.db.knex, locks),
-    indexerFor(chainConfig('chain-b', b), api.db.knex, locks),
+    indexerFor(chainConfig('chain-a', a), api.db.database, locks),
+    indexerFor(chainConfig('chain-b', b), api.db.database, locks),
   ];
 }, 120_000);
 
@@ -154,7 +154,7 @@ const transfer = (version: 1 | 2, amount: bigint, fee: bigint, extra: object = {
 /** Completes the transfer on Iris, polls, and returns the attested message. */
 async function attest(txHash: Hex, version: 1 | 2): Promise<Hex> {
   iris.complete(txHash);
-  await pollAttestations(api.db.knex, irisClient, attestationOptions);
+  await pollAttestations(api.db.database, irisClient, attestationOptions);
   const message = await attestedMessage(iris.url, 0, txHash, version);
   if (!message) throw new Error(`Iris did not attest ${txHash}`);
   return message;

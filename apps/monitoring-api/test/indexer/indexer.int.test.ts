@@ -54,10 +54,10 @@ beforeAll(async () => {
   });
   iris = await startFakeIris(8620, { 0: a.url, 3: b.url });
   irisClient = new IrisClient(iris.url, 9);
-  locks = new ChainLocks(db.url);
+  locks = new ChainLocks(db.database);
   indexers = [
-    indexerFor(chainConfig('chain-a', a), db.knex, locks),
-    indexerFor(chainConfig('chain-b', b), db.knex, locks),
+    indexerFor(chainConfig('chain-a', a), db.database, locks),
+    indexerFor(chainConfig('chain-b', b), db.database, locks),
   ];
 }, 120_000);
 
@@ -156,11 +156,11 @@ describe('a v1 USDC-fee transfer from domain 0 to domain 3', () => {
   });
 
   it('is attested once Iris completes it, and turns to success when the destination receives it', async () => {
-    await pollAttestations(db.knex, irisClient, attestationOptions);
+    await pollAttestations(db.database, irisClient, attestationOptions);
     expect((await record(txHash))[0]!.attested).toBe('false');
     expect(iris.requests).toContain(`/v1/messages/0/${txHash.toLowerCase()}`);
     iris.complete(txHash);
-    const pass = await pollAttestations(db.knex, irisClient, attestationOptions);
+    const pass = await pollAttestations(db.database, irisClient, attestationOptions);
     expect(pass.attested).toBe(1);
     expect((await record(txHash))[0]!.attested).toBe('true');
     const received = await receiveMessage(b, 1, message);
@@ -225,7 +225,7 @@ describe('a v2 native-fee transfer through the pre-2025-09-02 event', () => {
     });
     iris.feeExecuted = 4_000n;
     iris.complete(txHash);
-    await pollAttestations(db.knex, irisClient, attestationOptions);
+    await pollAttestations(db.database, irisClient, attestationOptions);
     const answer = (await (
       await fetch(`${iris.url}/v2/messages/0?transactionHash=${txHash}`)
     ).json()) as { messages: { message: Hex; eventNonce: string; status: string }[] };
@@ -289,9 +289,9 @@ describe('idempotence and one writer per chain', () => {
   realServer(
     'a second indexer of the same chain stands by while the first holds the lock, and takes over when it is gone',
     async () => {
-      const otherLocks = new ChainLocks(db.url);
+      const otherLocks = new ChainLocks(db.database);
       try {
-        const second = indexerFor(chainConfig('chain-a', a), db.knex, otherLocks);
+        const second = indexerFor(chainConfig('chain-a', a), db.database, otherLocks);
         expect((await second.tick()).kind).toBe('standby');
         await locks.close();
         // The server frees a closed session's locks shortly after the close.
@@ -314,10 +314,10 @@ describe('Iris faults', () => {
     await syncAll(indexers);
     iris.failNext(1, 429);
     iris.complete(sent.receipt.transactionHash);
-    const first = await pollAttestations(db.knex, irisClient, attestationOptions);
+    const first = await pollAttestations(db.database, irisClient, attestationOptions);
     expect(first.errors).toBe(1);
     const started = Date.now();
-    const second = await pollAttestations(db.knex, irisClient, attestationOptions);
+    const second = await pollAttestations(db.database, irisClient, attestationOptions);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(second.attested).toBeGreaterThanOrEqual(1);
     expect((await record(sent.receipt.transactionHash))[0]!.attested).toBe('true');
@@ -330,7 +330,7 @@ describe('Iris faults', () => {
       .knex('transactions')
       .where({ source_tx_hash: sent.receipt.transactionHash.toLowerCase() })
       .update({ created_at: db.knex.raw(`now() - interval '2 hours'`) });
-    await pollAttestations(db.knex, irisClient, attestationOptions);
+    await pollAttestations(db.database, irisClient, attestationOptions);
     expect((await record(sent.receipt.transactionHash))[0]!.has_attestation_error).toBe('true');
     await expectRollupsExact(db.knex);
   });

@@ -97,14 +97,14 @@ beforeAll(async () => {
   });
   apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   iris = await startFakeIris(0, { 0: a.url, 3: b.url });
-  locks = new ChainLocks(api.db.url);
+  locks = new ChainLocks(api.db.database);
   const overrides = { pollIntervalMs: 100 };
   runner = startIndexerRunner({
     indexers: [
-      indexerFor(chainConfig('quoted-a', a, overrides), api.db.knex, locks),
-      indexerFor(chainConfig('quoted-b', b, overrides), api.db.knex, locks),
+      indexerFor(chainConfig('quoted-a', a, overrides), api.db.database, locks),
+      indexerFor(chainConfig('quoted-b', b, overrides), api.db.database, locks),
     ],
-    knex: api.db.knex,
+    db: api.db.database,
     iris: new IrisClient(iris.url, 9),
     attestation: { timeoutSeconds: 3600, recheckSeconds: 0 },
     logger: createLogger({ name: 'quoted-transfer-test', level: 'warn' }),

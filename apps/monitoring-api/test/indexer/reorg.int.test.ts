@@ -33,7 +33,7 @@ beforeAll(async () => {
   fx = await startIndexedChain(8602, 31_006, 6);
   indexer = indexerFor(
     chainConfig('reorg-chain', fx.chain, { confirmations: 4 }),
-    fx.db.knex,
+    fx.db.database,
     fx.locks,
   );
 }, 120_000);
@@ -152,7 +152,7 @@ it('a reorg deeper than the confirmation depth is repaired back to the common an
   const registry = new Registry();
   const runner = startIndexerRunner({
     indexers: [indexer],
-    knex: fx.db.knex,
+    db: fx.db.database,
     // No Iris here: the attestation poller's requests fail fast and are retried later.
     iris: new IrisClient('http://127.0.0.1:9', 9),
     attestation: { timeoutSeconds: 3600, recheckSeconds: 60 },

@@ -37,7 +37,7 @@ beforeAll(async () => {
       rpcTimeoutMs: 500,
       confirmations: 1,
     }),
-    fx.db.knex,
+    fx.db.database,
     fx.locks,
   );
 }, 120_000);

@@ -69,7 +69,7 @@ beforeAll(async () => {
     const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
   });
   apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  locks = new ChainLocks(api.db.url);
+  locks = new ChainLocks(api.db.database);
   const solana = SolanaChainConfigSchema.parse({
     family: 'solana',
     name: 'solana',
@@ -78,10 +78,10 @@ beforeAll(async () => {
   });
   runner = startIndexerRunner({
     indexers: [
-      indexerFor(chainConfig('evm-6', evm, { pollIntervalMs: 100 }), api.db.knex, locks),
-      new SolanaSource(solana, new SolanaRpc(solana.rpcUrls, 5_000), api.db.knex, locks),
+      indexerFor(chainConfig('evm-6', evm, { pollIntervalMs: 100 }), api.db.database, locks),
+      new SolanaSource(solana, new SolanaRpc(solana.rpcUrls, 5_000), api.db.database, locks),
     ],
-    knex: api.db.knex,
+    db: api.db.database,
     iris: new IrisClient(iris.url, 20),
     attestation: { timeoutSeconds: 3600, recheckSeconds: 0 },
     logger: createLogger({ name: 'solana-evm-test', level: 'warn' }),

@@ -40,7 +40,7 @@ const sourceFor = (pageSize = 1_000) => {
     pollIntervalMs: 50,
     pageSize,
   });
-  return new SolanaSource(config, new SolanaRpc(config.rpcUrls, 5_000), db.knex, locks);
+  return new SolanaSource(config, new SolanaRpc(config.rpcUrls, 5_000), db.database, locks);
 };
 
 /** Ticks until idle; returns the number of ticks. */
@@ -67,7 +67,7 @@ beforeAll(async () => {
   cluster = await startLocalSolana();
   iris = await startFakeIris(0, {}, { solanaRpcUrl: cluster.url });
   db = await createTestDatabase();
-  locks = new ChainLocks(db.url);
+  locks = new ChainLocks(db.database);
 }, 60_000);
 
 afterAll(async () => {
@@ -154,7 +154,7 @@ describe('Solana source', () => {
 
     iris.complete(v2.transaction.signature);
     iris.complete(v1.transaction.signature);
-    await pollAttestations(db.knex, new IrisClient(iris.url, 50), {
+    await pollAttestations(db.database, new IrisClient(iris.url, 50), {
       timeoutSeconds: 3600,
       recheckSeconds: 1,
       chain: { network: 'mainnet', domain: 5 },

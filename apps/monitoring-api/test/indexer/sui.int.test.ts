@@ -125,7 +125,7 @@ const indexer = (locks: ChainLocks, overrides: Record<string, unknown> = {}) => 
       maxRange: BigInt(c.maxCheckpointRange),
     },
     new SuiGraphqlReader(c),
-    db.knex,
+    db.database,
     locks,
   );
 };
@@ -262,12 +262,12 @@ describe('Sui backfill', () => {
         fee: 1_000n,
       });
     });
-    const locksA = new ChainLocks(db.url);
+    const locksA = new ChainLocks(db.database);
     const first = indexer(locksA);
     expect((await first.tick()).kind).toBe('scanned');
     expect((await first.tick()).kind).toBe('scanned');
     await locksA.close(); // the process is gone: its lock session ends
-    const locksB = new ChainLocks(db.url);
+    const locksB = new ChainLocks(db.database);
     const second = indexer(locksB);
     for (let i = 0; i < 100; i++) {
       const r = await second.tick();
@@ -318,19 +318,19 @@ describe('Sui settlement', () => {
       amount: 2_000_000n,
       fee: 2_000n,
     });
-    const locks = new ChainLocks(db.url);
+    const locks = new ChainLocks(db.database);
     try {
       const suiIndexer = indexer(locks);
       while ((await suiIndexer.tick()).kind !== 'idle');
       iris.complete(made.tx.digest);
-      const pass = await pollAttestations(db.knex, new IrisClient(iris.url, 50), {
+      const pass = await pollAttestations(db.database, new IrisClient(iris.url, 50), {
         timeoutSeconds: 3600,
         recheckSeconds: 0,
         chain: { network: 'mainnet', domain: 8 },
       });
       expect(pass.attested).toBeGreaterThanOrEqual(1);
       const receipt = await receiveMessage(evm, 1, made.message);
-      const evmIndexer = indexerFor(chainConfig('evm-a', evm), db.knex, locks);
+      const evmIndexer = indexerFor(chainConfig('evm-a', evm), db.database, locks);
       await syncAll([evmIndexer]);
       const row = (await db
         .knex('transactions')
@@ -356,9 +356,9 @@ describe('Sui settlement', () => {
       fee: 10_000n,
       recipient: suiRecipient,
     });
-    const locks = new ChainLocks(db.url);
+    const locks = new ChainLocks(db.database);
     try {
-      const evmIndexer = indexerFor(chainConfig('evm-a', evm), db.knex, locks);
+      const evmIndexer = indexerFor(chainConfig('evm-a', evm), db.database, locks);
       await syncAll([evmIndexer]);
       const nonce = BigInt(`0x${message.slice(2 + 24, 2 + 40)}`);
       const body = `0x${message.slice(2 + 232)}`;
@@ -402,10 +402,10 @@ describe('Sui settlement', () => {
       fee: 4_000n,
     });
     iris.complete(made.tx.digest);
-    const locks = new ChainLocks(db.url);
+    const locks = new ChainLocks(db.database);
     const runner = startIndexerRunner({
-      indexers: [indexer(locks), indexerFor(chainConfig('evm-a', evm), db.knex, locks)],
-      knex: db.knex,
+      indexers: [indexer(locks), indexerFor(chainConfig('evm-a', evm), db.database, locks)],
+      db: db.database,
       iris: new IrisClient(iris.url, 50),
       attestation: { timeoutSeconds: 3600, recheckSeconds: 0 },
       logger: createLogger({ name: 'sui-runner-test', level: 'warn' }),

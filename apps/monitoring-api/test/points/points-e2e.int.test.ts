@@ -42,7 +42,7 @@ beforeAll(async () => {
   // One block of depth: a transfer counts (confirmed) once one block is above it.
   indexer = indexerFor(
     chainConfig('points-chain', fx.chain, { confirmations: 1 }),
-    fx.db.knex,
+    fx.db.database,
     fx.locks,
   );
   deps = buildTestDeps({ database: fx.db.database });
@@ -126,7 +126,7 @@ it('when the sender joins and its transfer is indexed, then after the job its po
       message,
     })
     .expect(200);
-  await runRankJobSteps(fx.db.knex, rule, silent);
+  await runRankJobSteps(fx.db.database, rule, silent);
   expect(await standing()).toEqual({ swap: 0, total: 0, rank: 2 });
 
   // 30 USDC on chain A, indexed and confirmed (one block above it).
@@ -142,7 +142,7 @@ it('when the sender joins and its transfer is indexed, then after the job its po
   expect(row).toEqual({ sender: account.address.toLowerCase(), confirmed: true });
   // Points move with the job's run, not before.
   expect(await standing()).toEqual({ swap: 0, total: 0, rank: 2 });
-  const run = await runRankJobSteps(fx.db.knex, rule, silent);
+  const run = await runRankJobSteps(fx.db.database, rule, silent);
   expect(run.points).toMatchObject({ mode: 'incremental', senders: 1 });
   expect(await standing()).toEqual({ swap: 30, total: 30, rank: 1 });
 });
@@ -152,7 +152,7 @@ it('when a reorg removes a confirmed transfer, then the next job run takes its p
   const dropped = await transfer(45_000_000n);
   await mine(1);
   await syncAll([indexer]);
-  await runRankJobSteps(fx.db.knex, rule, silent);
+  await runRankJobSteps(fx.db.database, rule, silent);
   expect(await standing()).toEqual({ swap: 75, total: 75, rank: 1 });
   // The rival passes the sender's points without the dropped transfer.
   await fx.db.knex.raw(
@@ -169,7 +169,7 @@ it('when a reorg removes a confirmed transfer, then the next job run takes its p
     [dropped.receipt.transactionHash.toLowerCase()],
   );
   expect(rows.rows).toEqual([]);
-  const run = await runRankJobSteps(fx.db.knex, rule, silent);
+  const run = await runRankJobSteps(fx.db.database, rule, silent);
   expect(run.points).toMatchObject({ mode: 'incremental', senders: 1 });
   expect(await standing()).toEqual({ swap: 30, total: 30, rank: 2 });
 });

@@ -242,7 +242,7 @@ describe('swap points from transfer records', () => {
             [SENDERS[0]!.key],
           );
           let records = await insert(first);
-          const run1 = await recomputePoints(db.knex, rule);
+          const run1 = await recomputePoints(db.database, rule);
           expect(run1.mode).toBe('rebuild');
           expect(run1.rule_version).toBe(ruleVersion(rule));
 
@@ -259,7 +259,7 @@ describe('swap points from transfer records', () => {
           );
           records = records.map((r) => (confirmed.has(r.id) ? { ...r, confirmed: true } : r));
 
-          const run2 = await recomputePoints(db.knex, rule);
+          const run2 = await recomputePoints(db.database, rule);
           expect(run2.mode).toBe('incremental');
           const want = expected(rule, records);
           const incremental = await stored();
@@ -267,7 +267,7 @@ describe('swap points from transfer records', () => {
           const multiplied = incremental.floats.get(`evm:${SENDERS[0]!.key}`);
           if (multiplied) expect(multiplied[3]).toBeCloseTo(multiplied[1]! * 2, 5);
 
-          await recomputePoints(db.knex, rule, { rebuild: true });
+          await recomputePoints(db.database, rule, { rebuild: true });
           const rebuilt = await stored();
           expect(rebuilt.exact).toEqual(incremental.exact);
           expect(rebuilt.floats).toEqual(incremental.floats);
@@ -283,10 +283,10 @@ describe('swap points from transfer records', () => {
     const records = await insert(
       fc.sample(recArb, { numRuns: 40, seed: 7 }).map((r) => ({ ...r, confirmed: true })),
     );
-    await recomputePoints(db.knex, rule);
+    await recomputePoints(db.database, rule);
     const more = await insert(fc.sample(recArb, { numRuns: 20, seed: 8 }));
     const all = records.concat(more);
-    await Promise.all([recomputePoints(db.knex, rule), recomputePoints(db.knex, rule)]);
+    await Promise.all([recomputePoints(db.database, rule), recomputePoints(db.database, rule)]);
     const got = await stored();
     checkAgainst(expected(rule, all), got);
   });
@@ -307,9 +307,9 @@ describe('swap points from transfer records', () => {
     ]);
     const one = pointsRuleOf(pointsConfigSchema.parse({}));
     const two = pointsRuleOf(pointsConfigSchema.parse({ POINTS_PER_USD: '4' }));
-    await recomputePoints(db.knex, one);
-    expect((await recomputePoints(db.knex, one)).mode).toBe('incremental');
-    const changed = await recomputePoints(db.knex, two);
+    await recomputePoints(db.database, one);
+    expect((await recomputePoints(db.database, one)).mode).toBe('incremental');
+    const changed = await recomputePoints(db.database, two);
     expect(changed).toMatchObject({ mode: 'rebuild', rule_version: ruleVersion(two) });
     const state = await db.knex.raw<{ rows: { rule_version: string }[] }>(
       'select rule_version from points_state',

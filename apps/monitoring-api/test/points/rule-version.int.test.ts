@@ -44,7 +44,7 @@ async function versionsOnRows(): Promise<string[]> {
 
 describe('the points rule version', () => {
   it('when the job first runs, then it rebuilds (first_run) and every computed row carries the version', async () => {
-    const run = await recomputePoints(db.knex, ONE);
+    const run = await recomputePoints(db.database, ONE);
     expect(run).toMatchObject({
       mode: 'rebuild',
       reason: 'first_run',
@@ -52,13 +52,13 @@ describe('the points rule version', () => {
     });
     expect(run.previous_rule_version).toBeUndefined();
     expect(await versionsOnRows()).toEqual([ruleVersion(ONE)]);
-    const again = await recomputePoints(db.knex, ONE);
+    const again = await recomputePoints(db.database, ONE);
     expect(again.mode).toBe('incremental');
     expect(again.reason).toBeUndefined();
   });
 
   it('when the rule changes, then the next run rebuilds (rule_changed), names the old version and rewrites every row', async () => {
-    const run = await recomputePoints(db.knex, TWO);
+    const run = await recomputePoints(db.database, TWO);
     expect(run).toMatchObject({
       mode: 'rebuild',
       reason: 'rule_changed',
@@ -78,7 +78,7 @@ describe('the points rule version', () => {
     await db.knex.raw(
       `update wallet_swap_points set rule_version = 'aaaaaaaaaaaa', points_micro = 1 where chain_type = 'solana'`,
     );
-    const run = await recomputePoints(db.knex, TWO);
+    const run = await recomputePoints(db.database, TWO);
     expect(run).toMatchObject({ mode: 'rebuild', reason: 'rows_of_other_rule', senders: 2 });
     expect(await versionsOnRows()).toEqual([ruleVersion(TWO)]);
     const solana = await db.knex.raw<{ rows: { p: string }[] }>(

@@ -156,14 +156,14 @@ beforeAll(async () => {
   const monitoringUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   iris = await startFakeIris(0, { 0: a.url, 3: b.url });
   iris.fastFeeBps = 1.3;
-  locks = new ChainLocks(api.db.url);
+  locks = new ChainLocks(api.db.database);
   const overrides = { pollIntervalMs: 100 };
   runner = startIndexerRunner({
     indexers: [
-      indexerFor(chainConfig('sdk-a', a, overrides), api.db.knex, locks),
-      indexerFor(chainConfig('sdk-b', b, overrides), api.db.knex, locks),
+      indexerFor(chainConfig('sdk-a', a, overrides), api.db.database, locks),
+      indexerFor(chainConfig('sdk-b', b, overrides), api.db.database, locks),
     ],
-    knex: api.db.knex,
+    db: api.db.database,
     iris: new IrisClient(iris.url, 9),
     attestation: { timeoutSeconds: 3600, recheckSeconds: 0 },
     logger: createLogger({ name: 'sdk-transfer-test', level: 'warn' }),

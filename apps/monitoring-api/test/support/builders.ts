@@ -1,5 +1,5 @@
 /** Small builders of transfer records for tests (defaults overridable field by field). */
-import type { Knex } from 'knex';
+import type { Queryable } from '../../src/db/statements.js';
 import type { SeedTransaction } from '../../src/seed/transactions.js';
 import { insertTransactions } from '../../src/seed/writer.js';
 
@@ -41,15 +41,14 @@ export function aTransaction(overrides: Partial<SeedTransaction> = {}): SeedTran
 
 /** Inserts records; returns their ids in insertion order. */
 export async function insertAll(
-  knex: Knex,
+  db: Queryable,
   records: readonly SeedTransaction[],
 ): Promise<number[]> {
-  const before = await knex('transactions').max<{ max: string | null }[]>('id as max');
-  await insertTransactions(knex, records);
-  const start = Number(before[0]?.max ?? 0);
-  const rows: { id: string }[] = await knex('transactions')
-    .where('id', '>', start)
-    .orderBy('id')
-    .select('id');
+  const before = await db.first<{ max: string | null }>('select max(id) as max from transactions');
+  await insertTransactions(db, records);
+  const rows = await db.rows<{ id: string }>(
+    'select id from transactions where id > $1 order by id',
+    [Number(before?.max ?? 0)],
+  );
   return rows.map((row) => Number(row.id));
 }

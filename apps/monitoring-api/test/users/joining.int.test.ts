@@ -168,8 +168,8 @@ describe('joining: usernames claimed by a signed bind, owned by their wallets', 
     await insert(owner.address, 0, 2_000_000_000n, '0xaa01');
     await insert(ownerSol.address, 5, 500_000_000n, 'sol-tx-1');
     const rule = pointsRuleOf(pointsConfigSchema.parse({}));
-    await recomputePoints(t.db.knex, rule);
-    await recomputeRanks(t.db.knex);
+    await recomputePoints(t.db.database, rule);
+    await recomputeRanks(t.db.database);
     const users = await request(t.app)
       .get('/users')
       .query({ wallets: `${owner.address}_evm` });

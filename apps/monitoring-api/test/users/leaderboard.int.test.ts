@@ -54,7 +54,7 @@ describe('GET /users/leaderboard', () => {
     });
     await bindTestWallet(k, long, 'evm', evmAddress(5), { swap_points_mainnet: 1 });
     await refer(k, alice, bob);
-    await recomputeRanks(k);
+    await recomputeRanks(t.db.database);
     // Joined after the rank job ran: unranked, listed after every ranked user.
     await insertUser(k, { username: 'zoe.ctss' });
   });

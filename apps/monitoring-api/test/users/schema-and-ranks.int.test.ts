@@ -83,7 +83,7 @@ describe('recomputeRanks', () => {
   });
 
   it('when computed, then both networks rank by multiplied total desc, ties by older account', async () => {
-    expect(await recomputeRanks(db.knex)).toEqual({ mainnet: 4, devnet: 4 });
+    expect(await recomputeRanks(db.database)).toEqual({ mainnet: 4, devnet: 4 });
     expect(await ranks()).toEqual([
       { username: 'alice.ctss', mainnet: 2, devnet: 3 },
       { username: 'bob.ctss', mainnet: 3, devnet: 1 },
@@ -93,17 +93,17 @@ describe('recomputeRanks', () => {
   });
 
   it('when nothing changed, then a second run writes no row; when points change, only moved users are written', async () => {
-    expect(await recomputeRanks(db.knex)).toEqual({ mainnet: 0, devnet: 0 });
+    expect(await recomputeRanks(db.database)).toEqual({ mainnet: 0, devnet: 0 });
     await setWalletPoints(db.knex, 'sui', `0x${'d'.repeat(64)}`, {
       swap_points: 7,
       swap_points_mainnet: 100,
     });
-    expect(await recomputeRanks(db.knex)).toEqual({ mainnet: 4, devnet: 0 });
+    expect(await recomputeRanks(db.database)).toEqual({ mainnet: 4, devnet: 0 });
     expect((await ranks()).map((r) => r.mainnet)).toEqual([3, 4, 2, 1]);
   });
 
   it('when two runs overlap, then both finish and the result is the same ranking', async () => {
-    const [a, b] = await Promise.all([recomputeRanks(db.knex), recomputeRanks(db.knex)]);
+    const [a, b] = await Promise.all([recomputeRanks(db.database), recomputeRanks(db.database)]);
     expect(a.mainnet + b.mainnet).toBe(0);
     expect((await ranks()).map((r) => r.mainnet)).toEqual([3, 4, 2, 1]);
   });

@@ -12,7 +12,7 @@ describe('seedUsers', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     expect(
-      await seedUsers(db.knex, createRng(7), {
+      await seedUsers(db.database, createRng(7), {
         users: USERS,
         now: new Date('2026-11-21T00:00:00Z'),
       }),

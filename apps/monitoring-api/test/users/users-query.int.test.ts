@@ -36,7 +36,7 @@ describe('GET /users', () => {
     await bindTestWallet(k, alice, 'aptos', ALICE_APT);
     await bindTestWallet(k, bob, 'sui', BOB_SUI, { swap_points: 1 });
     await bindTestWallet(k, bob, 'evm', evmAddress(7), { swap_points_mainnet: 100 });
-    await recomputeRanks(k);
+    await recomputeRanks(t.db.database);
   });
   describe('?wallets=', () => {
     it('when one wallet is given (any case), then its user comes back with every bound wallet and the sums', async () => {

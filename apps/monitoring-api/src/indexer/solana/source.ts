@@ -18,7 +18,7 @@
  * cursor, so a skipped slot never hides a transaction.
  */
 import { getProgramDerivedAddress, address } from '@solana/kit';
-import type { Knex } from 'knex';
+import type { Session } from '../../db/statements.js';
 import type { TickResult } from '../chain-indexer.js';
 import { readCursor, type StoredCursor } from '../cursor.js';
 import type { TransferRow } from '../decode.js';
@@ -71,7 +71,7 @@ export class SolanaSource implements IndexerSource {
   constructor(
     readonly config: SolanaChainConfig,
     private readonly rpc: SolanaRpc,
-    private readonly knex: Knex,
+    private readonly db: Session,
     private readonly locks: ChainLocks,
     private readonly now: () => number = Date.now,
   ) {
@@ -99,7 +99,7 @@ export class SolanaSource implements IndexerSource {
   async tick(): Promise<TickResult> {
     if (!(await this.locks.tryAcquire(this.lockKey))) return { kind: 'standby' };
     const finalizedSlot = await this.rpc.slot('finalized');
-    let cursor = await readCursor(this.knex, this.key);
+    let cursor = await readCursor(this.db, this.key);
     const page = await this.nextPage(cursor?.hash);
     let safe = finalizedSlot;
     if (page.signatures.length > 0) {
@@ -109,7 +109,7 @@ export class SolanaSource implements IndexerSource {
       // Every finalized transaction at or below `safe` has been read once this page is written.
       safe = page.last ? finalizedSlot : newest.slot - 1n;
       await deleteUnfinalized(
-        this.knex,
+        this.db,
         this.key,
         safe,
         page.signatures.map((s) => s.signature),
@@ -119,7 +119,7 @@ export class SolanaSource implements IndexerSource {
       if (!this.locks.holds(this.lockKey)) return { kind: 'standby' };
       let inserted: number;
       try {
-        inserted = await writeBatch(this.knex, {
+        inserted = await writeBatch(this.db, {
           chain: this.key,
           expected: cursor,
           next,
@@ -152,7 +152,7 @@ export class SolanaSource implements IndexerSource {
         inserted: inserted + head,
       };
     }
-    await deleteUnfinalized(this.knex, this.key, safe, []);
+    await deleteUnfinalized(this.db, this.key, safe, []);
     if (cursor) await this.writeHead(cursor, safe);
     return { kind: 'idle', head: finalizedSlot };
   }
@@ -258,7 +258,7 @@ export class SolanaSource implements IndexerSource {
     const received = await this.lookUpReceives();
     if (transfers.length === 0 && received.length === 0) return 0;
     if (!this.locks.holds(this.lockKey)) return 0;
-    return writeBatch(this.knex, {
+    return writeBatch(this.db, {
       chain: this.key,
       expected: cursor,
       next: { number: cursor.number, hash: cursor.hash },
@@ -305,7 +305,7 @@ export class SolanaSource implements IndexerSource {
    */
   private async lookUpReceives(): Promise<ReceivedRow[]> {
     const now = this.now();
-    const awaited = await awaitedReceives(this.knex, this.key, 200);
+    const awaited = await awaitedReceives(this.db, this.key, 200);
     const due = awaited
       .filter((r) => (this.receiveChecks.get(r.id)?.at ?? 0) <= now)
       .slice(0, RECEIVE_LOOKUPS_PER_STEP);

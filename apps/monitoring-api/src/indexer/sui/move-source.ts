@@ -6,7 +6,7 @@
  * Aptos transaction versions). Both chains are final at every position they serve, so there is
  * no reorg repair: every row is written `confirmed`, and the safe block is the range's end.
  */
-import type { Knex } from 'knex';
+import type { Session } from '../../db/statements.js';
 import { keccak256, type Hex } from 'viem';
 import { addressFromBytes32, isZero32, vmOfDomain } from '../addresses.js';
 import type { TickResult } from '../chain-indexer.js';
@@ -188,7 +188,7 @@ export class MoveChainIndexer {
   constructor(
     readonly config: MoveChainSettings,
     private readonly reader: MoveReader,
-    private readonly knex: Knex,
+    private readonly db: Session,
     private readonly locks: ChainLocks,
   ) {
     this.key = { name: config.name, network: config.network, domain: config.domain };
@@ -209,7 +209,7 @@ export class MoveChainIndexer {
   async tick(): Promise<TickResult> {
     if (!(await this.locks.tryAcquire(this.lockKey))) return { kind: 'standby' };
     const head = await this.reader.head();
-    const cursor = await readCursor(this.knex, this.key);
+    const cursor = await readCursor(this.db, this.key);
     const from = cursor ? cursor.number + 1n : this.config.start;
     if (from > head) return { kind: 'idle', head };
     const last = from + this.config.maxRange - 1n;
@@ -221,7 +221,7 @@ export class MoveChainIndexer {
     ]);
     if (!this.locks.holds(this.lockKey)) return { kind: 'standby' };
     const rows = transfers.flatMap((t) => moveTransferRow(this.config, t) ?? []);
-    const inserted = await writeBatch(this.knex, {
+    const inserted = await writeBatch(this.db, {
       chain: this.key,
       expected: cursor,
       next: { number: to, hash: end.hash },

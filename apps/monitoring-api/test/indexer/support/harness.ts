@@ -1,5 +1,5 @@
 /** Builds chain indexers over test chains and runs them until they have caught up. */
-import type { Knex } from 'knex';
+import type { Session } from '../../../src/db/statements.js';
 import { ChainConfigSchema, type ChainConfig } from '../../../src/indexer/config.js';
 import { ChainIndexer, type TickResult } from '../../../src/indexer/chain-indexer.js';
 import { ChainLocks } from '../../../src/indexer/lock.js';
@@ -43,12 +43,12 @@ export function chainConfig(
 }
 
 /** A chain indexer over `config`. */
-export function indexerFor(config: ChainConfig, knex: Knex, locks: ChainLocks): ChainIndexer {
+export function indexerFor(config: ChainConfig, db: Session, locks: ChainLocks): ChainIndexer {
   return new ChainIndexer(
     config,
     createChainClient(config),
     createChainClient(config, 0),
-    knex,
+    db,
     locks,
   );
 }
@@ -93,7 +93,7 @@ export async function startIndexedChain(
   try {
     const chain = await deployCctpChain(anvil.url, domain, chainId);
     const db = await createTestDatabase();
-    return { anvil, chain, db, locks: new ChainLocks(db.url) };
+    return { anvil, chain, db, locks: new ChainLocks(db.database) };
   } catch (err) {
     await anvil.stop();
     throw err;
