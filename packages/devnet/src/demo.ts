@@ -53,13 +53,22 @@ let points: PointsReporter | undefined;
 const DEMO_USERNAME = 'demo.ctss';
 let stopping = false;
 
+/** Waits for `step`, at most `ms` (ms). */
+async function atMost(step: Promise<void> | undefined, ms = 5_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([step, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
+
 async function stopAll(code: number): Promise<never> {
   stopping = true;
   log('stopping...');
-  await generator?.stop();
-  await solana?.stop();
-  await relayer?.stop();
-  await points?.stop();
+  // Ctrl-C reaches the children too: a send or receive in flight may wait on a chain that is
+  // gone, so each sender gets a few seconds to finish its step and is then left behind.
+  await atMost(points?.stop());
+  await atMost(generator?.stop());
+  await atMost(solana?.stop());
+  await atMost(relayer?.stop());
   // Children in reverse start order: the indexer before the database it writes to.
   for (const child of [...children].reverse()) await child.stop();
   await iris?.close();
