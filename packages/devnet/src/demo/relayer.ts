@@ -12,7 +12,7 @@ import { attestedMessage } from '../fake-iris.js';
 import type { Hex } from 'viem';
 
 /** A route the relayer serves. */
-export interface RelayRoute {
+interface RelayRoute {
   readonly source: number;
   readonly destination: number;
   /** The destination as the log names it ("chain B", "Solana"). */
