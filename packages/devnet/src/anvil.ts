@@ -70,7 +70,8 @@ export async function startAnvil(port: number, chainId: number): Promise<Anvil> 
     rpc,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Already gone (also when a signal ended it, e.g. Ctrl-C sent to the process group).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -275,6 +275,22 @@ export async function withUser(chain: CctpChain, key: Hex): Promise<CctpChain> {
   return { ...chain, user, userAccount };
 }
 
+/**
+ * anvil's tenth default account (a well-known test key, funded with 10,000 ETH at genesis), used
+ * by `pnpm demo` for relaying only, so its receives never race another sender for a nonce.
+ */
+export const RELAYER_KEY: Hex =
+  '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6';
+
+/** A wallet on `chain` sending from the account of `key` (32-byte secp256k1 key, hex). */
+export function relayerWallet(chain: CctpChain, key: Hex = RELAYER_KEY): WalletClient {
+  return createWalletClient({
+    account: privateKeyToAccount(key),
+    chain: chain.chain,
+    transport: http(chain.url),
+  });
+}
+
 /** A quote signed elsewhere (the Gas Quote API's `/getEcdsaSig_native` answer, parsed). */
 export interface SignedQuote {
   /** UNIX seconds. */
@@ -414,7 +430,9 @@ export async function makeTransfer(
 
 /**
  * Relays a message on the destination chain through the MessageTransmitter of `version`, from
- * the deployer account (the test transmitter does not check the attestation).
+ * `relayer` (default the deployer account; the test transmitter does not check the attestation
+ * or the caller). A relayer sending while another process sends from the same account races it
+ * for the account's nonce: give each sender its own account ({@link relayerWallet}).
  *
  * @throws when the transaction reverts.
  */
@@ -422,10 +440,11 @@ export async function receiveMessage(
   chain: CctpChain,
   version: 1 | 2,
   message: Hex,
+  relayer: WalletClient = chain.deployer,
 ): Promise<TransactionReceipt> {
   return call(
     chain.chain,
-    chain.deployer,
+    relayer,
     chain.client,
     version === 1 ? chain.transmitterV1 : chain.transmitterV2,
     contract('TestMessageTransmitter').abi,

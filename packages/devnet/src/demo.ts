@@ -1,20 +1,33 @@
 /**
  * `pnpm demo` (docs/indexer.md "Demo"): two local anvil chains as CCTP domains 0 and 3 with the
- * stand-in contracts, a local Iris that attests after a short delay, the Gas Quote API, the
- * Monitoring API on its embedded database, the transfer indexer and the points and rank job
- * (every few seconds) against them, and a generator sending a transfer every few seconds with
- * @ctss/sdk and relaying attested ones to chain B; the sending wallet joins as `demo.ctss` and its
- * points and leaderboard rank are printed as they grow. Prints the URLs to open; SIGINT or
- * SIGTERM stops the generator, then the children by PID, the Iris and the chains. Run after
- * `pnpm build`.
+ * stand-in contracts, a local Solana cluster stand-in as domain 5, a local Iris that attests
+ * after a short delay, the Gas Quote API, the Monitoring API on its embedded database, the
+ * transfer indexer (both anvil chains and the Solana cluster) and the points and rank job (every
+ * few seconds) against them; a generator sending a transfer from chain A every few seconds with
+ * @ctss/sdk (to chain B, and every fifth into Solana), a Solana wallet sending to chain B, and a
+ * relayer delivering the attested ones (on chain B from an account that only relays, on Solana
+ * as Circle's `receive_message`); the sending wallet joins as `demo.ctss` and its points and
+ * leaderboard rank are printed as they grow. Prints the URLs to open; SIGINT or SIGTERM stops the
+ * senders and the relayer, then the children by PID, the Iris, the cluster and the chains. Run
+ * after `pnpm build`.
  */
+import { createCtssClient } from '@ctss/sdk';
 import { ConfigError } from '@ctss/server-kit';
 import { startAnvil, type Anvil } from './anvil.js';
-import { QUOTE_KEY, deployCctpChain, devnetQuotePackingEnv, type CctpChain } from './cctp-chain.js';
+import {
+  QUOTE_KEY,
+  deployCctpChain,
+  devnetQuotePackingEnv,
+  receiveMessage,
+  relayerWallet,
+  type CctpChain,
+} from './cctp-chain.js';
 import { startChild, waitForOk, type ChildService } from './child.js';
 import { loadDemoConfig, type DemoConfig } from './demo/config.js';
 import { startGenerator, type Generator } from './demo/generator.js';
 import { startPointsReporter, type PointsReporter } from './demo/points.js';
+import { startRelayer, type Relayer } from './demo/relayer.js';
+import { startDemoSolana, type DemoSolana } from './demo/solana.js';
 import { gasQuoteApiEntry, monitoringApiEntry } from './entries.js';
 import { startFakeIris, type FakeIris } from './fake-iris.js';
 
@@ -33,23 +46,38 @@ const anvils: Anvil[] = [];
 const children: ChildService[] = [];
 let iris: FakeIris | undefined;
 let generator: Generator | undefined;
+let solana: DemoSolana | undefined;
+let relayer: Relayer | undefined;
 let points: PointsReporter | undefined;
 /** The username the demo wallet claims through the joining path. */
 const DEMO_USERNAME = 'demo.ctss';
 let stopping = false;
 
+/** Waits for `step`, at most `ms` (ms). */
+async function atMost(step: Promise<void> | undefined, ms = 5_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([step, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
+
 async function stopAll(code: number): Promise<never> {
   stopping = true;
   log('stopping...');
-  await generator?.stop();
-  await points?.stop();
+  // Ctrl-C reaches the children too: a send or receive in flight may wait on a chain that is
+  // gone, so each sender gets a few seconds to finish its step and is then left behind.
+  await atMost(points?.stop());
+  await atMost(generator?.stop());
+  await atMost(solana?.stop());
+  await atMost(relayer?.stop());
   // Children in reverse start order: the indexer before the database it writes to.
   for (const child of [...children].reverse()) await child.stop();
   await iris?.close();
+  await solana?.close();
   await Promise.all(anvils.map((a) => a.stop()));
-  if (generator) {
-    const { sent, received, failed } = generator.counts;
-    log(`stopped: ${sent} transfers sent, ${received} received, ${failed} failed`);
+  if (generator && solana && relayer) {
+    const sent = generator.counts.sent + solana.counts.sent;
+    const failed = generator.counts.failed + solana.counts.failed + relayer.counts.failed;
+    log(`stopped: ${sent} transfers sent, ${relayer.counts.received} received, ${failed} failed`);
   }
   process.exit(code);
 }
@@ -85,10 +113,17 @@ async function main(): Promise<void> {
   ]);
   // A block every second from now on, so confirmations advance without traffic.
   await Promise.all([a.rpc('evm_setIntervalMining', [1]), b.rpc('evm_setIntervalMining', [1])]);
+  solana = await startDemoSolana({
+    port: config.DEMO_SOLANA_PORT,
+    finalizeAfterMs: config.DEMO_SOLANA_FINALIZE_SECONDS * 1000,
+    intervalMs: config.DEMO_SOLANA_INTERVAL_SECONDS * 1000,
+    destination: chainB!,
+    log,
+  });
   iris = await startFakeIris(
     config.DEMO_IRIS_PORT,
     { 0: a.url, 3: b.url },
-    { attestAfterMs: config.DEMO_ATTEST_SECONDS * 1000 },
+    { attestAfterMs: config.DEMO_ATTEST_SECONDS * 1000, solanaRpcUrl: solana.url },
   );
   // Circle's fee on the fast v2 transfers, as the local Iris executes it (within their maxFee).
   iris.feeExecuted = 1_500n;
@@ -153,7 +188,12 @@ async function main(): Promise<void> {
     PORT: String(config.DEMO_INDEXER_PORT),
     IRIS_URL: iris.url,
     IRIS_RECHECK_SECONDS: '1',
-    INDEXER_CHAINS: JSON.stringify([chainEntry('demo-a', chainA!), chainEntry('demo-b', chainB!)]),
+    INDEXER_CHAINS: JSON.stringify([
+      chainEntry('demo-a', chainA!),
+      chainEntry('demo-b', chainB!),
+      // Mainnet's program addresses (the defaults), which the cluster's transactions use.
+      { family: 'solana', name: 'demo-solana', rpcUrls: [solana.url], pollIntervalMs: 500 },
+    ]),
   });
   children.push(indexer);
   const indexerUrl = `http://127.0.0.1:${config.DEMO_INDEXER_PORT}`;
@@ -177,15 +217,33 @@ async function main(): Promise<void> {
     log,
   });
 
+  const ctss = createCtssClient({ gasQuoteUrl: gasUrl, monitoringUrl: apiUrl, irisUrl: iris.url });
+  // The receives on chain B come from an account of their own: the deployer and the user send
+  // too, and two senders of one account race for its nonce.
+  const relayerOnB = relayerWallet(chainB!);
+  const toChainB = (version: 1 | 2, message: `0x${string}`) =>
+    receiveMessage(chainB!, version, message, relayerOnB).then((r) => r.transactionHash);
+  const demoSolana = solana;
+  relayer = startRelayer({
+    ctss,
+    irisUrl: iris.url,
+    since: Math.floor(t0 / 1000) - 5,
+    log,
+    routes: [
+      { source: 0, destination: 3, name: 'chain B', deliver: toChainB },
+      { source: 0, destination: 5, name: 'Solana', deliver: (v, m) => demoSolana.receive(v, m) },
+      { source: 5, destination: 3, name: 'chain B', deliver: toChainB },
+    ],
+  });
   generator = startGenerator({
+    ctss,
     source: chainA!,
     destination: chainB!,
-    gasQuoteUrl: gasUrl,
-    irisUrl: iris.url,
+    solanaRecipient: solana.wallet,
     intervalMs: config.DEMO_INTERVAL_SECONDS * 1000,
-    monitoringUrl: apiUrl,
     log,
   });
+  solana.startSending(ctss);
   for (const child of children) {
     void child.exited.then((code) => {
       if (!stopping) {
@@ -197,14 +255,15 @@ async function main(): Promise<void> {
   process.stdout.write(
     [
       '',
-      `Demo running (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s); a transfer every ${config.DEMO_INTERVAL_SECONDS} s. Open:`,
+      `Demo running (ready in ${((Date.now() - t0) / 1000).toFixed(1)} s); a transfer from chain A every ${config.DEMO_INTERVAL_SECONDS} s (every fifth into Solana), one from Solana every ${config.DEMO_SOLANA_INTERVAL_SECONDS} s. Open:`,
       `  Feed         ${apiUrl}/transactionsmainnet`,
       `  Statistics   ${apiUrl}/stats/mainnet/transactions  ${apiUrl}/stats/mainnet/volumes  ${apiUrl}/stats/mainnet/chain-shares  ${apiUrl}/stats/mainnet/wallets`,
       `  API docs     ${apiUrl}/docs/`,
       `  Gas quote    ${gasUrl}/getEcdsaSig_native?localDomain=0&destinationDomain=3&isV2=true&isNative=false`,
       `  Indexer      ${indexerUrl}/health  ${indexerUrl}/metrics`,
       `  Points       ${apiUrl}/users?wallets=${chainA!.userAccount.address}_evm  ${apiUrl}/users/leaderboard?search=${DEMO_USERNAME}  (job: ${rankJobUrl}/health, every ${config.DEMO_RANK_JOB_SECONDS} s)`,
-      `  Chains       A (domain 0) ${a.url}  B (domain 3) ${b.url};  Iris ${iris.url}`,
+      `  Solana       ${apiUrl}/transactionsmainnet?source_domain=5  ${apiUrl}/transactionsmainnet?destination_domain=5  (wallet ${solana.wallet})`,
+      `  Chains       A (domain 0) ${a.url}  B (domain 3) ${b.url}  Solana (domain 5) ${solana.url};  Iris ${iris.url}`,
       `  Chain A      transfer contract ${chainA!.cashmere}  USDC ${chainA!.usdc}  (docs/sdk.md)`,
       'Ctrl-C stops everything.',
       '',

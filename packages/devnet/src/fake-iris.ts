@@ -274,7 +274,7 @@ function caseOf(txHash: string | null | undefined): string | undefined {
 
 /**
  * The attested message of `txHash` read from an Iris API at `irisUrl` (local or Circle's) as a
- * relayer reads it: v2 `GET /v2/messages/{domain}?transactionHash=` (its message then carries
+ * relayer reads it (`txHash`: 0x hex, or a base58 signature or digest): v2 `GET /v2/messages/{domain}?transactionHash=` (its message then carries
  * the nonce Iris assigned), v1 `GET /v1/messages/{domain}/{txHash}`; undefined while Iris does
  * not know the transaction (404) or has not attested it (`PENDING`).
  *
@@ -283,7 +283,7 @@ function caseOf(txHash: string | null | undefined): string | undefined {
 export async function attestedMessage(
   irisUrl: string,
   domain: number,
-  txHash: Hex,
+  txHash: string,
   version: 1 | 2,
 ): Promise<Hex | undefined> {
   const url =

@@ -36,6 +36,16 @@ const DemoConfigSchema = z.object({
   DEMO_CHAIN_B_PORT: port(8546),
   /** Local Iris. */
   DEMO_IRIS_PORT: port(8547),
+  /** The local Solana cluster's JSON-RPC (CCTP domain 5; Solana's usual RPC port). */
+  DEMO_SOLANA_PORT: port(8899),
+  /** Seconds between two transfers from Solana to chain B. */
+  DEMO_SOLANA_INTERVAL_SECONDS: envInteger(1, 3_600)
+    .optional()
+    .transform((v) => v ?? 15),
+  /** Seconds from a Solana slot's landing (confirmed) to its finalization. */
+  DEMO_SOLANA_FINALIZE_SECONDS: envInteger(0, 3_600)
+    .optional()
+    .transform((v) => v ?? 2),
   /** Seconds between two generated transfers. */
   DEMO_INTERVAL_SECONDS: envInteger(1, 3_600)
     .optional()
