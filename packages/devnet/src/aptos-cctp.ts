@@ -48,7 +48,8 @@ export interface AptosTransferInput {
   readonly recipient: Hex;
   /** Circle's TokenMessenger on the destination (the message's recipient). */
   readonly destinationMessenger: Hex;
-  readonly user: AccountAddress;
+  /** The sender (written as the node writes it: short for a special address such as 0xa). */
+  readonly user: AccountAddress | string;
   /** USDC taken for the transfer, before the fee. */
   readonly amount: bigint;
   /** The fee kept; `amount - fee` is burned. */
@@ -109,7 +110,7 @@ export function aptosTransferEvents(
         nonce: t.transferNonce.toString(),
         recipient: long(t.recipient),
         solana_owner: AccountAddress.ZERO.toString(),
-        user: t.user.toString(),
+        user: AccountAddress.from(t.user).toString(),
         amount: t.amount.toString(),
         gas_drop_amount: t.gasDrop.toString(),
         fee_is_native: false,
