@@ -18,6 +18,7 @@ import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { measurePointsJob, median } from './points/measure.js';
 import { REPO_ROOT, REPORT_FILE } from './paths.js';
 import { preparePlan } from './prepare.js';
+import { loadIndexerRecord } from './indexer/record.js';
 import { judge, judgeFanout, renderReport, runSection } from './report.js';
 import { foldRounds } from './rounds.js';
 import {
@@ -402,7 +403,7 @@ async function run(opts: BenchOptions): Promise<void> {
     return;
   }
   const merged = await saveRecord(runRecord);
-  await writeFile(REPORT_FILE, renderReport(await loadAllRecords()));
+  await writeFile(REPORT_FILE, renderReport(await loadAllRecords(), await loadIndexerRecord()));
   process.stdout.write(
     `\n${runSection(merged, merged.transactions === REFERENCE_TRANSACTIONS ? undefined : reference).join('\n')}\n`,
   );
@@ -573,7 +574,7 @@ async function main(): Promise<void> {
     return;
   }
   if (opts.renderOnly) {
-    await writeFile(REPORT_FILE, renderReport(await loadAllRecords()));
+    await writeFile(REPORT_FILE, renderReport(await loadAllRecords(), await loadIndexerRecord()));
     log(`wrote ${REPORT_FILE}`);
     return;
   }

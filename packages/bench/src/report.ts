@@ -2,6 +2,8 @@
  * Renders BENCHMARKS.md from the stored results (the latest run of every dataset size): how to
  * run, what each workload is, and the tables; and the section printed at the end of a run.
  */
+import { indexerSection } from './indexer/report.js';
+import type { IndexerRecord } from './indexer/record.js';
 import { median } from './points/measure.js';
 import type {
   FanoutRecord,
@@ -332,8 +334,11 @@ function workloadsSection(records: readonly RunRecord[]): string[] {
   ];
 }
 
-/** The whole BENCHMARKS.md: how to run, the workloads, the latest run of each dataset size. */
-export function renderReport(records: RunRecord[]): string {
+/**
+ * The whole BENCHMARKS.md: how to run, the workloads, the latest run of each dataset size, and
+ * the indexer's latest rows (`pnpm bench:indexer`).
+ */
+export function renderReport(records: RunRecord[], indexer: IndexerRecord): string {
   const reference = records.find((r) => r.transactions === REFERENCE_TRANSACTIONS);
   return [
     '# Benchmarks',
@@ -375,5 +380,6 @@ export function renderReport(records: RunRecord[]): string {
     '',
     ...workloadsSection(records),
     ...records.flatMap((r) => runSection(r, reference)),
+    ...indexerSection(indexer),
   ].join('\n');
 }

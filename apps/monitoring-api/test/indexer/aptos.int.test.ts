@@ -1,6 +1,6 @@
 /**
  * The Aptos source (docs/indexer.md "Sui and Aptos") against a local Aptos Indexer GraphQL API
- * and node REST API, with event data as the node writes Move values (addresses and bytes built
+ * and node REST API (`@ctss/devnet/move`), with event data as the node writes Move values (addresses and bytes built
  * with `@aptos-labs/ts-sdk`) from the layouts of cashmere-prod/contracts-prod
  * `aptos/sources/transfer.move` and circlefin/aptos-cctp: the queries pass the Indexer schema; a
  * backfill stopped mid-way and resumed by another process writes every transfer once with the
@@ -24,23 +24,21 @@ import { ChainLocks } from '../../src/indexer/lock.js';
 import { MoveChainIndexer } from '../../src/indexer/sui/move-source.js';
 import { writeBatch } from '../../src/indexer/store.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { APTOS_INDEXER_SCHEMA, startFakeAptos, type FakeAptos } from './support/fake-aptos.js';
-import { v1BurnMessage } from './support/move-data.js';
+import {
+  APTOS_EXAMPLE_ADDRESSES,
+  APTOS_INDEXER_SCHEMA,
+  aptosTransferEvents,
+  startFakeAptos,
+  v1BurnMessage,
+  type FakeAptos,
+} from '@ctss/devnet/move';
 
-// The transfer module and USDC of cashmere-prod/cashmere-agent-sdk src/constants.ts; Circle's
-// package addresses as an operator configures them (the values here are examples).
-const MODULE = AccountAddress.from(
-  '0xe49afb1896889e3e1dd7bcbb9e31d1df8221899d3d368e98588ac6b4d84b136d',
-);
-const TMM = AccountAddress.from(
-  '0x9bce6734f7b63e835108e3bd8c36743d4709fe435f44791918801d0989640a9d',
-);
-const MT = AccountAddress.from(
-  '0x177e17751820e4b4371873ca8c30279be63bdea63b88ed0f2239c2eea10f1772',
-);
-const USDC = AccountAddress.from(
-  '0xbae207659db88bea0cbead6da0ed00aac12edcdda169e591cd41c94180b46f3b',
-);
+const {
+  transferModule: MODULE,
+  tokenMessengerMinter: TMM,
+  messageTransmitter: MT,
+  usdc: USDC,
+} = APTOS_EXAMPLE_ADDRESSES;
 const EVM_MESSENGER = '0x00000000000000000000000000000000000e0e01' as Hex;
 
 let aptos: FakeAptos;
@@ -90,54 +88,16 @@ const untilIdle = async (i: MoveChainIndexer) => {
 /** An Aptos transfer's events as `transfer` emits them: burn, message, then CashmereTransfer. */
 function aptosTransfer(t: { user: AccountAddress; amount: bigint; fee: bigint; gasDrop: bigint }) {
   const nonce = cctpNonce++;
-  const burned = t.amount - t.fee;
   const recipient: Hex = `0x${(++counter).toString(16).padStart(40, '0')}`;
-  const { message } = v1BurnMessage({
-    source: 9,
+  const { events, message, burned } = aptosTransferEvents(APTOS_EXAMPLE_ADDRESSES, {
+    ...t,
     destination: 3,
-    nonce,
-    sender: TMM.toString(),
-    recipient: EVM_MESSENGER,
-    burnToken: USDC.toString(),
-    mintRecipient: recipient,
-    amount: burned,
-    messageSender: MODULE.toString(),
+    recipient,
+    destinationMessenger: EVM_MESSENGER,
+    cctpNonce: nonce,
+    transferNonce: counter,
   });
-  const tx = aptos.addTransaction([
-    {
-      type: `${MT.toString()}::message_transmitter::MessageSent`,
-      data: { message: AptosHex.fromHexInput(message).toString() },
-    },
-    {
-      type: `${TMM.toString()}::token_messenger::DepositForBurn`,
-      data: {
-        nonce: nonce.toString(),
-        burn_token: USDC.toString(),
-        amount: burned.toString(),
-        depositor: MODULE.toString(),
-        mint_recipient: AccountAddress.from(recipient, { maxMissingChars: 63 }).toString(),
-        destination_domain: 3,
-        destination_token_messenger: AccountAddress.from(EVM_MESSENGER, {
-          maxMissingChars: 63,
-        }).toString(),
-        destination_caller: AccountAddress.ZERO.toString(),
-      },
-    },
-    {
-      type: `${MODULE.toString()}::transfer::CashmereTransfer`,
-      data: {
-        destination_domain: 3,
-        nonce: counter.toString(),
-        recipient: AccountAddress.from(recipient, { maxMissingChars: 63 }).toString(),
-        solana_owner: AccountAddress.ZERO.toString(),
-        user: t.user.toString(),
-        amount: t.amount.toString(),
-        gas_drop_amount: t.gasDrop.toString(),
-        fee_is_native: false,
-        cctp_nonce: nonce.toString(),
-      },
-    },
-  ]);
+  const tx = aptos.addTransaction(events);
   messagesOf.set(tx.hash, [message]);
   return { tx, message, nonce, burned, recipient };
 }

@@ -1,13 +1,12 @@
 /**
  * The Sui source (docs/indexer.md "Sui and Aptos") against a local Sui GraphQL RPC speaking Sui's
- * published schema, with event bytes built by `@mysten/sui`'s bcs from the Move layouts of
+ * published schema (`@ctss/devnet/move`), with event bytes built by `@mysten/sui`'s bcs from the Move layouts of
  * cashmere-prod/contracts-prod `sui/sources/transfer.move` and circlefin/sui-cctp: the layout is
  * pinned; a backfill stopped mid-way and resumed by another process writes every transfer once;
  * a Sui transfer is attested by the local Iris and turns `success` when an anvil EVM chain
  * receives its message; an EVM transfer into Sui turns `success` when Sui shows the receive.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bcs } from '@mysten/sui/bcs';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { parse, validate } from 'graphql';
 import { keccak256, type Hex } from 'viem';
@@ -39,55 +38,18 @@ import { MoveChainIndexer } from '../../src/indexer/sui/move-source.js';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
-import { startFakeSui, suiSchema, type FakeSui } from './support/fake-sui.js';
+import {
+  startFakeSui,
+  SUI_CCTP_LAYOUTS,
+  SUI_EXAMPLE_PACKAGES,
+  suiSchema,
+  suiTransferEvents,
+  type FakeSui,
+} from '@ctss/devnet/move';
 import { chainConfig, indexerFor, syncAll } from './support/harness.js';
-import { v1BurnMessage } from './support/move-data.js';
 
-// The transfer package, TokenMessengerMinter and USDC of cashmere-prod/cashmere-agent-sdk
-// src/constants.ts; the MessageTransmitter package as an operator configures it (an example).
-const PKG = normalizeSuiAddress(
-  '0xdf37112aacb7d3535f7b3b754b9a7b9fa1a6b3a756288dc734522c603c6f11a4',
-);
-const TMM = normalizeSuiAddress(
-  '0x2aa6c5d56376c371f88a6cc42e852824994993cb9bab8d3e6450cbe3cb32b94e',
-);
-const MT = normalizeSuiAddress(
-  '0x08d87d37ba49e785dde270a83f8e979605b03dc552b5548f26fdf2f49bf7ed1b',
-);
-const USDC = normalizeSuiAddress(
-  '0xdba34672e30cb065b1f93e3ab55318768fd6fef66c15942c9f7cb846e2f900e7',
-);
-
-// The Move structs as declared, in `@mysten/sui`'s bcs (Sui's own serialization).
-const CashmereTransfer = bcs.struct('CashmereTransfer', {
-  destination_domain: bcs.u32(),
-  nonce: bcs.u256(),
-  recipient: bcs.Address,
-  solana_owner: bcs.Address,
-  user: bcs.Address,
-  amount: bcs.u64(),
-  gas_drop_amount: bcs.u64(),
-  fee_is_native: bcs.bool(),
-  cctp_nonce: bcs.u256(),
-});
-const DepositForBurn = bcs.struct('DepositForBurn', {
-  nonce: bcs.u64(),
-  burn_token: bcs.Address,
-  amount: bcs.u64(),
-  depositor: bcs.Address,
-  mint_recipient: bcs.Address,
-  destination_domain: bcs.u32(),
-  destination_token_messenger: bcs.Address,
-  destination_caller: bcs.Address,
-});
-const MessageSent = bcs.struct('MessageSent', { message: bcs.vector(bcs.u8()) });
-const MessageReceived = bcs.struct('MessageReceived', {
-  caller: bcs.Address,
-  source_domain: bcs.u32(),
-  nonce: bcs.u64(),
-  sender: bcs.Address,
-  message_body: bcs.vector(bcs.u8()),
-});
+const { transfer: PKG, messageTransmitter: MT } = SUI_EXAMPLE_PACKAGES;
+const { CashmereTransfer, MessageReceived } = SUI_CCTP_LAYOUTS;
 
 let sui: FakeSui;
 let db: TestDatabase;
@@ -104,7 +66,7 @@ const config = (overrides: Record<string, unknown> = {}) =>
     name: 'sui',
     graphqlUrl: sui.url,
     transferPackages: [PKG],
-    tokenMessengerMinterPackage: TMM,
+    tokenMessengerMinterPackage: SUI_EXAMPLE_PACKAGES.tokenMessengerMinter,
     messageTransmitterPackage: MT,
     startCheckpoint: 0,
     pollIntervalMs: 50,
@@ -137,56 +99,15 @@ function suiTransfer(t: {
   user: string;
   amount: bigint;
   fee: bigint;
-  gasDrop?: bigint;
-  native?: boolean;
 }) {
   const nonce = cctpNonce++;
-  const burned = t.amount - t.fee;
-  const { message } = v1BurnMessage({
-    source: 8,
-    destination: t.destination,
-    nonce,
-    sender: TMM as Hex,
-    recipient: evm.messengerV1,
-    burnToken: USDC as Hex,
-    mintRecipient: t.recipient,
-    amount: burned,
-    messageSender: PKG as Hex,
+  const { events, message, burned } = suiTransferEvents(SUI_EXAMPLE_PACKAGES, {
+    ...t,
+    destinationMessenger: evm.messengerV1,
+    cctpNonce: nonce,
+    transferNonce: ++transferNonce,
   });
-  const recipient32 = normalizeSuiAddress(t.recipient);
-  const tx = sui.addTransaction([
-    {
-      type: `${MT}::send_message::MessageSent`,
-      bcs: MessageSent.serialize({ message: [...Buffer.from(message.slice(2), 'hex')] }).toBytes(),
-    },
-    {
-      type: `${TMM}::deposit_for_burn::DepositForBurn`,
-      bcs: DepositForBurn.serialize({
-        nonce,
-        burn_token: USDC,
-        amount: burned,
-        depositor: PKG,
-        mint_recipient: recipient32,
-        destination_domain: t.destination,
-        destination_token_messenger: normalizeSuiAddress(evm.messengerV1),
-        destination_caller: normalizeSuiAddress('0x0'),
-      }).toBytes(),
-    },
-    {
-      type: `${PKG}::transfer::CashmereTransfer`,
-      bcs: CashmereTransfer.serialize({
-        destination_domain: t.destination,
-        nonce: ++transferNonce,
-        recipient: recipient32,
-        solana_owner: normalizeSuiAddress('0x0'),
-        user: t.user,
-        amount: t.amount,
-        gas_drop_amount: t.gasDrop ?? 0n,
-        fee_is_native: t.native ?? false,
-        cctp_nonce: nonce,
-      }).toBytes(),
-    },
-  ]);
+  const tx = sui.addTransaction(events);
   messagesOf.set(tx.digest, [message]);
   return { tx, message, nonce, burned };
 }

@@ -1,15 +1,17 @@
 /**
  * `pnpm bench:indexer` (packages/bench/README.md "Indexer"): the transfer indexer process
- * (`apps/monitoring-api/dist/bin/indexer.js`) on a local anvil chain and a real PostgreSQL.
+ * (`apps/monitoring-api/dist/bin/indexer.js`) on a real PostgreSQL, for each family of `--only`:
+ * EVM (below), Solana (solana.ts), Sui and Aptos (move.ts). The rows are stored in
+ * results/indexer.json (record.ts) and BENCHMARKS.md is rendered again.
  *
+ * EVM, on a local anvil chain:
  * 1. Backfill: N transfers over B blocks seeded first, then the indexer started on an empty
  *    database; transfers/s from its /ready to its cursor at the head (every record written).
  * 2. Head latency: one transfer per block mined every 250 ms; per transfer, the time from its
  *    block being mined to its record in the table (unconfirmed), and from the block reaching
  *    the confirmation depth to `confirmed = true`; p50/p99 against poll interval + 1 s.
  */
-import { writeFile, mkdir } from 'node:fs/promises';
-import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   deployCctpChain,
@@ -18,33 +20,25 @@ import {
   type Anvil,
   type FakeIris,
 } from '@ctss/devnet';
-import pg from 'pg';
-import { freePort, runNode, startNode, waitForHttp, type Child } from '../child.js';
-import { databaseUrl } from '../dataset.js';
-import { MONITORING_APP_DIR, RUN_DIR } from '../paths.js';
+import { freePort } from '../child.js';
+import { describeMachine } from '../machine.js';
+import { REPORT_FILE } from '../paths.js';
+import { renderReport } from '../report.js';
+import { loadAllRecords } from '../results.js';
+import { runMoveBench } from './move.js';
 import { parseIndexerOptions, USAGE, type IndexerBenchOptions } from './options.js';
+import { percentile, startIndexerProcess, type RunningIndexer } from './process.js';
+import {
+  percentiles,
+  saveIndexerRecord,
+  type IndexerFamilyRecord,
+  type IndexerRecord,
+} from './record.js';
 import { seedTransfers, sendRawBatch, TransferSigner } from './seed-chain.js';
-import { runSolanaBench, type SolanaBenchResult } from './solana.js';
+import { runSolanaBench } from './solana.js';
 
-const DATABASE = 'ctss_bench_indexer';
 const BLOCK_EVERY_MS = 250;
 const log = (line: string) => process.stdout.write(`[bench:indexer] ${line}\n`);
-
-/** p-th percentile (0-100) of `values` (nearest rank), ms. */
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 interface Sample {
   hash: string;
@@ -54,11 +48,15 @@ interface Sample {
   confirmedAt?: number;
 }
 
-async function run(o: IndexerBenchOptions): Promise<void> {
+/** The EVM rows: backfill, then head latency (in the feed, and confirmed at the depth). */
+async function runEvm(o: IndexerBenchOptions): Promise<{
+  backfill: IndexerFamilyRecord['backfill'];
+  inFeed: number[];
+  confirmed: number[];
+}> {
   let anvil: Anvil | undefined;
   let iris: FakeIris | undefined;
-  let indexer: Child | undefined;
-  const db = new pg.Pool({ connectionString: databaseUrl(o.databaseUrl, DATABASE), max: 2 });
+  let indexer: RunningIndexer | undefined;
   try {
     anvil = await startAnvil(await freePort(), 31_400);
     const chain = await deployCctpChain(anvil.url, 0, 31_400);
@@ -69,27 +67,13 @@ async function run(o: IndexerBenchOptions): Promise<void> {
     log(
       `seeded ${o.transfers} transfers over ${o.blocks} blocks in ${((performance.now() - seedStart) / 1000).toFixed(1)} s (head ${head})`,
     );
-
-    await admin(o.databaseUrl, `drop database if exists ${DATABASE}`);
-    await admin(o.databaseUrl, `create database ${DATABASE}`);
-    const url = databaseUrl(o.databaseUrl, DATABASE);
-    await runNode({
-      name: 'indexer-migrate',
-      script: path.join(MONITORING_APP_DIR, 'dist', 'bin', 'migrate.js'),
-      cwd: MONITORING_APP_DIR,
-      env: { DATABASE_URL: url },
-    });
     iris = await startFakeIris(0, { 0: anvil.url });
-    const port = await freePort();
-    indexer = await startNode({
+    indexer = await startIndexerProcess({
+      adminUrl: o.databaseUrl,
+      database: o.database,
       name: 'indexer',
-      script: path.join(MONITORING_APP_DIR, 'dist', 'bin', 'indexer.js'),
-      cwd: MONITORING_APP_DIR,
+      irisUrl: iris.url,
       env: {
-        DATABASE_URL: url,
-        PORT: String(port),
-        IRIS_URL: iris.url,
-        LOG_LEVEL: 'warn',
         INDEXER_CHAINS: JSON.stringify([
           {
             name: 'bench',
@@ -106,7 +90,7 @@ async function run(o: IndexerBenchOptions): Promise<void> {
         ]),
       },
     });
-    await waitForHttp(indexer, `http://127.0.0.1:${port}/ready`);
+    const db = indexer.db;
     const started = performance.now();
     for (;;) {
       const r = await db.query<{ n: string }>(
@@ -116,9 +100,7 @@ async function run(o: IndexerBenchOptions): Promise<void> {
       await sleep(50);
     }
     const seconds = (performance.now() - started) / 1000;
-    const written = Number(
-      (await db.query<{ n: string }>(`select count(*)::text as n from transactions`)).rows[0]!.n,
-    );
+    const written = await indexer.records();
     if (written !== o.transfers) throw new Error(`${written} records for ${o.transfers} transfers`);
     const rate = o.transfers / seconds;
     log(
@@ -166,76 +148,73 @@ async function run(o: IndexerBenchOptions): Promise<void> {
     }
     polling = false;
     await poller;
-    const inMs = samples.filter((s) => s.inAt).map((s) => s.inAt! - s.minedAt);
-    const confMs = samples
-      .filter((s) => s.confirmedAt && minedAt.has(s.block + o.confirmations))
-      .map((s) => s.confirmedAt! - minedAt.get(s.block + o.confirmations)!);
-    const bound = o.pollMs + 1000;
-    const line = (name: string, v: number[]) =>
-      `${name}: p50 ${percentile(v, 50).toFixed(0)} ms, p99 ${percentile(v, 99).toFixed(0)} ms, max ${Math.max(...v).toFixed(0)} ms over ${v.length} transfers (bound ${bound} ms: ${percentile(v, 99) <= bound ? 'met' : 'NOT met'} at p99)`;
-    if (o.samples > 0) {
-      log(line('in feed (unconfirmed) after its block', inMs));
-      log(line(`confirmed after depth ${o.confirmations}`, confMs));
-    }
-    let solana: SolanaBenchResult | undefined;
-    if (o.solanaTransfers > 0) {
-      solana = await runSolanaBench(o, admin, log);
-      if (o.samples > 0) {
-        log(line('solana: in feed (pending) after its slot', solana.head.inFeed));
-        log(line('solana: confirmed after its slot is finalized', solana.head.confirmed));
-      }
-    }
-    await mkdir(RUN_DIR, { recursive: true });
-    const file = path.join(RUN_DIR, `indexer-${o.transfers}.json`);
-    await writeFile(
-      file,
-      `${JSON.stringify(
-        {
-          at: new Date().toISOString(),
-          options: { ...o, databaseUrl: undefined },
-          backfill: { transfers: o.transfers, blocks: o.blocks, seconds, transfersPerSecond: rate },
-          head: {
-            boundMs: bound,
-            inFeed: { p50: percentile(inMs, 50), p99: percentile(inMs, 99), n: inMs.length },
-            confirmed: {
-              p50: percentile(confMs, 50),
-              p99: percentile(confMs, 99),
-              n: confMs.length,
-            },
-          },
-          ...(solana
-            ? {
-                solana: {
-                  backfill: solana.backfill,
-                  head: {
-                    boundMs: solana.head.boundMs,
-                    inFeed: {
-                      p50: percentile(solana.head.inFeed, 50),
-                      p99: percentile(solana.head.inFeed, 99),
-                      n: solana.head.inFeed.length,
-                    },
-                    confirmed: {
-                      p50: percentile(solana.head.confirmed, 50),
-                      p99: percentile(solana.head.confirmed, 99),
-                      n: solana.head.confirmed.length,
-                    },
-                  },
-                },
-              }
-            : {}),
-        },
-        null,
-        2,
-      )}\n`,
-    );
-    log(`written ${file}`);
+    return {
+      backfill: { transfers: o.transfers, blocks: o.blocks, seconds, transfersPerSecond: rate },
+      inFeed: samples.filter((s) => s.inAt).map((s) => s.inAt! - s.minedAt),
+      confirmed: samples
+        .filter((s) => s.confirmedAt && minedAt.has(s.block + o.confirmations))
+        .map((s) => s.confirmedAt! - minedAt.get(s.block + o.confirmations)!),
+    };
   } finally {
     await indexer?.stop();
-    await db.end();
     await iris?.close();
     await anvil?.stop();
-    await admin(o.databaseUrl, `drop database if exists ${DATABASE}`).catch(() => undefined);
   }
+}
+
+/** Runs the families of `--only`, stores their rows and renders BENCHMARKS.md again. */
+async function run(o: IndexerBenchOptions): Promise<void> {
+  const bound = o.pollMs + 1000;
+  const line = (name: string, v: number[]) =>
+    `${name}: p50 ${percentile(v, 50).toFixed(0)} ms, p99 ${percentile(v, 99).toFixed(0)} ms, max ${Math.max(...v).toFixed(0)} ms over ${v.length} transfers (bound ${bound} ms: ${percentile(v, 99) <= bound ? 'met' : 'NOT met'} at p99)`;
+  const record: IndexerRecord = {};
+  for (const family of o.only) {
+    const machine = await describeMachine();
+    const base = { measuredAt: new Date().toISOString(), machine, pollMs: o.pollMs };
+    log(`${family}: load average ${machine.loadAtStart}`);
+    if (family === 'evm') {
+      const r = await runEvm(o);
+      log(line('in feed (unconfirmed) after its block', r.inFeed));
+      log(line(`confirmed after depth ${o.confirmations}`, r.confirmed));
+      record.evm = {
+        ...base,
+        backfill: r.backfill,
+        head: {
+          boundMs: bound,
+          inFeed: percentiles(r.inFeed),
+          confirmed: percentiles(r.confirmed),
+          confirmations: o.confirmations,
+        },
+      };
+    } else if (family === 'solana') {
+      if (o.solanaTransfers === 0) continue;
+      const r = await runSolanaBench(o, log);
+      log(line('solana: in feed (pending) after its slot', r.head.inFeed));
+      log(line('solana: confirmed after its slot is finalized', r.head.confirmed));
+      record.solana = {
+        ...base,
+        backfill: r.backfill,
+        head: {
+          boundMs: r.head.boundMs,
+          inFeed: percentiles(r.head.inFeed),
+          confirmed: percentiles(r.head.confirmed),
+        },
+      };
+    } else {
+      const transfers = family === 'sui' ? o.suiTransfers : o.aptosTransfers;
+      if (transfers === 0) continue;
+      const r = await runMoveBench(family, transfers, o, log);
+      log(line(`${family}: in feed (final) after it appeared`, r.head.inFeed));
+      record[family] = {
+        ...base,
+        backfill: r.backfill,
+        head: { boundMs: r.head.boundMs, inFeed: percentiles(r.head.inFeed) },
+      };
+    }
+  }
+  const merged = await saveIndexerRecord(record);
+  await writeFile(REPORT_FILE, renderReport(await loadAllRecords(), merged));
+  log(`stored ${Object.keys(record).join(', ') || 'nothing'}; wrote ${REPORT_FILE}`);
 }
 
 let options: IndexerBenchOptions;

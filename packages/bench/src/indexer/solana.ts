@@ -9,16 +9,11 @@
  *    transfer, slot landed -> record in the table (pending, read at `confirmed`), and slot
  *    finalized -> `confirmed = true`; p50/p99 against poll interval + 1 s.
  */
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildSolanaTransfer, evmRecipient32, startFakeIris, startLocalSolana } from '@ctss/devnet';
-import pg from 'pg';
-import { freePort, runNode, startNode, waitForHttp, type Child } from '../child.js';
-import { databaseUrl } from '../dataset.js';
-import { MONITORING_APP_DIR } from '../paths.js';
 import type { IndexerBenchOptions } from './options.js';
+import { startIndexerProcess, type RunningIndexer } from './process.js';
 
-const DATABASE = 'ctss_bench_indexer_solana';
 const SLOT_EVERY_MS = 250;
 const FINALIZED_BEHIND = 2;
 
@@ -45,14 +40,11 @@ const transfer = (i: number) =>
  */
 export async function runSolanaBench(
   o: IndexerBenchOptions,
-  admin: (url: string, sql: string) => Promise<void>,
   log: (line: string) => void,
 ): Promise<SolanaBenchResult> {
   const cluster = await startLocalSolana();
   const iris = await startFakeIris(0, {}, { solanaRpcUrl: cluster.url });
-  let indexer: Child | undefined;
-  const url = databaseUrl(o.databaseUrl, DATABASE);
-  const db = new pg.Pool({ connectionString: url, max: 2 });
+  let indexer: RunningIndexer | undefined;
   try {
     const seedStart = performance.now();
     for (let i = 0; i < o.solanaTransfers; i++) cluster.land((await transfer(i)).transaction);
@@ -60,24 +52,12 @@ export async function runSolanaBench(
     log(
       `solana: seeded ${o.solanaTransfers} transfers in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
     );
-    await admin(o.databaseUrl, `drop database if exists ${DATABASE}`);
-    await admin(o.databaseUrl, `create database ${DATABASE}`);
-    await runNode({
-      name: 'indexer-migrate',
-      script: path.join(MONITORING_APP_DIR, 'dist', 'bin', 'migrate.js'),
-      cwd: MONITORING_APP_DIR,
-      env: { DATABASE_URL: url },
-    });
-    const port = await freePort();
-    indexer = await startNode({
+    indexer = await startIndexerProcess({
+      adminUrl: o.databaseUrl,
+      database: `${o.database}_solana`,
       name: 'indexer-solana',
-      script: path.join(MONITORING_APP_DIR, 'dist', 'bin', 'indexer.js'),
-      cwd: MONITORING_APP_DIR,
+      irisUrl: iris.url,
       env: {
-        DATABASE_URL: url,
-        PORT: String(port),
-        IRIS_URL: iris.url,
-        LOG_LEVEL: 'warn',
         INDEXER_CHAINS: JSON.stringify([
           {
             family: 'solana',
@@ -88,13 +68,8 @@ export async function runSolanaBench(
         ]),
       },
     });
-    await waitForHttp(indexer, `http://127.0.0.1:${port}/ready`);
-    const count = async () =>
-      Number(
-        (await db.query<{ n: string }>(`select count(*)::text as n from transactions`)).rows[0]!.n,
-      );
     const started = performance.now();
-    while ((await count()) < o.solanaTransfers) await sleep(50);
+    await indexer.waitForRecords(o.solanaTransfers);
     const seconds = (performance.now() - started) / 1000;
     const rate = o.solanaTransfers / seconds;
     log(
@@ -125,7 +100,7 @@ export async function runSolanaBench(
       const final = cluster.slot - FINALIZED_BEHIND;
       cluster.finalize(final);
       if (!finalizedAt.has(final)) finalizedAt.set(final, performance.now());
-      const r = await db.query<{ h: string; c: boolean }>(
+      const r = await indexer.db.query<{ h: string; c: boolean }>(
         `select source_tx_hash as h, confirmed as c from transactions where source_tx_hash = any($1)`,
         [samples.map((s) => s.signature)],
       );
@@ -149,9 +124,7 @@ export async function runSolanaBench(
     };
   } finally {
     await indexer?.stop();
-    await db.end();
     await iris.close();
     await cluster.close();
-    await admin(o.databaseUrl, `drop database if exists ${DATABASE}`).catch(() => undefined);
   }
 }

@@ -8,7 +8,10 @@
  */
 import { encodePacked, type Hex } from 'viem';
 
-/** A v1 burn message. */
+/**
+ * A v1 burn message (addresses as 0x hex, left-padded to 32 bytes; amount in USDC base units)
+ * and its body.
+ */
 export function v1BurnMessage(m: {
   source: number;
   destination: number;

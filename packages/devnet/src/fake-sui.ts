@@ -1,10 +1,12 @@
 /**
- * A local Sui GraphQL RPC: graphql-js executing queries against Sui's published schema (the
- * `schema.graphql` that `@mysten/sui` ships), so a query the real service would reject is
- * rejected here too. It serves `checkpoint` (latest, or by sequence number) and `events(filter:
- * { type, afterCheckpoint, beforeCheckpoint }, first, after)` with `pageInfo.endCursor`, each
- * event with `contents { type { repr } bcs }` and its transaction's digest, checkpoint and
- * events, over transactions the test adds (event bytes built with `@mysten/sui`'s bcs).
+ * A local Sui GraphQL RPC (docs/indexer.md "Sui and Aptos"): graphql-js executing queries against
+ * Sui's published schema (the `schema.graphql` that `@mysten/sui` ships), so a query the real
+ * service would reject is rejected here too. It serves `checkpoint` (latest, or by sequence
+ * number) and `events(filter: { type, afterCheckpoint, beforeCheckpoint }, first, after)` with
+ * `pageInfo.endCursor` (an opaque base64 cursor, at most 50 per page as the service caps it),
+ * each event with `contents { type { repr } bcs }` and its transaction's digest, checkpoint and
+ * events, over transactions the caller adds (event bytes built with `@mysten/sui`'s bcs:
+ * sui-cctp.ts). Events are indexed by type, so a page costs its own size, not the chain's.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -13,14 +15,18 @@ import { fileURLToPath } from 'node:url';
 import { toBase58 } from '@mysten/sui/utils';
 import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
 
-/** Sui's GraphQL schema as published with `@mysten/sui`. */
+/**
+ * Sui's GraphQL schema as published with `@mysten/sui` (its `src/graphql/generated/schema.graphql`).
+ *
+ * @throws when the installed `@mysten/sui` does not ship the file.
+ */
 export function suiSchema(): GraphQLSchema {
   const root = fileURLToPath(new URL('../../', import.meta.resolve('@mysten/sui/bcs')));
   return buildSchema(readFileSync(`${root}src/graphql/generated/schema.graphql`, 'utf8'));
 }
 
 /** One Move event of a transaction. */
-interface SuiEvent {
+export interface SuiEvent {
   /** Full type, e.g. `0x…::transfer::CashmereTransfer` (package as 64 hex). */
   readonly type: string;
   /** BCS bytes of the Move value. */
@@ -28,7 +34,8 @@ interface SuiEvent {
 }
 
 /** A transaction the fake serves. */
-interface SuiTx {
+export interface SuiTx {
+  /** Base58 digest of 32 random bytes. */
   readonly digest: string;
   readonly checkpoint: number;
   readonly events: readonly SuiEvent[];
@@ -36,6 +43,7 @@ interface SuiTx {
 
 /** The fake and its controls. */
 export interface FakeSui {
+  /** The GraphQL endpoint (`http://127.0.0.1:<port>/graphql`). */
   readonly url: string;
   /** Requests received. */
   requests: number;
@@ -43,17 +51,44 @@ export interface FakeSui {
   addTransaction(events: readonly SuiEvent[]): SuiTx;
   /** Adds empty checkpoints. */
   advance(count: number): void;
+  /** The latest checkpoint (starts at 100). */
   readonly head: number;
   close(): Promise<void>;
+}
+
+/** Where an event is: its checkpoint, transaction (index in the order added) and event index. */
+interface EventRef {
+  readonly checkpoint: number;
+  readonly t: number;
+  readonly i: number;
+}
+
+/** The first index of `list` whose entry passes `ok` (false then true along the list). */
+function firstIndex(list: readonly EventRef[], ok: (r: EventRef) => boolean): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ok(list[mid]!)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 const checkpointDigest = (n: number) => toBase58(new Uint8Array(32).fill((n % 250) + 1));
 const timeOf = (n: number) => new Date(1_780_000_000_000 + n * 1000).toISOString();
 
-/** Starts the fake on 127.0.0.1 (a free port). */
+/**
+ * Starts the fake on 127.0.0.1 (a free port).
+ *
+ * @throws when the schema cannot be read ({@link suiSchema}).
+ */
 export async function startFakeSui(): Promise<FakeSui> {
   const schema = suiSchema();
   const txs: SuiTx[] = [];
+  // Every event in chain order, and by type: added at the head only, so sorted by checkpoint.
+  const all: EventRef[] = [];
+  const byType = new Map<string, EventRef[]>();
   let head = 100;
   const state = { requests: 0 };
 
@@ -82,27 +117,30 @@ export async function startFakeSui(): Promise<FakeSui> {
       filter?: { type?: string; afterCheckpoint?: number; beforeCheckpoint?: number };
     }) => {
       const f = args.filter ?? {};
-      const all: { key: string; node: unknown }[] = [];
-      txs.forEach((tx, t) => {
-        if (tx.checkpoint > head) return;
-        if (f.afterCheckpoint !== undefined && tx.checkpoint <= f.afterCheckpoint) return;
-        if (f.beforeCheckpoint !== undefined && tx.checkpoint >= f.beforeCheckpoint) return;
-        tx.events.forEach((e, i) => {
-          if (f.type && e.type !== f.type) return;
-          const key = Buffer.from(JSON.stringify([tx.checkpoint, t, i])).toString('base64');
-          all.push({ key, node: eventNode(tx, i) });
-        });
-      });
-      const start = args.after ? all.findIndex((x) => x.key === args.after) + 1 : 0;
-      const page = all.slice(start, start + Math.min(args.first ?? 50, 50));
+      const list = f.type === undefined ? all : (byType.get(f.type) ?? []);
+      let start = firstIndex(list, (r) => r.checkpoint > (f.afterCheckpoint ?? -1));
+      const end =
+        f.beforeCheckpoint === undefined
+          ? list.length
+          : firstIndex(list, (r) => r.checkpoint >= f.beforeCheckpoint!);
+      if (args.after) {
+        const [, t, i] = JSON.parse(Buffer.from(args.after, 'base64').toString()) as number[];
+        start = Math.max(
+          start,
+          firstIndex(list, (r) => r.t > t! || (r.t === t && r.i > i!)),
+        );
+      }
+      const page = list.slice(start, Math.min(end, start + Math.min(args.first ?? 50, 50)));
+      const key = (r: EventRef) =>
+        Buffer.from(JSON.stringify([r.checkpoint, r.t, r.i])).toString('base64');
       return {
-        nodes: page.map((x) => x.node),
+        nodes: page.map((r) => eventNode(txs[r.t]!, r.i)),
         edges: [],
         pageInfo: {
-          hasNextPage: start + page.length < all.length,
+          hasNextPage: start + page.length < end,
           hasPreviousPage: start > 0,
-          startCursor: page[0]?.key ?? null,
-          endCursor: page[page.length - 1]?.key ?? null,
+          startCursor: page[0] ? key(page[0]) : null,
+          endCursor: page.length ? key(page[page.length - 1]!) : null,
         },
       };
     },
@@ -147,6 +185,13 @@ export async function startFakeSui(): Promise<FakeSui> {
       head++;
       const tx = { digest: toBase58(randomBytes(32)), checkpoint: head, events };
       txs.push(tx);
+      events.forEach((e, i) => {
+        const ref = { checkpoint: head, t: txs.length - 1, i };
+        all.push(ref);
+        const list = byType.get(e.type) ?? [];
+        if (list.length === 0) byType.set(e.type, list);
+        list.push(ref);
+      });
       return tx;
     },
     advance(count) {

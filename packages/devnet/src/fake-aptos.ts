@@ -1,11 +1,12 @@
 /**
- * A local Aptos: the Indexer GraphQL API's `events` and `processor_status` tables (graphql-js
+ * A local Aptos (docs/indexer.md "Sui and Aptos"): the Indexer GraphQL API's `events` and `processor_status` tables (graphql-js
  * over the part of the Hasura schema that `@aptos-labs/ts-sdk`'s generated types describe:
  * `events_bool_exp` with `_and` / `_or` / `_not` and `_eq` / `_gt` / `_gte` / `_lt` / `_lte` /
  * `_in`, `events_order_by`, `limit`, `offset`), and the node REST API's
  * `GET /v1/transactions/by_version/{version}` answering a `UserTransactionResponse` (ts-sdk type)
  * with its events. Module events carry the zero event handle (`guid` of account 0x0, creation
- * number 0). Event data is what the test gives (built with ts-sdk `AccountAddress` and `Hex`).
+ * number 0). Event data is what the caller gives (built with ts-sdk `AccountAddress` and `Hex`:
+ * aptos-cctp.ts).
  */
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -45,8 +46,10 @@ export const APTOS_INDEXER_SCHEMA = buildSchema(`
 `);
 
 /** A Move event of a transaction. */
-interface AptosEvent {
+export interface AptosEvent {
+  /** Full type tag, e.g. `0x…::transfer::CashmereTransfer`. */
   readonly type: string;
+  /** The Move value as the node writes it in JSON (u64/u256 as decimal strings, bytes as 0x hex). */
   readonly data: Record<string, unknown>;
 }
 
@@ -93,12 +96,12 @@ export interface FakeAptos {
   readonly restUrl: string;
   /** Commits a user transaction at the next version (a few versions after the last). */
   addTransaction(events: readonly AptosEvent[]): UserTransactionResponse;
-  /** The indexed head (`events_processor`). */
+  /** The indexed head (`events_processor`), a transaction version; starts at 1,000. */
   readonly head: number;
   close(): Promise<void>;
 }
 
-/** Starts the fake on 127.0.0.1 (a free port). */
+/** Starts the fake on 127.0.0.1 (a free port); a comparison operator it does not serve is answered as a GraphQL error. */
 export async function startFakeAptos(): Promise<FakeAptos> {
   const txs = new Map<number, UserTransactionResponse>();
   const events: Row[] = [];
