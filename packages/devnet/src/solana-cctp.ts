@@ -2,10 +2,11 @@
  * Solana transactions of the transfer program and of Circle's CCTP programs, built as a node
  * would return them (docs/indexer.md "Solana"), for the local cluster (solana-cluster.ts):
  * messages compiled and signed with `@solana/kit` (real ed25519 signatures, base58 accounts,
- * v0 messages), instruction data and events encoded with `@solana/kit` codecs in the programs'
- * layouts, and the execution written as a node writes it: the log (`Program <id> invoke [n]`,
- * `Program log: Instruction: ...`, `Program data: <base64>`, `Program <id> consumed ...`,
- * `Program <id> success`) and the inner instructions (with `stackHeight`) in execution order.
+ * v0 messages), instruction data, events and accounts encoded with the programs' codecs
+ * (`@ctss/solana-layouts`, the indexer's own), and the execution written as a node writes it:
+ * the log (`Program <id> invoke [n]`, `Program log: Instruction: ...`, `Program data: <base64>`,
+ * `Program <id> consumed ...`, `Program <id> success`) and the inner instructions (with
+ * `stackHeight`) in execution order.
  *
  * - A transfer (cashmere-prod/contracts-prod `solana/programs/cashmere_cctp`
  *   `transfer_ix.rs` / `transfer_v2_ix.rs`): the USDC fee to the fee collector, the rest to the
@@ -19,26 +20,39 @@
  *   handler minting to the recipient (and v2's fee to the fee recipient) and emitting
  *   `MintAndWithdraw`, then `MessageReceived`; both events by `emit_cpi!`.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import {
+  EVENT_IX_TAG,
+  anchorDiscriminator as disc,
+  firstNonceOf,
+  messageReceivedV1Codec,
+  messageReceivedV2Codec,
+  messageSentV1Codec,
+  messageSentV2Codec,
+  mintAndWithdrawV1Codec,
+  mintAndWithdrawV2Codec,
+  receiveMessageParamsCodec,
+  transferArgsCodec,
+  transferEventCodec,
+  transferV2ArgsCodec,
+  usedNonceAddress,
+  usedNonceV2Codec,
+  usedNoncesV1Codec,
+  vecU8,
+} from '@ctss/solana-layouts';
 import {
   AccountRole,
-  addCodecSizePrefix,
   appendTransactionMessageInstruction,
   compileTransactionMessage,
   createTransactionMessage,
-  fixCodecSize,
   generateKeyPairSigner,
   getAddressCodec,
   getAddressDecoder,
   getBase58Decoder,
   getBase64Decoder,
-  getBooleanCodec,
-  getBytesCodec,
-  getI64Codec,
   getProgramDerivedAddress,
   getSignatureFromTransaction,
   getStructCodec,
-  getU32Codec,
   getU64Codec,
   getU8Codec,
   pipe,
@@ -79,87 +93,9 @@ const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 const SYSVAR_INSTRUCTIONS = 'Sysvar1nstructions1111111111111111111111111';
 
-/** Anchor's discriminator: sha256(`namespace:name`)[..8]. */
-const disc = (name: string) => createHash('sha256').update(name).digest().subarray(0, 8);
-/**
- * Anchor's `EVENT_IX_TAG_LE`: the u64 0x1d9acb512ea545e4 (the big-endian reading of
- * sha256(`anchor:event`)[..8]) little-endian.
- */
-const EVENT_IX_TAG = Uint8Array.from(disc('anchor:event')).reverse();
-
-const bytes32 = fixCodecSize(getBytesCodec(), 32);
-const vecU8 = addCodecSizePrefix(getBytesCodec(), getU32Codec());
 const addressCodec = getAddressCodec();
 const base58 = getBase58Decoder();
 const base64 = getBase64Decoder();
-
-const transferArgs = [
-  ['usdc_amount', getU64Codec()],
-  ['destination_domain', getU32Codec()],
-  ['recipient', bytes32],
-  ['solana_owner', bytes32],
-  ['fee', getU64Codec()],
-  ['deadline', getU64Codec()],
-  ['gas_drop_amount', getU64Codec()],
-  ['fee_is_native', getBooleanCodec()],
-] as const;
-const transferV1Codec = getStructCodec([...transferArgs]);
-const transferV2Codec = getStructCodec([
-  ...transferArgs,
-  ['max_fee', getU64Codec()],
-  ['min_finality_threshold', getU32Codec()],
-]);
-const transferEventCodec = getStructCodec([
-  ['destination_domain', getU32Codec()],
-  ['nonce', getU64Codec()],
-  ['recipient', bytes32],
-  ['solana_owner', bytes32],
-  ['user', addressCodec],
-  ['amount', getU64Codec()],
-  ['gas_drop_amount', getU64Codec()],
-  ['fee_is_native', getBooleanCodec()],
-  ['cctp_nonce', getI64Codec()],
-  ['cctp_message', addressCodec],
-]);
-const messageSentV1 = getStructCodec([
-  ['rent_payer', addressCodec],
-  ['message', vecU8],
-]);
-const messageSentV2 = getStructCodec([
-  ['rent_payer', addressCodec],
-  ['created_at', getI64Codec()],
-  ['message', vecU8],
-]);
-const receiveParams = getStructCodec([
-  ['message', vecU8],
-  ['attestation', vecU8],
-]);
-const messageReceivedV1 = getStructCodec([
-  ['caller', addressCodec],
-  ['source_domain', getU32Codec()],
-  ['nonce', getU64Codec()],
-  ['sender', addressCodec],
-  ['message_body', vecU8],
-]);
-const messageReceivedV2 = getStructCodec([
-  ['caller', addressCodec],
-  ['source_domain', getU32Codec()],
-  ['nonce', bytes32],
-  ['sender', addressCodec],
-  ['finality_threshold_executed', getU32Codec()],
-  ['message_body', vecU8],
-]);
-const mintAndWithdrawV1 = getStructCodec([
-  ['mint_recipient', addressCodec],
-  ['amount', getU64Codec()],
-  ['mint_token', addressCodec],
-]);
-const mintAndWithdrawV2 = getStructCodec([
-  ['mint_recipient', addressCodec],
-  ['amount', getU64Codec()],
-  ['mint_token', addressCodec],
-  ['fee_collected', getU64Codec()],
-]);
 const tokenAmount = getStructCodec([
   ['instruction', getU8Codec()],
   ['amount', getU64Codec()],
@@ -190,7 +126,7 @@ const emitCpi = (
 ): Call => ({
   program,
   accounts: [authority],
-  data: concat(EVENT_IX_TAG, disc(`event:${event}`), data),
+  data: concat(EVENT_IX_TAG, disc('event', event), data),
   body: [],
 });
 
@@ -471,8 +407,8 @@ export async function buildSolanaTransfer(input: SolanaTransferInput): Promise<S
   const message = burnMessage(v, input, programs, burned, custodian);
   const eventAccount =
     v === 1
-      ? messageSentV1.encode({ rent_payer: user.address, message })
-      : messageSentV2.encode({
+      ? messageSentV1Codec.encode({ rent_payer: user.address, message })
+      : messageSentV2Codec.encode({
           rent_payer: user.address,
           created_at: BigInt(Math.floor(Date.now() / 1000)),
           message,
@@ -489,10 +425,10 @@ export async function buildSolanaTransfer(input: SolanaTransferInput): Promise<S
   };
   const data =
     v === 1
-      ? concat(disc('global:transfer'), transferV1Codec.encode(args))
+      ? concat(disc('global', 'transfer'), transferArgsCodec.encode(args))
       : concat(
-          disc('global:transfer_v2'),
-          transferV2Codec.encode({
+          disc('global', 'transfer_v2'),
+          transferV2ArgsCodec.encode({
             ...args,
             max_fee: input.maxFee ?? 0n,
             min_finality_threshold: input.minFinalityThreshold ?? 2000,
@@ -554,7 +490,7 @@ export async function buildSolanaTransfer(input: SolanaTransferInput): Promise<S
           SYSTEM_PROGRAM,
           tmmAuthority,
         ],
-        data: concat(disc('global:deposit_for_burn'), getU64Codec().encode(burned)),
+        data: concat(disc('global', 'deposit_for_burn'), getU64Codec().encode(burned)),
         body: [
           'Program log: Instruction: DepositForBurn',
           token(8, burned, [custody, programs.usdcMint, custodian], 'Burn'),
@@ -567,7 +503,7 @@ export async function buildSolanaTransfer(input: SolanaTransferInput): Promise<S
               messageSigner.address,
               SYSTEM_PROGRAM,
             ],
-            data: concat(disc('global:send_message'), vecU8.encode(message)),
+            data: concat(disc('global', 'send_message'), vecU8.encode(message)),
             body: [
               'Program log: Instruction: SendMessage',
               {
@@ -581,15 +517,34 @@ export async function buildSolanaTransfer(input: SolanaTransferInput): Promise<S
           emitCpi(tmm, tmmAuthority, 'DepositForBurn', new Uint8Array(0)),
         ],
       },
-      `Program data: ${base64.decode(concat(disc('event:TransferEvent'), event))}`,
+      `Program data: ${base64.decode(concat(disc('event', 'TransferEvent'), event))}`,
       token(9, 0n, [custody, user.address, custodian], 'CloseAccount'),
     ],
   };
   const writes = new Map([
-    [messageSigner.address, { owner: mt, data: concat(disc('account:MessageSent'), eventAccount) }],
+    [
+      messageSigner.address,
+      { owner: mt, data: concat(disc('account', 'MessageSent'), eventAccount) },
+    ],
   ]);
   const transaction = await finish(user, [messageSigner], root, writes);
   return { transaction, user: user.address, messageAccount: messageSigner.address, message };
+}
+
+/**
+ * v1's `UsedNonces` account after a receive of `nonce` from `sourceDomain`: the account of
+ * the nonce's 6,400 with the nonce's bit set (circlefin/solana-cctp-contracts `state.rs`
+ * `UsedNonces::use_nonce`).
+ */
+function usedNoncesV1(sourceDomain: number, nonce: bigint): Uint8Array {
+  const first = firstNonceOf(nonce);
+  const position = nonce - first;
+  const used_nonces = Array.from({ length: 100 }, (_, word) =>
+    BigInt(word) === position / 64n ? 1n << (position % 64n) : 0n,
+  );
+  return Uint8Array.from(
+    usedNoncesV1Codec.encode({ remote_domain: sourceDomain, first_nonce: first, used_nonces }),
+  );
 }
 
 /** A built receive. */
@@ -622,21 +577,12 @@ export async function buildSolanaReceive(
   const tmm = version === 1 ? programs.tokenMessengerMinterV1 : programs.tokenMessengerMinterV2;
   const payer = await generateKeyPairSigner();
   const nonceV1 = version === 1 ? m.readBigUInt64BE(12) : 0n;
-  const [usedNonce] =
+  const usedNonce = await usedNonceAddress(
+    mt,
     version === 2
-      ? await getProgramDerivedAddress({
-          programAddress: address(mt),
-          seeds: ['used_nonce', m.subarray(12, 44)],
-        })
-      : await getProgramDerivedAddress({
-          programAddress: address(mt),
-          seeds: [
-            'used_nonces',
-            String(sourceDomain),
-            sourceDomain < 11 ? '' : '-',
-            (((nonceV1 - 1n) / 6400n) * 6400n + 1n).toString(),
-          ],
-        });
+      ? { version: 2, nonce: m.subarray(12, 44) }
+      : { version: 1, sourceDomain, nonce: nonceV1 },
+  );
   const mtAuthority = await eventAuthority(mt);
   const tmmAuthority = await eventAuthority(tmm);
   const [authorityPda] = await getProgramDerivedAddress({
@@ -654,14 +600,14 @@ export async function buildSolanaReceive(
   );
   const received =
     version === 1
-      ? messageReceivedV1.encode({
+      ? messageReceivedV1Codec.encode({
           caller: payer.address,
           source_domain: sourceDomain,
           nonce: nonceV1,
           sender: address(sender),
           message_body: body,
         })
-      : messageReceivedV2.encode({
+      : messageReceivedV2Codec.encode({
           caller: payer.address,
           source_domain: sourceDomain,
           nonce: m.subarray(12, 44),
@@ -671,12 +617,12 @@ export async function buildSolanaReceive(
         });
   const mint =
     version === 1
-      ? mintAndWithdrawV1.encode({
+      ? mintAndWithdrawV1Codec.encode({
           mint_recipient: address(recipient),
           amount,
           mint_token: address(programs.usdcMint),
         })
-      : mintAndWithdrawV2.encode({
+      : mintAndWithdrawV2Codec.encode({
           mint_recipient: address(recipient),
           amount: amount - fee,
           mint_token: address(programs.usdcMint),
@@ -702,8 +648,11 @@ export async function buildSolanaReceive(
       TOKEN_PROGRAM,
     ],
     data: concat(
-      disc('global:receive_message'),
-      receiveParams.encode({ message: attestedMessage, attestation: new Uint8Array(65) }),
+      disc('global', 'receive_message'),
+      receiveMessageParamsCodec.encode({
+        message: attestedMessage,
+        attestation: new Uint8Array(65),
+      }),
     ),
     body: [
       'Program log: Instruction: ReceiveMessage',
@@ -727,9 +676,8 @@ export async function buildSolanaReceive(
         ],
         data: concat(
           disc(
-            version === 1
-              ? 'global:handle_receive_message'
-              : 'global:handle_receive_finalized_message',
+            'global',
+            version === 1 ? 'handle_receive_message' : 'handle_receive_finalized_message',
           ),
           new Uint8Array(8),
         ),
@@ -747,8 +695,8 @@ export async function buildSolanaReceive(
   };
   const usedData =
     version === 2
-      ? concat(disc('account:UsedNonce'), [1])
-      : concat(disc('account:UsedNonces'), new Uint8Array(4 + 8 + 800));
+      ? concat(disc('account', 'UsedNonce'), usedNonceV2Codec.encode({ is_used: true }))
+      : concat(disc('account', 'UsedNonces'), usedNoncesV1(sourceDomain, nonceV1));
   const writes = new Map([[usedNonce, { owner: mt, data: usedData }]]);
   const transaction = await finish(payer, [], root, writes);
   return { transaction, usedNonceAccount: usedNonce, minted: amount - fee };

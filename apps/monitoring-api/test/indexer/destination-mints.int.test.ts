@@ -20,8 +20,6 @@
  * fields moving from pending to attested to received, also over HTTP (lookup by either leg).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import {
   decodeEventLog,
   keccak256,
@@ -46,7 +44,7 @@ import { pollAttestations } from '../../src/indexer/attestation.js';
 import type { ChainIndexer } from '../../src/indexer/chain-indexer.js';
 import { IrisClient } from '../../src/indexer/iris.js';
 import { ChainLocks } from '../../src/indexer/lock.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { serveTestApp, type ServedTestApp, type TestApp } from '../support/app.js';
 import { expectRollupsExact, rows } from '../support/rollups.js';
 import { chainConfig, indexerFor, syncAll } from './support/harness.js';
 
@@ -54,7 +52,7 @@ let anvils: Anvil[] = [];
 let a: CctpChain;
 let b: CctpChain;
 let api: TestApp;
-let server: Server;
+let served: ServedTestApp | undefined;
 let base: string;
 let iris: FakeIris;
 let irisClient: IrisClient;
@@ -70,11 +68,8 @@ beforeAll(async () => {
     deployCctpChain(anvils[0]!.url, 0, 31_040),
     deployCctpChain(anvils[1]!.url, 3, 31_043),
   ]);
-  api = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' } });
-  server = await new Promise<Server>((resolve) => {
-    const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveTestApp({ env: { CACHE_TTL_SECONDS: '0' } });
+  ({ api, base } = served);
   iris = await startFakeIris(0, { 0: a.url, 3: b.url });
   irisClient = new IrisClient(iris.url, 50);
   locks = new ChainLocks(api.db.database);
@@ -87,8 +82,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await locks?.close();
   await iris?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  await api?.close();
+  await served?.close();
   await Promise.all(anvils.map((x) => x.stop()));
 });
 

@@ -10,8 +10,7 @@ import { pollAttestations } from '../../src/indexer/attestation.js';
 import type { ChainIndexer } from '../../src/indexer/chain-indexer.js';
 import { IrisClient } from '../../src/indexer/iris.js';
 import { ChainLocks } from '../../src/indexer/lock.js';
-import type { Server } from 'node:http';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { serveTestApp, type ServedTestApp, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
 import { expectRollupsExact, rows } from '../support/rollups.js';
 import {
@@ -31,8 +30,9 @@ let a: CctpChain;
 let b: CctpChain;
 let db: TestDatabase;
 let api: TestApp;
-let server: Server;
-const API = 'http://127.0.0.1:3401';
+let served: ServedTestApp | undefined;
+/** The served app's base URL. */
+let API: string;
 let iris: FakeIris;
 let irisClient: IrisClient;
 let locks: ChainLocks;
@@ -47,11 +47,9 @@ beforeAll(async () => {
     deployCctpChain(anvils[1]!.url, 3, 31_003),
   ]);
   // The monitoring API on the same database, so the feed and statistics are read over HTTP.
-  api = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' } });
+  served = await serveTestApp({ env: { CACHE_TTL_SECONDS: '0' } });
+  ({ api, base: API } = served);
   db = api.db;
-  server = await new Promise<Server>((resolve) => {
-    const s = api.app.listen(3401, '127.0.0.1', () => resolve(s));
-  });
   iris = await startFakeIris(8620, { 0: a.url, 3: b.url });
   irisClient = new IrisClient(iris.url, 9);
   locks = new ChainLocks(db.database);
@@ -64,8 +62,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await locks?.close();
   await iris?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  await api?.close();
+  await served?.close();
   await Promise.all(anvils.map((x) => x.stop()));
 });
 

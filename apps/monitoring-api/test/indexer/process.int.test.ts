@@ -4,12 +4,11 @@
  * it serves /health, /ready and /metrics, stops cleanly on SIGTERM, and refuses a bad
  * configuration at start-up.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Hex } from 'viem';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { expectRollupsExact, rows } from '../support/rollups.js';
+import { IndexerProcesses, exited, waitFor } from './support/indexer-process.js';
 import {
   startAnvil,
   type Anvil,
@@ -21,7 +20,6 @@ import {
 } from '@ctss/devnet';
 import { chainConfigInput } from './support/harness.js';
 
-const ENTRY = fileURLToPath(new URL('../../dist/bin/indexer.js', import.meta.url));
 const PORT = 3400;
 const RECIPIENT = '0x00000000000000000000000000000000000e0e01' as Hex;
 
@@ -30,7 +28,7 @@ let chain: CctpChain;
 let db: TestDatabase;
 let iris: FakeIris;
 const hashes: string[] = [];
-const children = new Set<ChildProcess>();
+const indexers = new IndexerProcesses();
 
 beforeAll(async () => {
   anvil = await startAnvil(8604, 31_010);
@@ -51,40 +49,16 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  indexers.killAll();
   await iris?.close();
   await db?.drop();
   await anvil?.stop();
 });
 
-function startIndexer(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [ENTRY], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-    child.once('exit', (code) => resolve(code));
-  });
-
 const cursor = async (): Promise<bigint> => {
   const [row] = await rows(db.knex, `select block_number::text as n from indexer_cursors`);
   return BigInt(row?.n ?? '-1');
 };
-
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const env = () => ({
   DATABASE_URL: db.url,
@@ -105,8 +79,8 @@ const env = () => ({
 it('killed mid-backfill and restarted, it writes every transfer once', async () => {
   const head = await chain.client.getBlockNumber({ cacheTime: 0 });
   const midway = BigInt(chain.startBlock) + (head - BigInt(chain.startBlock)) / 3n;
-  const first = startIndexer(env());
-  await waitFor(async () => (await cursor()) >= midway, 60_000);
+  const first = indexers.start(env());
+  await waitFor(async () => (await cursor()) >= midway, 60_000, 20);
   first.kill('SIGKILL');
   await exited(first);
   const atKill = await cursor();
@@ -114,9 +88,9 @@ it('killed mid-backfill and restarted, it writes every transfer once', async () 
   const partial = await rows(db.knex, `select count(*)::text as n from transactions`);
   expect(Number(partial[0]!.n)).toBeLessThan(hashes.length);
 
-  const second = startIndexer(env());
+  const second = indexers.start(env());
   try {
-    await waitFor(async () => (await cursor()) >= head, 90_000);
+    await waitFor(async () => (await cursor()) >= head, 90_000, 20);
     const written = await rows(
       db.knex,
       `select source_tx_hash, count(*)::text as n from transactions group by 1 order by 1`,
@@ -137,6 +111,7 @@ it('killed mid-backfill and restarted, it writes every transfer once', async () 
     await waitFor(
       () => Promise.resolve(iris.requests.some((r) => r.startsWith('/v2/messages/10?'))),
       30_000,
+      20,
     );
   } finally {
     second.kill('SIGTERM');
@@ -145,7 +120,7 @@ it('killed mid-backfill and restarted, it writes every transfer once', async () 
 }, 240_000);
 
 it('a bad INDEXER_CHAINS stops it at start-up, naming the variable', async () => {
-  const child = startIndexer({ ...env(), INDEXER_CHAINS: '[{"name":"x"}]' });
+  const child = indexers.start({ ...env(), INDEXER_CHAINS: '[{"name":"x"}]' });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   expect(await exited(child)).toBe(1);

@@ -9,25 +9,15 @@
  * Expectations come from the quote, the contract's fee rules and the chains' balances and
  * blocks, not from the indexer.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createLogger } from '@ctss/server-kit';
-import { Registry } from 'prom-client';
 import { keccak256, type Address, type Hex } from 'viem';
-import { IrisClient } from '../../src/indexer/iris.js';
-import { ChainLocks } from '../../src/indexer/lock.js';
-import { startIndexerRunner, type IndexerRunner } from '../../src/indexer/runner.js';
-import { startTestApp, type TestApp } from '../support/app.js';
 import { rows } from '../support/rollups.js';
 import {
-  QUOTE_KEY,
   attestedMessage,
   cashmereCctpAbi,
   contract,
   deployCctpChain,
   devnetQuotePackingEnv,
-  gasQuoteApiEntry,
   makeTransfer,
   receiveMessage,
   startAnvil,
@@ -38,45 +28,30 @@ import {
   type ChildService,
   type FakeIris,
 } from '@ctss/devnet';
-import { startListeningService } from '../support/child-service.js';
+import { startSnapshotGasQuoteApi } from '../support/gas-quote-api.js';
+import { FOLLOW_DEADLINE_MS, getJson, until } from './support/follow.js';
 import { chainConfig, indexerFor } from './support/harness.js';
+import { startIndexedApi, type IndexedApi } from './support/indexed-api.js';
 
 /** anvil's fourth default account (a well-known test key): the second sender. */
 const SECOND_SENDER_KEY: Hex = '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6';
 const RECIPIENT: Address = '0x00000000000000000000000000000000000c0de2';
-/** Generous: the loops poll every 100 ms; only a broken path comes near it. */
-const DEADLINE_MS = 60_000;
 
 let anvils: Anvil[] = [];
 let a: CctpChain;
 let b: CctpChain;
-let api: TestApp;
-let server: Server;
+let indexed: IndexedApi | undefined;
 let apiUrl: string;
 let gas: ChildService | undefined;
 let gasUrl: string;
 let iris: FakeIris;
-let locks: ChainLocks;
-let runner: IndexerRunner | undefined;
 
 /** Starts the Gas Quote API's built entry point on a free port; resolves with its base URL. */
 async function startGasQuoteApi(): Promise<string> {
-  const [child, url] = await startListeningService(
-    'gas-quote-api',
-    gasQuoteApiEntry(),
-    {
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'development',
-      NODE_OPTIONS: '',
-      PRICE_SOURCE: 'snapshot',
-      // No Redis, no database: quotes are signed from the in-process snapshot store.
-      REDIS_URL: '',
-      DATABASE_URL: '',
-      SIGNER_ECDSA_PRIVATE_KEY: QUOTE_KEY,
-      // The packing the deployed transfer contract (and its devnet stand-in) verifies.
-      ...devnetQuotePackingEnv([0, 3]),
-    },
-    DEADLINE_MS,
+  const [child, url] = await startSnapshotGasQuoteApi(
+    // The packing the deployed transfer contract (and its devnet stand-in) verifies.
+    devnetQuotePackingEnv([0, 3]),
+    FOLLOW_DEADLINE_MS,
   );
   gas = child;
   return url;
@@ -89,61 +64,26 @@ beforeAll(async () => {
     deployCctpChain(anvils[1]!.url, 3, 31_023),
   ]);
   gasUrl = await startGasQuoteApi();
-  // Statistics uncached, so each read sees the rows as they are; the real clock, as the chains'
-  // block times are real time and the hourly series end at the current hour.
-  api = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' }, clock: Date.now });
-  server = await new Promise<Server>((resolve) => {
-    const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   iris = await startFakeIris(0, { 0: a.url, 3: b.url });
-  locks = new ChainLocks(api.db.database);
   const overrides = { pollIntervalMs: 100 };
-  runner = startIndexerRunner({
-    indexers: [
-      indexerFor(chainConfig('quoted-a', a, overrides), api.db.database, locks),
-      indexerFor(chainConfig('quoted-b', b, overrides), api.db.database, locks),
+  indexed = await startIndexedApi({
+    name: 'quoted-transfer-test',
+    irisUrl: iris.url,
+    irisPerSecond: 9,
+    indexers: (db, locks) => [
+      indexerFor(chainConfig('quoted-a', a, overrides), db, locks),
+      indexerFor(chainConfig('quoted-b', b, overrides), db, locks),
     ],
-    db: api.db.database,
-    iris: new IrisClient(iris.url, 9),
-    attestation: { timeoutSeconds: 3600, recheckSeconds: 0 },
-    logger: createLogger({ name: 'quoted-transfer-test', level: 'warn' }),
-    registry: new Registry(),
-    attestationIntervalMs: 100,
   });
+  apiUrl = indexed.base;
 }, 180_000);
 
 afterAll(async () => {
-  await runner?.stop();
-  await locks?.close();
+  await indexed?.close();
   await iris?.close();
   await gas?.stop();
-  await new Promise((resolve) => server?.close(resolve));
-  await api?.close();
   await Promise.all(anvils.map((x) => x.stop()));
 }, 60_000);
-
-/** Calls `read` until `done` holds for its value, at most {@link DEADLINE_MS}. */
-async function until<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 /** The Gas Quote API's answer (docs/api.md "ECDSA quote"). */
 interface Quote {
@@ -332,7 +272,8 @@ async function quotedTransfer(source: CctpChain, c: Case): Promise<void> {
   // The indexer's own Iris pass marks it attested (v2: with the nonce Iris assigned, which the
   // destination receipt is matched on).
   await until(
-    () => rows(api.db.knex, `select attested from transactions where id = ?`, [Number(id)]),
+    () =>
+      rows(indexed!.api.db.knex, `select attested from transactions where id = ?`, [Number(id)]),
     (r) => String(r[0]?.attested) === 'true',
     'the indexer to record the attestation',
   );

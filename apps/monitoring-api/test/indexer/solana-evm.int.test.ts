@@ -12,11 +12,7 @@
  *   once the cluster shows Circle's `receive_message` of its message (found through the
  *   used-nonce account).
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createLogger } from '@ctss/server-kit';
-import { Registry } from 'prom-client';
 import { hexToBytes, toHex, type Hex } from 'viem';
 import {
   attestedMessage,
@@ -36,87 +32,52 @@ import {
   type FakeIris,
   type LocalSolana,
 } from '@ctss/devnet';
-import { IrisClient } from '../../src/indexer/iris.js';
-import { ChainLocks } from '../../src/indexer/lock.js';
-import { startIndexerRunner, type IndexerRunner } from '../../src/indexer/runner.js';
 import { SolanaChainConfigSchema } from '../../src/indexer/solana/config.js';
 import { SolanaRpc } from '../../src/indexer/solana/rpc.js';
 import { SolanaSource } from '../../src/indexer/solana/source.js';
-import { startTestApp, type TestApp } from '../support/app.js';
 import { expectRollupsExact } from '../support/rollups.js';
+import { getJson, until } from './support/follow.js';
 import { chainConfig, indexerFor } from './support/harness.js';
+import { startIndexedApi, type IndexedApi } from './support/indexed-api.js';
 
-const DEADLINE_MS = 60_000;
 const EVM_RECIPIENT = '0x00000000000000000000000000000000000c0de6';
 
 let anvil: Anvil;
 let evm: CctpChain;
 let cluster: LocalSolana;
 let iris: FakeIris;
-let api: TestApp;
-let server: Server;
+let indexed: IndexedApi | undefined;
 let apiUrl: string;
-let locks: ChainLocks;
-let runner: IndexerRunner | undefined;
 
 beforeAll(async () => {
   anvil = await startAnvil(0, 31_060);
   evm = await deployCctpChain(anvil.url, 6, 31_060);
   cluster = await startLocalSolana();
   iris = await startFakeIris(0, { 6: evm.url }, { solanaRpcUrl: cluster.url });
-  api = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' }, clock: Date.now });
-  server = await new Promise<Server>((resolve) => {
-    const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  locks = new ChainLocks(api.db.database);
   const solana = SolanaChainConfigSchema.parse({
     family: 'solana',
     name: 'solana',
     rpcUrls: [cluster.url],
     pollIntervalMs: 100,
   });
-  runner = startIndexerRunner({
-    indexers: [
-      indexerFor(chainConfig('evm-6', evm, { pollIntervalMs: 100 }), api.db.database, locks),
-      new SolanaSource(solana, new SolanaRpc(solana.rpcUrls, 5_000), api.db.database, locks),
+  indexed = await startIndexedApi({
+    name: 'solana-evm-test',
+    irisUrl: iris.url,
+    irisPerSecond: 20,
+    indexers: (db, locks) => [
+      indexerFor(chainConfig('evm-6', evm, { pollIntervalMs: 100 }), db, locks),
+      new SolanaSource(solana, new SolanaRpc(solana.rpcUrls, 5_000), db, locks),
     ],
-    db: api.db.database,
-    iris: new IrisClient(iris.url, 20),
-    attestation: { timeoutSeconds: 3600, recheckSeconds: 0 },
-    logger: createLogger({ name: 'solana-evm-test', level: 'warn' }),
-    registry: new Registry(),
-    attestationIntervalMs: 100,
   });
+  apiUrl = indexed.base;
 }, 120_000);
 
 afterAll(async () => {
-  await runner?.stop();
-  await locks?.close();
+  await indexed?.close();
   await iris?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  await api?.close();
   await cluster?.close();
   await anvil?.stop();
 }, 60_000);
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 type FeedRecord = Record<string, unknown>;
 
@@ -196,7 +157,7 @@ describe('Solana and EVM together', () => {
     expect(bySender.map((r) => r.source_tx_hash)).toEqual([signature]);
     expect((await stats('wallets')).unique_senders_count).toBe(before.wallets + 2);
     expect((await stats('transactions')).total_transactions).toBe(before.transactions + 2);
-    await expectRollupsExact(api.db.knex);
+    await expectRollupsExact(indexed!.api.db.knex);
   }, 120_000);
 
   it('an EVM transfer into Solana turns success when the cluster shows its receive', async () => {
@@ -241,6 +202,6 @@ describe('Solana and EVM together', () => {
       destination_tx_hash: receive.transaction.signature,
       receive_amount: Number(receive.minted),
     });
-    await expectRollupsExact(api.db.knex);
+    await expectRollupsExact(indexed!.api.db.knex);
   }, 120_000);
 });

@@ -5,8 +5,6 @@
  * started again, it ends with every transfer written once, no gap and no duplicate, and the
  * rollups exact (docs/indexer.md "Solana").
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import {
   buildSolanaTransfer,
@@ -18,15 +16,15 @@ import {
 } from '@ctss/devnet';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { expectRollupsExact, rows } from '../support/rollups.js';
+import { IndexerProcesses, exited, waitFor } from './support/indexer-process.js';
 
-const ENTRY = fileURLToPath(new URL('../../dist/bin/indexer.js', import.meta.url));
 const TRANSFERS = 90;
 
 let cluster: LocalSolana;
 let db: TestDatabase;
 let iris: FakeIris;
 const signatures: string[] = [];
-const children = new Set<ChildProcess>();
+const indexers = new IndexerProcesses();
 
 beforeAll(async () => {
   cluster = await startLocalSolana();
@@ -49,36 +47,22 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  indexers.killAll();
   await iris?.close();
   await db?.drop();
   await cluster?.close();
 });
 
-function startIndexer(): ChildProcess {
-  const child = spawn(process.execPath, [ENTRY], {
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: db.url,
-      PORT: '0',
-      IRIS_URL: iris.url,
-      LOG_LEVEL: 'warn',
-      INDEXER_CHAINS: JSON.stringify([
-        { family: 'solana', name: 'solana-process', pageSize: 1, pollIntervalMs: 50 },
-      ]),
-      INDEXER_RPC_URLS_SOLANA_PROCESS: cluster.url,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-    child.once('exit', (code) => resolve(code));
+const startIndexer = () =>
+  indexers.start({
+    DATABASE_URL: db.url,
+    PORT: '0',
+    IRIS_URL: iris.url,
+    LOG_LEVEL: 'warn',
+    INDEXER_CHAINS: JSON.stringify([
+      { family: 'solana', name: 'solana-process', pageSize: 1, pollIntervalMs: 50 },
+    ]),
+    INDEXER_RPC_URLS_SOLANA_PROCESS: cluster.url,
   });
 
 const written = async (): Promise<number> => {
@@ -89,17 +73,9 @@ const written = async (): Promise<number> => {
   return Number(row?.n ?? 0);
 };
 
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 it('killed mid-backfill and restarted, it writes every Solana transfer once', async () => {
   const first = startIndexer();
-  await waitFor(async () => (await written()) >= TRANSFERS / 3, 60_000);
+  await waitFor(async () => (await written()) >= TRANSFERS / 3, 60_000, 10);
   first.kill('SIGKILL');
   await exited(first);
   const atKill = await written();
@@ -107,7 +83,7 @@ it('killed mid-backfill and restarted, it writes every Solana transfer once', as
 
   const second = startIndexer();
   try {
-    await waitFor(async () => (await written()) >= TRANSFERS, 90_000);
+    await waitFor(async () => (await written()) >= TRANSFERS, 90_000, 10);
     const all = await rows(
       db.knex,
       `select source_tx_hash, count(*)::text as n, bool_and(confirmed)::text as confirmed

@@ -13,10 +13,8 @@
  * against @solana/spl-token's derivation (a published output), and a tampered, expired or foreign
  * quote is refused with no transaction sent.
  */
-import type { Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createLogger } from '@ctss/server-kit';
 import {
   QuoteRefusedError,
   createCtssClient,
@@ -25,7 +23,6 @@ import {
   type CtssClient,
   type TransferProgress,
 } from '@ctss/sdk';
-import { Registry } from 'prom-client';
 import { base58 } from '@scure/base';
 import {
   bytesToHex,
@@ -36,16 +33,10 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { IrisClient } from '../../src/indexer/iris.js';
-import { ChainLocks } from '../../src/indexer/lock.js';
-import { startIndexerRunner, type IndexerRunner } from '../../src/indexer/runner.js';
-import { startTestApp, type TestApp } from '../support/app.js';
 import {
-  QUOTE_KEY,
   attestedMessage,
   contract,
   deployCctpChain,
-  gasQuoteApiEntry,
   monitoringApiEntry,
   receiveMessage,
   startAnvil,
@@ -58,6 +49,8 @@ import {
 import { startListeningService } from '../support/child-service.js';
 import { openSse } from '../support/sse.js';
 import { chainConfig, indexerFor } from '../indexer/support/harness.js';
+import { startIndexedApi, type IndexedApi } from '../indexer/support/indexed-api.js';
+import { startSnapshotGasQuoteApi } from '../support/gas-quote-api.js';
 
 const RECIPIENT: Address = '0x00000000000000000000000000000000000c0de5';
 /** anvil's default accounts 5 and 6 (well-known test keys): wallets with no allowance. */
@@ -73,12 +66,9 @@ const DEADLINE_MS = 90_000;
 let anvils: Anvil[] = [];
 let a: CctpChain;
 let b: CctpChain;
-let api: TestApp;
-let server: Server;
+let indexed: IndexedApi | undefined;
 let gas: ChildService | undefined;
 let iris: FakeIris;
-let locks: ChainLocks;
-let runner: IndexerRunner | undefined;
 let ctss: CtssClient;
 /** The built Monitoring API with its live feed, its base URL and metrics URL, and a client on it. */
 let live: ChildService | undefined;
@@ -118,17 +108,8 @@ async function liveRequests(): Promise<{ lookups: number; refused: number }> {
 
 /** Starts the Gas Quote API's built entry point on a free port; resolves with its base URL. */
 async function startGasQuoteApi(): Promise<string> {
-  const [child, url] = await startListeningService(
-    'gas-quote-api',
-    gasQuoteApiEntry(),
+  const [child, url] = await startSnapshotGasQuoteApi(
     {
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'development',
-      NODE_OPTIONS: '',
-      PRICE_SOURCE: 'snapshot',
-      REDIS_URL: '',
-      DATABASE_URL: '',
-      SIGNER_ECDSA_PRIVATE_KEY: QUOTE_KEY,
       QUOTE_PACKING_0: 'compact',
       // The feeder reads the transfer contract's fee for /routes (the prices stay the snapshot's).
       RPC_URL_0: a.url,
@@ -149,28 +130,19 @@ beforeAll(async () => {
   // A block every second: confirmations advance while the transfers wait.
   await Promise.all(anvils.map((x) => x.rpc('evm_setIntervalMining', [1])));
   const gasUrl = await startGasQuoteApi();
-  api = await startTestApp({ env: { CACHE_TTL_SECONDS: '0' }, clock: Date.now });
-  server = await new Promise<Server>((resolve) => {
-    const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const monitoringUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   iris = await startFakeIris(0, { 0: a.url, 3: b.url });
   iris.fastFeeBps = 1.3;
-  locks = new ChainLocks(api.db.database);
   const overrides = { pollIntervalMs: 100 };
-  runner = startIndexerRunner({
-    indexers: [
-      indexerFor(chainConfig('sdk-a', a, overrides), api.db.database, locks),
-      indexerFor(chainConfig('sdk-b', b, overrides), api.db.database, locks),
+  indexed = await startIndexedApi({
+    name: 'sdk-transfer-test',
+    irisUrl: iris.url,
+    irisPerSecond: 9,
+    indexers: (db, locks) => [
+      indexerFor(chainConfig('sdk-a', a, overrides), db, locks),
+      indexerFor(chainConfig('sdk-b', b, overrides), db, locks),
     ],
-    db: api.db.database,
-    iris: new IrisClient(iris.url, 9),
-    attestation: { timeoutSeconds: 3600, recheckSeconds: 0 },
-    logger: createLogger({ name: 'sdk-transfer-test', level: 'warn' }),
-    registry: new Registry(),
-    attestationIntervalMs: 100,
   });
-  ctss = createCtssClient({ gasQuoteUrl: gasUrl, monitoringUrl, irisUrl: iris.url });
+  ctss = createCtssClient({ gasQuoteUrl: gasUrl, monitoringUrl: indexed.base, irisUrl: iris.url });
   const metricsPort = await freePort();
   [live, liveUrl] = await startListeningService(
     'monitoring-api',
@@ -178,7 +150,7 @@ beforeAll(async () => {
     {
       LOG_LEVEL: 'info',
       NODE_OPTIONS: '',
-      DATABASE_URL: api.db.url,
+      DATABASE_URL: indexed.api.db.url,
       DATABASE_READ_URLS: '',
       EMBEDDED_SEED: 'false',
       REDIS_URL: '',
@@ -195,13 +167,10 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await runner?.stop();
-  await locks?.close();
+  await indexed?.close();
   await iris?.close();
   await gas?.stop();
   await live?.stop();
-  await new Promise((resolve) => server?.close(resolve));
-  await api?.close();
   await Promise.all(anvils.map((x) => x.stop()));
 }, 60_000);
 

@@ -4,6 +4,7 @@ import { createApp } from '../../src/app.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { buildTestDeps, type TestDeps, type TestDepsOverrides } from './deps.js';
 import { useResource } from './hooks.js';
+import { listenOnLoopback } from './listen.js';
 
 /** A test app with its database and dependencies. */
 export interface TestApp {
@@ -46,4 +47,39 @@ export function useTestApp(overrides: Omit<TestDepsOverrides, 'database'> = {}):
     () => startTestApp(overrides),
     (t) => t.close(),
   );
+}
+
+/** A test app served over HTTP on a loopback port. */
+export interface ServedTestApp {
+  readonly api: TestApp;
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  readonly base: string;
+  /** Closes the server, then the app (its database dropped). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a test app ({@link startTestApp} with `overrides`) and serves it on a port the system
+ * picks; the app is closed again when the server cannot listen.
+ *
+ * @throws when the database cannot be created or the server cannot listen.
+ */
+export async function serveTestApp(
+  overrides: Omit<TestDepsOverrides, 'database'> = {},
+): Promise<ServedTestApp> {
+  const api = await startTestApp(overrides);
+  try {
+    const server = await listenOnLoopback(api.app);
+    return {
+      api,
+      base: server.base,
+      async close() {
+        await server.close();
+        await api.close();
+      },
+    };
+  } catch (err) {
+    await api.close();
+    throw err;
+  }
 }

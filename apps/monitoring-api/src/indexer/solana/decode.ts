@@ -25,7 +25,7 @@ import {
   transferEventCodec,
   transferV2ArgsCodec,
   type MintAndWithdrawEvent,
-} from './layouts.js';
+} from '@ctss/solana-layouts';
 
 /** A compiled instruction as `getTransaction` (`json`) returns it. */
 interface RawInstruction {

@@ -17,7 +17,12 @@
  * `confirmed` on a fork that never finalizes leaves no record. Signatures, not slots, are the
  * cursor, so a skipped slot never hides a transaction.
  */
-import { getProgramDerivedAddress, address } from '@solana/kit';
+import {
+  DISCRIMINATORS,
+  messageSentV1Codec,
+  startsWith,
+  usedNonceAddress,
+} from '@ctss/solana-layouts';
 import type { Session } from '../../db/statements.js';
 import type { TickResult } from '../chain-indexer.js';
 import { readCursor, type StoredCursor } from '../cursor.js';
@@ -39,7 +44,6 @@ import {
   withMessage,
   type SolanaPrograms,
 } from './decode.js';
-import { messageSentV1Codec, DISCRIMINATORS, startsWith } from './layouts.js';
 import type { ReadCommitment, SignatureInfo, SolanaRpc } from './rpc.js';
 import { mapLimit } from '../map-limit.js';
 
@@ -269,32 +273,20 @@ export class SolanaSource implements IndexerSource {
   }
 
   /**
-   * The used-nonce account a receive of `record` creates: v2 `["used_nonce", nonce]` (one per
-   * message), v1 `["used_nonces", source domain, "-" for domains >= 11, first nonce]` (one per
-   * 6,400 nonces of a source domain; circlefin/solana-cctp-contracts `receive_message.rs` and
-   * `state.rs` `UsedNonces::first_nonce`).
+   * The used-nonce account a receive of `record` creates (`usedNonceAddress`: v2 one per
+   * message, v1 one per 6,400 nonces of a source domain).
    */
-  private async usedNonceAccount(record: AwaitedReceive): Promise<string> {
-    if (record.version === 2) {
-      const nonce = Buffer.from(record.cctp_nonce.slice(2).padStart(64, '0'), 'hex');
-      const [pda] = await getProgramDerivedAddress({
-        programAddress: address(this.config.messageTransmitterV2),
-        seeds: ['used_nonce', nonce],
-      });
-      return pda;
-    }
-    const nonce = BigInt(record.cctp_nonce);
-    const first = ((nonce - 1n) / 6400n) * 6400n + 1n;
-    const [pda] = await getProgramDerivedAddress({
-      programAddress: address(this.config.messageTransmitterV1),
-      seeds: [
-        'used_nonces',
-        String(record.source_domain),
-        record.source_domain < 11 ? '' : '-',
-        first.toString(),
-      ],
-    });
-    return pda;
+  private usedNonceAccount(record: AwaitedReceive): Promise<string> {
+    return record.version === 2
+      ? usedNonceAddress(this.config.messageTransmitterV2, {
+          version: 2,
+          nonce: Buffer.from(record.cctp_nonce.slice(2).padStart(64, '0'), 'hex'),
+        })
+      : usedNonceAddress(this.config.messageTransmitterV1, {
+          version: 1,
+          sourceDomain: record.source_domain,
+          nonce: BigInt(record.cctp_nonce),
+        });
   }
 
   /**

@@ -1,0 +1,3 @@
+import config from '@ctss/config/eslint';
+
+export default config;

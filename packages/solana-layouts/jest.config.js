@@ -1,0 +1,3 @@
+import preset from '@ctss/config/jest-preset';
+
+export default { ...preset };
