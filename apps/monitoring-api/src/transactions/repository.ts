@@ -63,7 +63,7 @@ const ON_PAGE = `filter (where t.n <= ${PAGE_SIZE})`;
 const NEXT_CURSOR = `case when count(*) > ${PAGE_SIZE} then max(date_part('epoch', t.created_at)::int8 || '_' || t.id) filter (where t.n = ${PAGE_SIZE}) else '' end`;
 
 /** One page of a feed, already JSON text. */
-export interface FeedPage {
+interface FeedPage {
   /**
    * The page in the envelope of docs/api.md "Pagination":
    * `{"transactions":[<records>],"next_cursor":"<cursor or empty>","has_more":<bool>}`, each
@@ -204,7 +204,9 @@ function shapeKey(
 export interface FeedRepository {
   /**
    * Reads up to `limit` rows of a feed after `filter.cursor`, newest first (plus one more row to
-   * tell whether another page exists), selecting `fields` in order, on `db` (the read handle).
+   * tell whether another page exists), selecting `fields` in order, on `db` (the read handle),
+   * as one row: the page's JSON text in its envelope, joined by PostgreSQL (docs/decisions.md
+   * "D300. A feed page read as one row").
    *
    * With `match` (addr_or_tx_hash), each of the four columns is read through its own index, newest
    * first and at most `limit + 1` rows, and the page is taken from the union of those ids, so an
