@@ -145,11 +145,12 @@ export async function measureDbFloor(opts: FloorOptions): Promise<FloorResult> {
       });
       answered();
       if (measuring) latencies.push(performance.now() - began);
-      const rows = result.rows as unknown[][];
+      // The page is one row: its body, then its next_cursor ('' on the last page).
+      const nextCursor = String((result.rows as unknown[][])[0]![1]);
       current = undefined;
       // A walk follows the page's cursor, as the API's next_cursor.
-      if (opts.plan.kind === 'walk' && rows.length > limit) {
-        const [seconds, id] = String(rows[limit - 1]![1]).split('_') as [string, string];
+      if (opts.plan.kind === 'walk' && nextCursor !== '') {
+        const [seconds, id] = nextCursor.split('_') as [string, string];
         current = {
           filter: { ...filter, cursor: { seconds: Number(seconds), id: BigInt(id) } },
           limit,

@@ -50,10 +50,28 @@ const PAGE_ROWS = '(select $1::int8 + 1)';
 /** Newest first: the keyset order of the feeds. */
 const NEWEST_FIRST = 'order by created_at desc, id desc';
 
-/** One page of a feed, its records already JSON text. */
-export interface FeedPage {
-  /** The page's records as JSON objects joined by commas (empty for an empty page). */
-  readonly records: string;
+/** The page size `$1`, an InitPlan value like {@link PAGE_ROWS}. */
+const PAGE_SIZE = '(select $1::int8)';
+
+/** An aggregate's filter to the page's rows (numbered `n` from 1, newest first), not the extra one. */
+const ON_PAGE = `filter (where t.n <= ${PAGE_SIZE})`;
+
+/**
+ * `next_cursor` (docs/api.md "Pagination"): `<unix_ts>_<id>` of the page's last row when another
+ * row follows it, else ''.
+ */
+const NEXT_CURSOR = `case when count(*) > ${PAGE_SIZE} then max(date_part('epoch', t.created_at)::int8 || '_' || t.id) filter (where t.n = ${PAGE_SIZE}) else '' end`;
+
+/** One page of a feed, already JSON text. */
+interface FeedPage {
+  /**
+   * The page in the envelope of docs/api.md "Pagination":
+   * `{"transactions":[<records>],"next_cursor":"<cursor or empty>","has_more":<bool>}`, each
+   * record's JSON rendered by PostgreSQL (record.ts).
+   */
+  readonly body: string;
+  /** Records on the page. */
+  readonly size: number;
   /** Whether rows exist after the last one. */
   readonly hasMore: boolean;
   /** `<unix_ts>_<id>` of the page's last row when `hasMore`, else ''. */
@@ -139,12 +157,15 @@ export function buildStatement(
     );
     rows = `select * from transactions where id in (select id from (${branches.join(' union all ')}) as matches) ${NEWEST_FIRST} limit ${PAGE_ROWS}`;
   }
-  // Each row as its record's JSON text (record.ts), its keyset position `<unix_ts>_<id>` and
-  // whether it is settled (not pending: the lookups' cache lifetime).
-  const text = `select ${recordJsonSql(fields)}, date_part('epoch', t.created_at)::int8 || '_' || t.id,
-         t.destination_tx_status <> 'pending'
-  from (${rows}) t
-  order by t.created_at desc, t.id desc`;
+  // The page as one row: the rows numbered newest first; the first $1 rendered (record.ts) and
+  // joined in that order into the envelope of docs/api.md "Pagination"; row $1 + 1 only tells
+  // that another page follows.
+  const text = `select '{"transactions":[' || coalesce(string_agg(${recordJsonSql(fields)}, ',' order by t.n) ${ON_PAGE}, '')
+         || '],"next_cursor":"' || ${NEXT_CURSOR} || '","has_more":' || (count(*) > ${PAGE_SIZE})::text || '}',
+         ${NEXT_CURSOR},
+         count(*) ${ON_PAGE},
+         coalesce(bool_and(t.destination_tx_status <> 'pending') ${ON_PAGE}, true)
+  from (select r.*, row_number() over (order by r.created_at desc, r.id desc) as n from (${rows}) r) t`;
   return {
     statement: prepare('feed', text),
     values: (f, limit) => [limit, ...binders.map((read) => read(f))],
@@ -183,7 +204,9 @@ function shapeKey(
 export interface FeedRepository {
   /**
    * Reads up to `limit` rows of a feed after `filter.cursor`, newest first (plus one more row to
-   * tell whether another page exists), selecting `fields` in order, on `db` (the read handle).
+   * tell whether another page exists), selecting `fields` in order, on `db` (the read handle),
+   * as one row: the page's JSON text in its envelope, joined by PostgreSQL (docs/decisions.md
+   * "D300. A feed page read as one row").
    *
    * With `match` (addr_or_tx_hash), each of the four columns is read through its own index, newest
    * first and at most `limit + 1` rows, and the page is taken from the union of those ids, so an
@@ -216,15 +239,9 @@ export function createFeedRepository(): FeedRepository {
         shape = buildStatement(network, filter, fields);
         statements.set(key, shape);
       }
-      const rows = await db.arrays(shape.statement, shape.values(filter, limit));
-      const hasMore = rows.length > limit;
-      const page = hasMore ? rows.slice(0, limit) : rows;
-      return {
-        records: page.map((row) => row[0] as string).join(','),
-        hasMore,
-        nextCursor: hasMore ? (page[page.length - 1]![1] as string) : '',
-        settled: page.every((row) => row[2] === true),
-      };
+      const [row] = await db.arrays(shape.statement, shape.values(filter, limit));
+      const [body, nextCursor, size, settled] = row as [string, string, string, boolean];
+      return { body, size: Number(size), hasMore: nextCursor !== '', nextCursor, settled };
     },
   };
 }

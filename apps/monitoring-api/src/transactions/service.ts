@@ -23,7 +23,7 @@ import {
 import { toFilter } from './filters.js';
 import { createFirstPageCache, firstPageKey } from './first-page-cache.js';
 import { MAINNET_FIELDS, TESTNET_FIELDS } from './record.js';
-import { createFeedRepository, type FeedFilter, type FeedPage } from './repository.js';
+import { createFeedRepository, type FeedFilter } from './repository.js';
 import { FEED_MAX_LIMIT, type FeedQuery } from './schemas.js';
 import { createWatermark, type IndexedChain } from './watermark.js';
 
@@ -72,10 +72,6 @@ export interface TransactionsService {
   lookup(network: TransferNetwork, hash: string): Promise<PageAnswer>;
 }
 
-/** A page in the envelope of docs/api.md "Pagination" (its records are JSON text already, record.ts). */
-const pageJson = (page: FeedPage): string =>
-  `{"transactions":[${page.records}],"next_cursor":${JSON.stringify(page.nextCursor)},"has_more":${page.hasMore}}`;
-
 const fieldsOf = (network: TransferNetwork) =>
   network === 'mainnet' ? MAINNET_FIELDS : TESTNET_FIELDS;
 
@@ -114,7 +110,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
           closedPageKey(network, filter, query.limit, fields),
           async () => {
             const read = await listTransactions(deps.db.read, network, filter, query.limit, fields);
-            return { body: pageJson(read), settled: read.settled };
+            return { body: read.body, settled: read.settled };
           },
         );
         const cacheControl = page.immutable
@@ -123,9 +119,8 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
         return { body: page.body, cacheControl, etag: page.etag };
       }
       const render = async () =>
-        pageJson(
-          await listTransactions(deps.db.read, network, filter, query.limit, fieldsOf(network)),
-        );
+        (await listTransactions(deps.db.read, network, filter, query.limit, fieldsOf(network)))
+          .body;
       const cacheControl = windowCacheControl(query.end_time, deps.clock());
       if (filter.cursor !== undefined) return { body: await render(), cacheControl };
       // A first page: served from the in-process copy while it is young enough (D63).
@@ -146,7 +141,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
         FEED_MAX_LIMIT,
         fieldsOf(network),
       );
-      if (page.records === '') {
+      if (page.size === 0) {
         throw new HttpProblem(
           404,
           'NOT_FOUND',
@@ -154,7 +149,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
           { 'Cache-Control': NOT_FOUND_CACHE_CONTROL },
         );
       }
-      return { body: pageJson(page), cacheControl: recordCacheControl(page.settled) };
+      return { body: page.body, cacheControl: recordCacheControl(page.settled) };
     },
   };
 }
