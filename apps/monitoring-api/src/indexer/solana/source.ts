@@ -20,7 +20,7 @@
 import { getProgramDerivedAddress, address } from '@solana/kit';
 import type { Knex } from 'knex';
 import type { TickResult } from '../chain-indexer.js';
-import { readCursor, type StoredCursor } from '../cursor.js';
+import { readCursor, type ChainKey, type StoredCursor } from '../cursor.js';
 import type { TransferRow } from '../decode.js';
 import type { ChainLocks } from '../lock.js';
 import {
@@ -28,7 +28,6 @@ import {
   deleteUnfinalized,
   writeBatch,
   type AwaitedReceive,
-  type ChainKey,
   type ReceivedRow,
 } from '../store.js';
 import type { IndexerSource } from '../source.js';
