@@ -1,7 +1,7 @@
 /**
  * dependency-cruiser configuration of the import-cycle check in `pnpm lint`: no module of an app
  * or package imports one that imports it back, type-only imports included (docs/architecture.md
- * "Layout of a feature").
+ * "Feature shape", docs/decisions.md D260).
  *
  * @type {import('dependency-cruiser').IConfiguration}
  */
