@@ -6,17 +6,11 @@
  * releases the locks and closes the pool.
  */
 import {
-  DependencyUnavailableError,
-  createEdgeServer,
   createMetrics,
-  listen,
-  metricsHandler,
-  notFoundHandler,
-  problemHandler,
+  startProbeServer,
   type Logger,
   type RunningService,
 } from '@ctss/server-kit';
-import express from 'express';
 import { createAdminKnex } from '../db/connect.js';
 import { ChainIndexer } from './chain-indexer.js';
 import type { IndexerConfig } from './config.js';
@@ -79,23 +73,14 @@ export async function startIndexerService(
     registry: metrics.registry,
   });
 
-  const app = express();
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok', chains: runner.chains });
+  const { server, port } = await startProbeServer({
+    port: config.PORT,
+    logger,
+    registry: metrics.registry,
+    health: () => ({ status: 'ok', chains: runner.chains }),
+    // Ready when the database answers within 2 s and holds the indexer's tables (migrated).
+    ready: () => knex.raw('select 1 from indexer_cursors limit 1'),
   });
-  // Ready when the database answers within 2 s and holds the indexer's tables (migrated).
-  app.get('/ready', (_req, res, next) => {
-    const probe = knex.raw('select 1 from indexer_cursors limit 1').timeout(2_000);
-    probe.then(
-      () => res.json({ status: 'ready' }),
-      () => next(new DependencyUnavailableError('database', 5)),
-    );
-  });
-  app.get('/metrics', metricsHandler(metrics.registry));
-  app.use(notFoundHandler());
-  app.use(problemHandler(logger));
-  const server = createEdgeServer(app, { logger, readyPath: null });
-  const port = await listen(server, config.PORT);
   logger.info(
     {
       port,
