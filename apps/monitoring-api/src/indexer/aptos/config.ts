@@ -11,36 +11,71 @@ const aptosAddress = z
   .regex(/^0x[0-9a-fA-F]{1,64}$/, 'must be a 0x-prefixed Aptos address (up to 32 bytes)')
   .transform((v) => `0x${v.slice(2).toLowerCase().padStart(64, '0')}`);
 
-const httpUrl = z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ''));
+const httpUrl = z
+  .url({ protocol: /^https?$/ })
+  .transform((v) => v.replace(/\/+$/, ''))
+  .meta({ type: 'string', format: 'uri' });
 
 /** One Aptos chain as configured. */
 export const AptosChainSchema = z.object({
-  /** Display name: labels in logs, metrics and /health. */
-  name: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]'),
-  /** Which feed its records go to; with `domain`, the key of its cursor and lock. */
-  network: z.enum(['mainnet', 'testnet']).default('mainnet'),
-  /** CCTP domain (Aptos: 9). */
-  domain: z.number().int().min(0).max(4_294_967_295).default(9),
-  /** Indexer GraphQL endpoint (mainnet: https://api.mainnet.aptoslabs.com/v1/graphql). */
-  indexerUrl: httpUrl,
-  /** Node REST API base, with its `/v1` (mainnet: https://api.mainnet.aptoslabs.com/v1). */
-  restUrl: httpUrl,
-  /** Address(es) of the `transfer` module emitting `CashmereTransfer`. */
-  transferModules: z.array(aptosAddress).min(1),
-  /** Circle's TokenMessengerMinter package (`token_messenger::DepositForBurn`). */
-  tokenMessengerMinter: aptosAddress,
-  /** Circle's MessageTransmitter package (`message_transmitter::MessageSent` / `MessageReceived`). */
-  messageTransmitter: aptosAddress,
-  /** First transaction version to read (the module's publication). */
-  startVersion: z.number().int().min(0),
-  /** Poll interval, ms. */
-  pollIntervalMs: z.number().int().min(10).max(600_000).default(2_000),
-  /** Most versions per step. */
-  maxVersionRange: z.number().int().min(1).max(100_000_000).default(1_000_000),
-  /** Events per Indexer page (the hosted API caps a page at 100). */
-  pageSize: z.number().int().min(1).max(100).default(100),
-  /** Per-request timeout, ms. */
-  requestTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+  name: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]')
+    .describe('display name (1-64 of `a-z0-9_-`): labels in logs, metrics and `/health`'),
+  network: z
+    .enum(['mainnet', 'testnet'])
+    .default('mainnet')
+    .describe('which feed its records go to; with `domain`, the key of its cursor and lock'),
+  domain: z.number().int().min(0).max(4_294_967_295).default(9).describe('CCTP domain (Aptos: 9)'),
+  indexerUrl: httpUrl.describe(
+    'Indexer GraphQL endpoint (mainnet: `https://api.mainnet.aptoslabs.com/v1/graphql`)',
+  ),
+  restUrl: httpUrl.describe(
+    'node REST API base, with its `/v1` (mainnet: `https://api.mainnet.aptoslabs.com/v1`)',
+  ),
+  transferModules: z
+    .array(aptosAddress)
+    .min(1)
+    .describe('address(es) of the `transfer` module emitting `CashmereTransfer` (1 or more)'),
+  tokenMessengerMinter: aptosAddress.describe(
+    "Circle's TokenMessengerMinter package (`token_messenger::DepositForBurn`); no default: from Circle's contract address page",
+  ),
+  messageTransmitter: aptosAddress.describe(
+    "Circle's MessageTransmitter package (`message_transmitter::MessageSent` / `MessageReceived`); no default",
+  ),
+  startVersion: z
+    .number()
+    .int()
+    .min(0)
+    .describe("first transaction version to read (the module's publication)"),
+  pollIntervalMs: z
+    .number()
+    .int()
+    .min(10)
+    .max(600_000)
+    .default(2_000)
+    .describe('poll interval, milliseconds'),
+  maxVersionRange: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000_000)
+    .default(1_000_000)
+    .describe('most versions per step'),
+  pageSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(100)
+    .describe('events per Indexer page (the hosted API caps a page at 100)'),
+  requestTimeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(120_000)
+    .default(10_000)
+    .describe('per-request timeout, milliseconds'),
 });
 
 /** One Aptos chain, validated. */

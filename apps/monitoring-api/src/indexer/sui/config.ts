@@ -13,30 +13,63 @@ const suiId = z
 
 /** One Sui chain as configured. */
 export const SuiChainSchema = z.object({
-  /** Display name: labels in logs, metrics and /health. */
-  name: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]'),
-  /** Which feed its records go to; with `domain`, the key of its cursor and lock. */
-  network: z.enum(['mainnet', 'testnet']).default('mainnet'),
-  /** CCTP domain (Sui: 8). */
-  domain: z.number().int().min(0).max(4_294_967_295).default(8),
-  /** Sui GraphQL RPC endpoint (mainnet: https://graphql.mainnet.sui.io/graphql). */
-  graphqlUrl: z.url({ protocol: /^https?$/ }),
-  /** Package(s) whose `transfer::CashmereTransfer` events are read. */
-  transferPackages: z.array(suiId).min(1),
-  /** Circle's TokenMessengerMinter package (`deposit_for_burn::DepositForBurn`). */
-  tokenMessengerMinterPackage: suiId,
-  /** Circle's MessageTransmitter package (`send_message::MessageSent`, `receive_message::MessageReceived`). */
-  messageTransmitterPackage: suiId,
-  /** First checkpoint to read (the transfer package's publication). */
-  startCheckpoint: z.number().int().min(0),
-  /** Poll interval, ms. */
-  pollIntervalMs: z.number().int().min(10).max(600_000).default(2_000),
-  /** Most checkpoints per step. */
-  maxCheckpointRange: z.number().int().min(1).max(1_000_000).default(10_000),
-  /** Events per GraphQL page (the service caps it, 50 by default). */
-  pageSize: z.number().int().min(1).max(50).default(50),
-  /** Per-request timeout, ms. */
-  requestTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+  name: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]')
+    .describe('display name (1-64 of `a-z0-9_-`): labels in logs, metrics and `/health`'),
+  network: z
+    .enum(['mainnet', 'testnet'])
+    .default('mainnet')
+    .describe('which feed its records go to; with `domain`, the key of its cursor and lock'),
+  domain: z.number().int().min(0).max(4_294_967_295).default(8).describe('CCTP domain (Sui: 8)'),
+  graphqlUrl: z
+    .url({ protocol: /^https?$/ })
+    .describe('Sui GraphQL RPC endpoint (mainnet: `https://graphql.mainnet.sui.io/graphql`)'),
+  transferPackages: z
+    .array(suiId)
+    .min(1)
+    .describe(
+      'package(s) whose `transfer::CashmereTransfer` events are read (1 or more; the id the type carries: the first publication)',
+    ),
+  tokenMessengerMinterPackage: suiId.describe(
+    "Circle's TokenMessengerMinter package (`deposit_for_burn::DepositForBurn`); no default: from Circle's contract address page",
+  ),
+  messageTransmitterPackage: suiId.describe(
+    "Circle's MessageTransmitter package (`send_message::MessageSent`, `receive_message::MessageReceived`); no default",
+  ),
+  startCheckpoint: z
+    .number()
+    .int()
+    .min(0)
+    .describe("first checkpoint to read (the transfer package's publication)"),
+  pollIntervalMs: z
+    .number()
+    .int()
+    .min(10)
+    .max(600_000)
+    .default(2_000)
+    .describe('poll interval, milliseconds'),
+  maxCheckpointRange: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(10_000)
+    .describe('most checkpoints per step'),
+  pageSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .default(50)
+    .describe("events per GraphQL page (Sui's page limit is 50)"),
+  requestTimeoutMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(120_000)
+    .default(10_000)
+    .describe('per-request timeout, milliseconds'),
 });
 
 /** One Sui chain, validated. */
