@@ -17,8 +17,8 @@ import {
   parseConfig,
   serviceConfigShape,
 } from '@ctss/server-kit';
-import { TransferNetwork } from '@ctss/domain-types';
 import { z } from 'zod';
+import { chainName, chainNetwork, pollIntervalMs, requestTimeoutMs } from './chain-fields.js';
 import { mainnetCircleContracts } from './circle-contracts.js';
 // Sui and Aptos chains (docs/indexer.md "Sui and Aptos").
 import { AptosChainSchema } from './aptos/config.js';
@@ -38,15 +38,8 @@ const ChainInputSchema = z.object({
     .literal('evm')
     .optional()
     .describe('the chain family: EVM unless another is named (`"solana"`: see "Solana")'),
-  name: z
-    .string()
-    .regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]')
-    .describe(
-      'display name (1-64 of `a-z0-9_-`): labels in logs, metrics and `/health`, and the `<NAME>` of its RPC URL variable',
-    ),
-  network: TransferNetwork.default('mainnet').describe(
-    'which feed its records go to; with `domain`, the key of its cursor and lock',
-  ),
+  name: chainName(true),
+  network: chainNetwork,
   domain: z.number().int().min(0).max(4_294_967_295).describe('CCTP domain of the chain (uint32)'),
   rpcUrls: z
     .array(rpcUrl)
@@ -92,13 +85,7 @@ const ChainInputSchema = z.object({
     .describe(
       "depth at which a block counts as final: `finalized` (the node's tag), or a number of blocks",
     ),
-  pollIntervalMs: z
-    .number()
-    .int()
-    .min(10)
-    .max(600_000)
-    .default(4_000)
-    .describe('poll interval, milliseconds'),
+  pollIntervalMs: pollIntervalMs(4_000),
   maxBlockRange: z
     .number()
     .int()
@@ -108,13 +95,7 @@ const ChainInputSchema = z.object({
     .describe(
       'largest `eth_getLogs` range, blocks (split further when the RPC says the range is too large)',
     ),
-  rpcTimeoutMs: z
-    .number()
-    .int()
-    .min(100)
-    .max(120_000)
-    .default(10_000)
-    .describe('per-request RPC timeout, milliseconds'),
+  rpcTimeoutMs: requestTimeoutMs('RPC'),
 });
 
 /**

@@ -5,6 +5,7 @@
  * `events` table by `indexed_type`) and each transfer's transaction from the node's REST API.
  */
 import { z } from 'zod';
+import { chainName, chainNetwork, pollIntervalMs, requestTimeoutMs } from '../chain-fields.js';
 
 const aptosAddress = z
   .string()
@@ -18,14 +19,8 @@ const httpUrl = z
 
 /** One Aptos chain as configured. */
 export const AptosChainSchema = z.object({
-  name: z
-    .string()
-    .regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]')
-    .describe('display name (1-64 of `a-z0-9_-`): labels in logs, metrics and `/health`'),
-  network: z
-    .enum(['mainnet', 'testnet'])
-    .default('mainnet')
-    .describe('which feed its records go to; with `domain`, the key of its cursor and lock'),
+  name: chainName(false),
+  network: chainNetwork,
   domain: z.number().int().min(0).max(4_294_967_295).default(9).describe('CCTP domain (Aptos: 9)'),
   indexerUrl: httpUrl.describe(
     'Indexer GraphQL endpoint (mainnet: `https://api.mainnet.aptoslabs.com/v1/graphql`)',
@@ -48,13 +43,7 @@ export const AptosChainSchema = z.object({
     .int()
     .min(0)
     .describe("first transaction version to read (the module's publication)"),
-  pollIntervalMs: z
-    .number()
-    .int()
-    .min(10)
-    .max(600_000)
-    .default(2_000)
-    .describe('poll interval, milliseconds'),
+  pollIntervalMs: pollIntervalMs(2_000),
   maxVersionRange: z
     .number()
     .int()
@@ -69,13 +58,7 @@ export const AptosChainSchema = z.object({
     .max(100)
     .default(100)
     .describe('events per Indexer page (the hosted API caps a page at 100)'),
-  requestTimeoutMs: z
-    .number()
-    .int()
-    .min(100)
-    .max(120_000)
-    .default(10_000)
-    .describe('per-request timeout, milliseconds'),
+  requestTimeoutMs: requestTimeoutMs('GraphQL and REST'),
 });
 
 /** One Aptos chain, validated. */

@@ -10,6 +10,7 @@
  */
 import { isAddress } from '@solana/kit';
 import { z } from 'zod';
+import { chainName, chainNetwork, pollIntervalMs, requestTimeoutMs } from '../chain-fields.js';
 
 const base58Address = z
   .string()
@@ -31,18 +32,8 @@ const SolanaChainInputSchema = z.object({
   family: z
     .literal('solana')
     .describe('`"solana"` (required: an entry without it is an EVM chain)'),
-  name: z
-    .string()
-    .regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]')
-    .describe(
-      'display name (1-64 of `a-z0-9_-`): labels in logs, metrics and `/health`, and the `<NAME>` of its RPC URL variable',
-    ),
-  network: z
-    .enum(['mainnet', 'testnet'])
-    .default('mainnet')
-    .describe(
-      'which feed its records go to (`testnet`: devnet); with `domain`, the key of its cursor and lock',
-    ),
+  name: chainName(true),
+  network: chainNetwork,
   domain: z
     .literal(5)
     .default(5)
@@ -85,13 +76,7 @@ const SolanaChainInputSchema = z.object({
     .describe(
       "the oldest transfer-program signature to read back to (exclusive; e.g. the program's deployment transaction); absent = the program's whole history",
     ),
-  pollIntervalMs: z
-    .number()
-    .int()
-    .min(10)
-    .max(600_000)
-    .default(4_000)
-    .describe('poll interval, milliseconds'),
+  pollIntervalMs: pollIntervalMs(4_000),
   pageSize: z
     .number()
     .int()
@@ -101,13 +86,7 @@ const SolanaChainInputSchema = z.object({
     .describe(
       "signatures per `getSignaturesForAddress` page and per write (the RPC's maximum is 1000)",
     ),
-  rpcTimeoutMs: z
-    .number()
-    .int()
-    .min(100)
-    .max(120_000)
-    .default(10_000)
-    .describe('per-request RPC timeout, milliseconds'),
+  rpcTimeoutMs: requestTimeoutMs('RPC'),
 });
 
 /**

@@ -5,6 +5,7 @@
  * (a Move type keeps its original package id across upgrades).
  */
 import { z } from 'zod';
+import { chainName, chainNetwork, pollIntervalMs, requestTimeoutMs } from '../chain-fields.js';
 
 const suiId = z
   .string()
@@ -13,14 +14,8 @@ const suiId = z
 
 /** One Sui chain as configured. */
 export const SuiChainSchema = z.object({
-  name: z
-    .string()
-    .regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]')
-    .describe('display name (1-64 of `a-z0-9_-`): labels in logs, metrics and `/health`'),
-  network: z
-    .enum(['mainnet', 'testnet'])
-    .default('mainnet')
-    .describe('which feed its records go to; with `domain`, the key of its cursor and lock'),
+  name: chainName(false),
+  network: chainNetwork,
   domain: z.number().int().min(0).max(4_294_967_295).default(8).describe('CCTP domain (Sui: 8)'),
   graphqlUrl: z
     .url({ protocol: /^https?$/ })
@@ -42,13 +37,7 @@ export const SuiChainSchema = z.object({
     .int()
     .min(0)
     .describe("first checkpoint to read (the transfer package's publication)"),
-  pollIntervalMs: z
-    .number()
-    .int()
-    .min(10)
-    .max(600_000)
-    .default(2_000)
-    .describe('poll interval, milliseconds'),
+  pollIntervalMs: pollIntervalMs(2_000),
   maxCheckpointRange: z
     .number()
     .int()
@@ -63,13 +52,7 @@ export const SuiChainSchema = z.object({
     .max(50)
     .default(50)
     .describe("events per GraphQL page (Sui's page limit is 50)"),
-  requestTimeoutMs: z
-    .number()
-    .int()
-    .min(100)
-    .max(120_000)
-    .default(10_000)
-    .describe('per-request timeout, milliseconds'),
+  requestTimeoutMs: requestTimeoutMs('GraphQL'),
 });
 
 /** One Sui chain, validated. */
