@@ -1,10 +1,11 @@
 /**
  * The Monitoring API: the route table. The services are built from the resources by
- * {@link buildAppDeps} (deps.ts); each feature's routes are added with the part of them they use,
- * behind server-kit's helmet, CORS, request logs, metrics and rate limiting; `server.ts` opens
+ * {@link buildAppDeps} (deps.ts), the rate limiter among them; each feature's routes are added
+ * with the part of them they use, behind server-kit's helmet, CORS, request logs, metrics and
+ * that rate limiter; `server.ts` opens
  * the resources, listens and drains.
  */
-import { createHttpApp, finishHttpApp, rateLimitFromConfig, serveOpenApi } from '@ctss/server-kit';
+import { createHttpApp, finishHttpApp, serveOpenApi } from '@ctss/server-kit';
 import type { Express } from 'express';
 import { classifyDatabaseError } from './db/unavailable.js';
 import { addDefiLlamaRoutes } from './defillama/router.js';
@@ -19,14 +20,14 @@ import { addUsersRoutes } from './users/router.js';
 /** Builds the express app; it holds no resources of its own (closing is the caller's job). */
 export function createApp(resources: AppResources): Express {
   const deps = buildAppDeps(resources);
-  const { config, kv, logger, metrics } = deps;
+  const { config, logger, metrics } = deps;
   const app = createHttpApp({
     logger,
     metrics,
     corsOrigins: config.CORS_ORIGINS,
     trustProxy: config.TRUST_PROXY,
     serveMetrics: config.METRICS_PORT === undefined,
-    rateLimit: rateLimitFromConfig(config, kv.redis, `${config.REDIS_PREFIX}rl:`),
+    rateLimit: deps.rateLimiter,
     compression: config.HTTP_COMPRESSION,
   });
   // Most-requested first: express tries each route in turn, so the feed's and the statistics'

@@ -6,7 +6,13 @@
  * `createApp` builds the services with {@link buildAppDeps}. Each router takes only the part it
  * uses.
  */
-import type { KvStore, Metrics } from '@ctss/server-kit';
+import {
+  createRateLimiter,
+  rateLimitFromConfig,
+  type KvStore,
+  type Metrics,
+  type RateLimiter,
+} from '@ctss/server-kit';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import type { AppConfig } from './config.js';
@@ -48,11 +54,16 @@ export interface AppDeps extends AppResources {
   readonly binding: BindingService;
   /** The DefiLlama figures (`defillama/service.ts`). */
   readonly defillama: DefiLlamaService;
+  /**
+   * The per-client request limit (`RATE_LIMIT_*`), counted in `kv`'s Redis under
+   * `${REDIS_PREFIX}rl:`, in process memory without Redis or while Redis is lost.
+   */
+  readonly rateLimiter: RateLimiter;
 }
 
 /** Builds the service of each feature from `resources`; starts nothing and holds no resources. */
 export function buildAppDeps(resources: AppResources): AppDeps {
-  const { config, db, kv, clock, logger, names } = resources;
+  const { config, db, kv, clock, logger, metrics, names } = resources;
   return {
     ...resources,
     transactions: createTransactionsService({
@@ -80,5 +91,9 @@ export function buildAppDeps(resources: AppResources): AppDeps {
       usernameSuffix: config.USERNAME_SUFFIX,
     }),
     defillama: createDefiLlamaService({ db }),
+    rateLimiter: createRateLimiter(
+      rateLimitFromConfig(config, kv.redis, `${config.REDIS_PREFIX}rl:`),
+      { logger, metrics },
+    ),
   };
 }

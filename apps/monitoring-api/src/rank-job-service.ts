@@ -7,20 +7,13 @@
  * deployments that prefer a Deployment with probes to a CronJob.
  */
 import {
-  DependencyUnavailableError,
-  createEdgeServer,
   createMetrics,
-  listen,
-  metricsHandler,
-  notFoundHandler,
-  problemHandler,
+  startProbeServer,
   type Logger,
   type RunningService,
 } from '@ctss/server-kit';
-import express from 'express';
 import { Counter, Gauge } from 'prom-client';
 import type { AppConfig } from './config.js';
-import { answersWithin } from './db/connect.js';
 import { pointsRuleOf, ruleVersion } from './points/rule.js';
 import { openRankJobDatabase, runRankJobSteps, type RankJobResult } from './rank-job.js';
 
@@ -141,28 +134,20 @@ export async function startRankJobService(
   };
   schedule(0);
 
-  const app = express();
-  app.get('/health', (_req, res) => {
-    res.json({
+  const { server, port } = await startProbeServer({
+    port: config.PORT,
+    logger,
+    registry: metrics.registry,
+    health: () => ({
       status: lastError ? 'degraded' : lastRun ? 'ok' : 'starting',
       rule_version: version,
       every_seconds: options.everySeconds,
       last_run: lastRun,
       ...(lastError ? { last_error: lastError } : {}),
-    });
+    }),
+    // Ready when the database answers within 2 s and holds the points tables (migrated).
+    ready: () => db.execute('select 1 from wallet_swap_points limit 1'),
   });
-  // Ready when the database answers within 2 s and holds the points tables (migrated).
-  app.get('/ready', (_req, res, next) => {
-    answersWithin(db, 'select 1 from wallet_swap_points limit 1', 2_000).then(
-      () => res.json({ status: 'ready' }),
-      () => next(new DependencyUnavailableError('database', 5)),
-    );
-  });
-  app.get('/metrics', metricsHandler(metrics.registry));
-  app.use(notFoundHandler());
-  app.use(problemHandler(logger));
-  const server = createEdgeServer(app, { logger, readyPath: null });
-  const port = await listen(server, config.PORT);
   logger.info(
     { port, every_seconds: options.everySeconds, rule_version: version },
     'monitoring-rank-job running',

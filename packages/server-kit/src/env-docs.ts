@@ -8,7 +8,13 @@
 import { z } from 'zod';
 import { serviceConfigShape } from './service-config.js';
 
-/** One documented environment variable. */
+/**
+ * How values are written: `env`, environment variables (a list is comma-separated); `json`, the
+ * fields of a JSON-valued variable (e.g. an `INDEXER_CHAINS` entry; a list is a JSON array).
+ */
+export type EnvValueSyntax = 'env' | 'json';
+
+/** One documented environment variable, or one field of a JSON-valued variable. */
 export interface EnvVariableRow {
   /** The variable's name; a pattern variable is named with a placeholder, e.g. `RPC_URL_<DOMAIN>`. */
   readonly name: string;
@@ -45,20 +51,24 @@ interface JsonSchemaNode {
 const code = (text: string) => `\`${text}\``;
 
 /** The type of a value as its output JSON Schema describes it (see {@link EnvVariableRow.type}). */
-function typeOf(node: JsonSchemaNode): string {
-  if (node.enum) return node.enum.map((v) => code(String(v))).join(', ');
+function typeOf(node: JsonSchemaNode, syntax: EnvValueSyntax): string {
+  if (node.enum)
+    return node.enum.map((v) => code(syntax === 'json' ? JSON.stringify(v) : String(v))).join(', ');
   if (node.const !== undefined) return code(JSON.stringify(node.const));
-  if (node.anyOf) return node.anyOf.map(typeOf).join(' or ');
+  if (node.anyOf) return node.anyOf.map((n) => typeOf(n, syntax)).join(' or ');
   if (node.format === 'uri') return 'URL';
   switch (node.type) {
     case 'integer': {
-      const { minimum: min, maximum: max } = node;
+      const min = node.minimum;
+      // zod's `.int()` bounds an integer to the safe range: that is no upper bound of its own.
+      const max = node.maximum === Number.MAX_SAFE_INTEGER ? undefined : node.maximum;
       if (min !== undefined && max !== undefined) return `integer ${min}-${max}`;
       return min !== undefined ? `integer >= ${min}` : 'integer';
     }
     case 'boolean':
       return 'boolean';
     case 'array':
+      if (syntax === 'json') return `array of ${node.items ? typeOf(node.items, syntax) : 'text'}`;
       return node.items?.type === 'object' ? 'JSON array' : 'comma-separated list';
     case 'object':
       return 'JSON object';
@@ -67,8 +77,12 @@ function typeOf(node: JsonSchemaNode): string {
   }
 }
 
-/** A value as a table cell: a list joined with commas (`none` when empty), text in code. */
-function valueCell(value: unknown): string {
+/**
+ * A value as a table cell, in code: for `env` a list joined with commas (`none` when empty) and
+ * text as it is; for `json` the value as JSON.
+ */
+function valueCell(value: unknown, syntax: EnvValueSyntax): string {
+  if (syntax === 'json') return code(JSON.stringify(value));
   if (Array.isArray(value)) return value.length === 0 ? 'none' : code(value.join(','));
   if (typeof value === 'object' && value !== null) return code(JSON.stringify(value));
   return code(String(value));
@@ -79,11 +93,11 @@ function valueCell(value: unknown): string {
  * (`.prefault`, or a `.default` before a transform), else the parsed value of an absent
  * variable; `required` when absence fails, `unset` when it parses to undefined.
  */
-function defaultOf(schema: z.ZodType, input: JsonSchemaNode): string {
-  if (input.default !== undefined) return valueCell(input.default);
+function defaultOf(schema: z.ZodType, input: JsonSchemaNode, syntax: EnvValueSyntax): string {
+  if (input.default !== undefined) return valueCell(input.default, syntax);
   const parsed = schema.safeParse(undefined);
   if (!parsed.success) return 'required';
-  return parsed.data === undefined ? 'unset' : valueCell(parsed.data);
+  return parsed.data === undefined ? 'unset' : valueCell(parsed.data, syntax);
 }
 
 /**
@@ -91,11 +105,15 @@ function defaultOf(schema: z.ZodType, input: JsonSchemaNode): string {
  * variables keyed by their placeholder names), in the shape's order. The type is read from each
  * schema's output JSON Schema (`unrepresentable: 'any'`; a transform that declares no type via
  * `.meta({ type })` reads as `text`), the default from its input JSON Schema or, when that has
- * none (a bigint, a default inside a transform), from parsing an absent value.
+ * none (a bigint, a default inside a transform), from parsing an absent value. With `syntax`
+ * `json`, `shape` is the object schema of a JSON-valued variable and the rows are its fields.
  *
- * @throws UndocumentedVariableError naming every variable without a description.
+ * @throws UndocumentedVariableError naming every variable (or field) without a description.
  */
-export function envVariableRows(shape: Readonly<Record<string, z.ZodType>>): EnvVariableRow[] {
+export function envVariableRows(
+  shape: Readonly<Record<string, z.ZodType>>,
+  syntax: EnvValueSyntax = 'env',
+): EnvVariableRow[] {
   const missing: string[] = [];
   const rows = Object.entries(shape).map(([name, schema]): EnvVariableRow => {
     const output = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' });
@@ -104,8 +122,8 @@ export function envVariableRows(shape: Readonly<Record<string, z.ZodType>>): Env
     if (!description) missing.push(name);
     return {
       name,
-      type: typeOf(output as JsonSchemaNode),
-      default: defaultOf(schema, input as JsonSchemaNode),
+      type: typeOf(output as JsonSchemaNode, syntax),
+      default: defaultOf(schema, input as JsonSchemaNode, syntax),
       description: description ?? '',
     };
   });
@@ -129,12 +147,16 @@ export function ownVariables(
 const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
 
 /**
- * The rows as a GitHub markdown table (`Variable | Type | Default | Meaning`), one line per row;
- * column padding is left to the formatter (prettier) of the file it goes into.
+ * The rows as a GitHub markdown table (`Variable | Type | Default | Meaning`, or `Field | ...`
+ * for the fields of a JSON value), one line per row; column padding is left to the formatter
+ * (prettier) of the file it goes into.
  */
-export function renderEnvTable(rows: readonly EnvVariableRow[]): string {
+export function renderEnvTable(
+  rows: readonly EnvVariableRow[],
+  nameHeader: 'Variable' | 'Field' = 'Variable',
+): string {
   const lines = [
-    '| Variable | Type | Default | Meaning |',
+    `| ${nameHeader} | Type | Default | Meaning |`,
     '| --- | --- | --- | --- |',
     ...rows.map(
       (r) => `| ${code(r.name)} | ${cell(r.type)} | ${cell(r.default)} | ${cell(r.description)} |`,

@@ -1,6 +1,7 @@
 /**
  * @ctss/server-kit: the HTTP plumbing both services share (problem details, validation, exact
- * JSON, KV store, cached loader, metrics, rate limiting, OpenAPI serving, lifecycle, config).
+ * JSON, KV store, cached loader, metrics, rate limiting, OpenAPI serving, lifecycle, config, the
+ * probe server of background processes).
  */
 export * from './clock.js';
 export * from './config.js';
@@ -25,5 +26,6 @@ export * from './run-process.js';
 export * from './connection-limits.js';
 export * from './http-server.js';
 export * from './metrics-server.js';
+export * from './probe-server.js';
 export * from './service-config.js';
 export * from './env-docs.js';

@@ -73,4 +73,37 @@ describe('environment tables from the config schemas', () => {
       '',
     ]);
   });
+
+  it('describes the fields of a JSON value as JSON: arrays, quoted enums and defaults', () => {
+    const entry = z.object({
+      name: z.string().describe('display name'),
+      network: z.enum(['mainnet', 'testnet']).default('mainnet').describe('which feed'),
+      urls: z.array(z.url()).default([]).describe('endpoints'),
+      start: z.number().int().min(0).describe('first block'),
+      depth: z
+        .union([z.number().int().min(0).max(10), z.literal('finalized')])
+        .default('finalized')
+        .describe('finality'),
+    });
+    expect(envVariableRows(entry.shape, 'json')).toEqual([
+      { name: 'name', type: 'text', default: 'required', description: 'display name' },
+      {
+        name: 'network',
+        type: '`"mainnet"`, `"testnet"`',
+        default: '`"mainnet"`',
+        description: 'which feed',
+      },
+      { name: 'urls', type: 'array of URL', default: '`[]`', description: 'endpoints' },
+      { name: 'start', type: 'integer >= 0', default: 'required', description: 'first block' },
+      {
+        name: 'depth',
+        type: 'integer 0-10 or `"finalized"`',
+        default: '`"finalized"`',
+        description: 'finality',
+      },
+    ]);
+    expect(renderEnvTable(envVariableRows({ name: entry.shape.name }, 'json'), 'Field')).toBe(
+      '| Field | Type | Default | Meaning |\n| --- | --- | --- | --- |\n| `name` | text | required | display name |\n',
+    );
+  });
 });

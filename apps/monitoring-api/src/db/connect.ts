@@ -167,22 +167,6 @@ export function createWriterDatabase(
   ).primary;
 }
 
-/**
- * Resolves when `database` answers `sql` within `ms` (a readiness probe), else rejects: the
- * statement's error, DependencyUnavailableError while the breaker is open, or a timeout error.
- */
-export async function answersWithin(database: Database, sql: string, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`the database did not answer within ${ms} ms`)), ms);
-  });
-  try {
-    await Promise.race([database.execute(sql), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** How often replica health is probed, milliseconds. */
 const PROBE_INTERVAL_MS = 5_000;
 

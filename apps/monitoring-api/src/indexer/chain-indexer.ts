@@ -15,9 +15,9 @@ import { TOPIC0 } from './events.js';
 import type { ChainLocks } from './lock.js';
 import { trustedLogs, type Emitters } from './log-filter.js';
 import { getLogsSplitting, RPC_BATCH_SIZE } from './rpc.js';
-import { readCursor, type StoredCursor } from './cursor.js';
+import { readCursor, type ChainKey, type StoredCursor } from './cursor.js';
 import { anchorsAtOrBelow, commonAncestor, isDeepReorg } from './reorg.js';
-import { rewind, storedBlocksAbove, writeBatch, type ChainKey, type ReceivedRow } from './store.js';
+import { rewind, storedBlocksAbove, writeBatch, type ReceivedRow } from './store.js';
 import { mapLimit } from './map-limit.js';
 
 /** What a tick did. */

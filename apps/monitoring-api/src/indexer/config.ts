@@ -19,8 +19,8 @@ import {
   parseConfig,
   serviceConfigShape,
 } from '@ctss/server-kit';
-import { TransferNetwork } from '@ctss/domain-types';
 import { z } from 'zod';
+import { chainName, chainNetwork, pollIntervalMs, requestTimeoutMs } from './chain-fields.js';
 import { mainnetCircleContracts } from './circle-contracts.js';
 // Sui and Aptos chains (docs/indexer.md "Sui and Aptos").
 import { AptosChainSchema } from './aptos/config.js';
@@ -43,38 +43,68 @@ const endpointUrl = z
 
 /** One indexed EVM chain as configured (before Circle's defaults and the RPC URLs are applied). */
 const ChainInputSchema = z.object({
-  /** The chain family: EVM unless another is named (docs/indexer.md "Configuration"). */
-  family: z.literal('evm').optional(),
-  /** Display name: labels in logs, metrics and /health, and the key of its RPC URL variable. */
-  name: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]'),
-  /** Which feed its records go to; with `domain`, the key of its cursor and lock. */
-  network: TransferNetwork.default('mainnet'),
-  /** CCTP domain of the chain (uint32). */
-  domain: z.number().int().min(0).max(4_294_967_295),
-  /** JSON-RPC URLs, tried in order (viem `fallback`); better given through the RPC variables. */
-  rpcUrls: z.array(rpcUrl).default([]),
-  /** Transfer contract(s) emitting `CashmereTransfer`. */
-  transferContracts: z.array(address).min(1),
-  /** Circle TokenMessenger v1/v2 (`DepositForBurn`, `MintAndWithdraw`); mainnet default by domain. */
-  tokenMessengers: z.array(address).min(1).optional(),
-  /** Circle MessageTransmitter v1/v2 (`MessageSent`, `MessageReceived`); mainnet default by domain. */
-  messageTransmitters: z.array(address).min(1).optional(),
-  /** Circle TokenMinter v1/v2 (no event of it is read; recorded for operators). */
-  tokenMinters: z.array(address).default([]),
-  /** The USDC contract (ERC-20 `Transfer` of the deposit); mainnet default by domain. */
-  usdc: address.optional(),
-  /** First block to scan (the transfer contract's deployment block). */
-  startBlock: z.number().int().min(0),
-  /** Depth at which a block counts as final: `finalized` (the node's tag), or a block count. */
+  family: z
+    .literal('evm')
+    .optional()
+    .describe('the chain family: EVM unless another is named (`"solana"`: see "Solana")'),
+  name: chainName(true),
+  network: chainNetwork,
+  domain: z.number().int().min(0).max(4_294_967_295).describe('CCTP domain of the chain (uint32)'),
+  rpcUrls: z
+    .array(rpcUrl)
+    .default([])
+    .describe(
+      'http(s) JSON-RPC URLs, tried in order (viem `fallback`); accepted inline for local use, but RPC URLs carry provider keys, so production gives them through `INDEXER_RPC_URLS_<NAME>` or `INDEXER_RPC_URLS_FILE`',
+    ),
+  transferContracts: z
+    .array(address)
+    .min(1)
+    .describe('transfer contract(s) emitting `CashmereTransfer` (1 or more)'),
+  tokenMessengers: z
+    .array(address)
+    .min(1)
+    .optional()
+    .describe(
+      'Circle TokenMessenger v1 and v2 (`DepositForBurn`, `MintAndWithdraw`); mainnet default by domain (below)',
+    ),
+  messageTransmitters: z
+    .array(address)
+    .min(1)
+    .optional()
+    .describe(
+      'Circle MessageTransmitter v1 and v2 (`MessageSent`, `MessageReceived`); mainnet default by domain (below)',
+    ),
+  tokenMinters: z
+    .array(address)
+    .default([])
+    .describe('Circle TokenMinter v1 and v2 (no event of it is read; recorded for operators)'),
+  usdc: address
+    .optional()
+    .describe(
+      'the USDC contract (ERC-20 `Transfer` of the deposit); mainnet default by domain (below)',
+    ),
+  startBlock: z
+    .number()
+    .int()
+    .min(0)
+    .describe("first block to scan (the transfer contract's deployment block)"),
   confirmations: z
     .union([z.number().int().min(0).max(10_000), z.literal('finalized')])
-    .default('finalized'),
-  /** Poll interval, ms. */
-  pollIntervalMs: z.number().int().min(10).max(600_000).default(4_000),
-  /** Largest `eth_getLogs` range, blocks (split further when the RPC says the range is too large). */
-  maxBlockRange: z.number().int().min(1).max(100_000).default(2_000),
-  /** Per-request RPC timeout, ms. */
-  rpcTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+    .default('finalized')
+    .describe(
+      "depth at which a block counts as final: `finalized` (the node's tag), or a number of blocks",
+    ),
+  pollIntervalMs: pollIntervalMs(4_000),
+  maxBlockRange: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(2_000)
+    .describe(
+      'largest `eth_getLogs` range, blocks (split further when the RPC says the range is too large)',
+    ),
+  rpcTimeoutMs: requestTimeoutMs('RPC'),
 });
 
 /**

@@ -7,7 +7,19 @@
  * (reorg.ts), the newest {@link CHECKPOINTS_KEPT} per chain.
  */
 import type { Queryable } from '../db/statements.js';
-import type { ChainKey, Cursor } from './store.js';
+
+/** A chain's scan position: the last block fully written, and its hash. */
+export interface Cursor {
+  readonly number: bigint;
+  readonly hash: string;
+}
+
+/** The rows of one chain: its network and CCTP domain. */
+export interface ChainKey {
+  readonly name: string;
+  readonly network: 'mainnet' | 'testnet';
+  readonly domain: number;
+}
 
 /** A cursor as stored, with the highest block its writer counted final. */
 export interface StoredCursor extends Cursor {

@@ -7,7 +7,7 @@
  * the last mismatch and that match, in O(log n) block reads however deep the reorg went.
  */
 import type { Queryable } from '../db/statements.js';
-import type { ChainKey, Cursor } from './store.js';
+import type { ChainKey, Cursor } from './cursor.js';
 
 /** A stored block of the chain: number and the hash it had when it was written. */
 export interface Anchor {

@@ -6,22 +6,12 @@
  * releases the locks and closes the pool.
  */
 import {
-  DependencyUnavailableError,
-  createEdgeServer,
   createMetrics,
-  listen,
-  metricsHandler,
-  notFoundHandler,
-  problemHandler,
+  startProbeServer,
   type Logger,
   type RunningService,
 } from '@ctss/server-kit';
-import express from 'express';
-import {
-  answersWithin,
-  createWriterDatabase,
-  WRITER_STATEMENT_TIMEOUTS_MS,
-} from '../db/connect.js';
+import { createWriterDatabase, WRITER_STATEMENT_TIMEOUTS_MS } from '../db/connect.js';
 import { ChainIndexer } from './chain-indexer.js';
 import type { IndexerConfig } from './config.js';
 import { IrisClient } from './iris.js';
@@ -88,22 +78,14 @@ export async function startIndexerService(
     registry: metrics.registry,
   });
 
-  const app = express();
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok', chains: runner.chains });
+  const { server, port } = await startProbeServer({
+    port: config.PORT,
+    logger,
+    registry: metrics.registry,
+    health: () => ({ status: 'ok', chains: runner.chains }),
+    // Ready when the database answers within 2 s and holds the indexer's tables (migrated).
+    ready: () => db.execute('select 1 from indexer_cursors limit 1'),
   });
-  // Ready when the database answers within 2 s and holds the indexer's tables (migrated).
-  app.get('/ready', (_req, res, next) => {
-    answersWithin(db, 'select 1 from indexer_cursors limit 1', 2_000).then(
-      () => res.json({ status: 'ready' }),
-      () => next(new DependencyUnavailableError('database', 5)),
-    );
-  });
-  app.get('/metrics', metricsHandler(metrics.registry));
-  app.use(notFoundHandler());
-  app.use(problemHandler(logger));
-  const server = createEdgeServer(app, { logger, readyPath: null });
-  const port = await listen(server, config.PORT);
   logger.info(
     {
       port,

@@ -11,14 +11,8 @@
  */
 import { keccak256, type Hex } from 'viem';
 import { recordsetJson, type Queryable, type Session } from '../db/statements.js';
-import { moveCursor } from './cursor.js';
+import { moveCursor, type ChainKey, type Cursor } from './cursor.js';
 import type { TransferRow } from './decode.js';
-
-/** A chain's scan position: the last block fully written, and its hash. */
-export interface Cursor {
-  readonly number: bigint;
-  readonly hash: string;
-}
 
 /** A `MessageReceived` seen on an indexed chain (the destination of some transfer). */
 export interface ReceivedRow {
@@ -38,13 +32,6 @@ export interface ReceivedRow {
   fee_executed: bigint | null;
   /** The destination block's timestamp. */
   received_at: Date;
-}
-
-/** The rows of one chain: its network and CCTP domain. */
-export interface ChainKey {
-  readonly name: string;
-  readonly network: 'mainnet' | 'testnet';
-  readonly domain: number;
 }
 
 /** Which records or receipts a destination match looks at (a scope keeps it to a few rows). */

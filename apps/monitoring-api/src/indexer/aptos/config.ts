@@ -17,13 +17,17 @@
  * `startVersion` has no default.
  */
 import { z } from 'zod';
+import { chainName, chainNetwork, pollIntervalMs, requestTimeoutMs } from '../chain-fields.js';
 
 const aptosAddress = z
   .string()
   .regex(/^0x[0-9a-fA-F]{1,64}$/, 'must be a 0x-prefixed Aptos address (up to 32 bytes)')
   .transform((v) => `0x${v.slice(2).toLowerCase().padStart(64, '0')}`);
 
-const httpUrl = z.url({ protocol: /^https?$/ }).transform((v) => v.replace(/\/+$/, ''));
+const httpUrl = z
+  .url({ protocol: /^https?$/ })
+  .transform((v) => v.replace(/\/+$/, ''))
+  .meta({ type: 'string', format: 'uri' });
 
 /** Aptos mainnet addresses (see the module comment for their sources). */
 const APTOS_MAINNET_MODULES = {
@@ -34,32 +38,53 @@ const APTOS_MAINNET_MODULES = {
 
 /** One Aptos chain as configured. */
 const AptosChainInputSchema = z.object({
-  /** Display name: labels in logs, metrics and /health, and the key of its URL variables. */
-  name: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]'),
-  /** Which feed its records go to; with `domain`, the key of its cursor and lock. */
-  network: z.enum(['mainnet', 'testnet']).default('mainnet'),
-  /** CCTP domain (Aptos: 9). */
-  domain: z.number().int().min(0).max(4_294_967_295).default(9),
-  /** Indexer GraphQL endpoint (mainnet: https://api.mainnet.aptoslabs.com/v1/graphql). */
-  indexerUrl: httpUrl,
-  /** Node REST API base, with its `/v1` (mainnet: https://api.mainnet.aptoslabs.com/v1). */
-  restUrl: httpUrl,
-  /** Address(es) of the `transfer` module emitting `CashmereTransfer`; mainnet default. */
-  transferModules: z.array(aptosAddress).min(1).optional(),
-  /** Circle's TokenMessengerMinter package (`token_messenger::DepositForBurn`); mainnet default. */
-  tokenMessengerMinter: aptosAddress.optional(),
-  /** Circle's MessageTransmitter package (`message_transmitter::MessageSent` / `MessageReceived`); mainnet default. */
-  messageTransmitter: aptosAddress.optional(),
-  /** First transaction version to read (the module's publication). */
-  startVersion: z.number().int().min(0),
-  /** Poll interval, ms. */
-  pollIntervalMs: z.number().int().min(10).max(600_000).default(2_000),
-  /** Most versions per step. */
-  maxVersionRange: z.number().int().min(1).max(100_000_000).default(1_000_000),
-  /** Events per Indexer page (the hosted API caps a page at 100). */
-  pageSize: z.number().int().min(1).max(100).default(100),
-  /** Per-request timeout, ms. */
-  requestTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+  name: chainName(false),
+  network: chainNetwork,
+  domain: z.number().int().min(0).max(4_294_967_295).default(9).describe('CCTP domain (Aptos: 9)'),
+  indexerUrl: httpUrl.describe(
+    'Indexer GraphQL endpoint (mainnet: `https://api.mainnet.aptoslabs.com/v1/graphql`); `INDEXER_APTOS_INDEXER_URL_<NAME>` fills it when set',
+  ),
+  restUrl: httpUrl.describe(
+    'node REST API base, with its `/v1` (mainnet: `https://api.mainnet.aptoslabs.com/v1`); `INDEXER_APTOS_REST_URL_<NAME>` fills it when set',
+  ),
+  transferModules: z
+    .array(aptosAddress)
+    .min(1)
+    .optional()
+    .describe(
+      'address(es) of the `transfer` module emitting `CashmereTransfer` (1 or more); mainnet default',
+    ),
+  tokenMessengerMinter: aptosAddress
+    .optional()
+    .describe(
+      "Circle's TokenMessengerMinter package (`token_messenger::DepositForBurn`); mainnet default",
+    ),
+  messageTransmitter: aptosAddress
+    .optional()
+    .describe(
+      "Circle's MessageTransmitter package (`message_transmitter::MessageSent` / `MessageReceived`); mainnet default",
+    ),
+  startVersion: z
+    .number()
+    .int()
+    .min(0)
+    .describe("first transaction version to read (the module's publication)"),
+  pollIntervalMs: pollIntervalMs(2_000),
+  maxVersionRange: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000_000)
+    .default(1_000_000)
+    .describe('most versions per step'),
+  pageSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(100)
+    .describe('events per Indexer page (the hosted API caps a page at 100)'),
+  requestTimeoutMs: requestTimeoutMs('GraphQL and REST'),
 });
 
 /**

@@ -10,6 +10,7 @@
  */
 import { isAddress } from '@solana/kit';
 import { z } from 'zod';
+import { chainName, chainNetwork, pollIntervalMs, requestTimeoutMs } from '../chain-fields.js';
 
 const base58Address = z
   .string()
@@ -28,34 +29,64 @@ const MAINNET_PROGRAMS = {
 
 /** One Solana cluster as configured. */
 const SolanaChainInputSchema = z.object({
-  family: z.literal('solana'),
-  /** Display name: labels in logs, metrics and /health, and the key of its RPC URL variable. */
-  name: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]'),
-  network: z.enum(['mainnet', 'testnet']).default('mainnet'),
-  /** CCTP domain: 5 (Solana mainnet and devnet). */
-  domain: z.literal(5).default(5),
-  /** JSON-RPC URLs, tried in order; better given through `INDEXER_RPC_URLS_<NAME>`. */
-  rpcUrls: z.array(rpcUrl).default([]),
-  /** The transfer program (emits `TransferEvent`); its signatures are the cursor. */
-  transferProgram: base58Address.optional(),
-  messageTransmitterV1: base58Address.optional(),
-  messageTransmitterV2: base58Address.optional(),
-  tokenMessengerMinterV1: base58Address.optional(),
-  tokenMessengerMinterV2: base58Address.optional(),
-  /**
-   * The oldest transfer-program signature to read back to (exclusive; e.g. the program's
-   * deployment transaction); absent = the program's whole history.
-   */
+  family: z
+    .literal('solana')
+    .describe('`"solana"` (required: an entry without it is an EVM chain)'),
+  name: chainName(true),
+  network: chainNetwork,
+  domain: z
+    .literal(5)
+    .default(5)
+    .describe('CCTP domain: 5, the only value (Solana mainnet and devnet)'),
+  rpcUrls: z
+    .array(rpcUrl)
+    .default([])
+    .describe(
+      'http(s) JSON-RPC URLs, each tried in turn, the list 3 times; better given through `INDEXER_RPC_URLS_<NAME>` or `INDEXER_RPC_URLS_FILE`, as for EVM',
+    ),
+  transferProgram: base58Address
+    .optional()
+    .describe(
+      'the transfer program (emits `TransferEvent`; its signatures are the cursor); mainnet default `5RsvKL6LFq6yEFiAXEwgYHAN3aLFypeB4AaafdeDnHqM`, a testnet cluster must name it',
+    ),
+  messageTransmitterV1: base58Address
+    .optional()
+    .describe(
+      "Circle's MessageTransmitter v1; mainnet default `CCTPmbSD7gX1bxKPAmg77w8oFzNFpaQiQUWD43TKaecd`, a testnet cluster must name it",
+    ),
+  messageTransmitterV2: base58Address
+    .optional()
+    .describe(
+      "Circle's MessageTransmitter v2; mainnet default `CCTPV2Sm4AdWt5296sk4P66VBZ7bEhcARwFaaS9YPbeC`, a testnet cluster must name it",
+    ),
+  tokenMessengerMinterV1: base58Address
+    .optional()
+    .describe(
+      "Circle's TokenMessengerMinter v1; mainnet default `CCTPiPYPc6AsJuwueEnWgSgucamXDZwBd53dQ11YiKX3`, a testnet cluster must name it",
+    ),
+  tokenMessengerMinterV2: base58Address
+    .optional()
+    .describe(
+      "Circle's TokenMessengerMinter v2; mainnet default `CCTPV2vPZJS2u2BBsUoscuikbYjnpFmbFsvVuJdgUMQe`, a testnet cluster must name it",
+    ),
   startSignature: z
     .string()
     .regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
-    .optional(),
-  /** Poll interval, ms. */
-  pollIntervalMs: z.number().int().min(10).max(600_000).default(4_000),
-  /** Signatures per `getSignaturesForAddress` page, and per write (1-1000). */
-  pageSize: z.number().int().min(1).max(1_000).default(1_000),
-  /** Per-request RPC timeout, ms. */
-  rpcTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+    .optional()
+    .describe(
+      "the oldest transfer-program signature to read back to (exclusive; e.g. the program's deployment transaction); absent = the program's whole history",
+    ),
+  pollIntervalMs: pollIntervalMs(4_000),
+  pageSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000)
+    .default(1_000)
+    .describe(
+      "signatures per `getSignaturesForAddress` page and per write (the RPC's maximum is 1000)",
+    ),
+  rpcTimeoutMs: requestTimeoutMs('RPC'),
 });
 
 /**

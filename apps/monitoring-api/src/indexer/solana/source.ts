@@ -25,7 +25,7 @@ import {
 } from '@ctss/solana-layouts';
 import type { Session } from '../../db/statements.js';
 import type { TickResult } from '../chain-indexer.js';
-import { readCursor, type StoredCursor } from '../cursor.js';
+import { readCursor, type ChainKey, type StoredCursor } from '../cursor.js';
 import type { TransferRow } from '../decode.js';
 import type { ChainLocks } from '../lock.js';
 import {
@@ -33,7 +33,6 @@ import {
   deleteUnfinalized,
   writeBatch,
   type AwaitedReceive,
-  type ChainKey,
   type ReceivedRow,
 } from '../store.js';
 import type { IndexerSource } from '../source.js';

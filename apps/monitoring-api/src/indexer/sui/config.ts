@@ -17,6 +17,7 @@
  * so `startCheckpoint` has no default.
  */
 import { z } from 'zod';
+import { chainName, chainNetwork, pollIntervalMs, requestTimeoutMs } from '../chain-fields.js';
 
 const suiId = z
   .string()
@@ -32,33 +33,52 @@ const SUI_MAINNET_PACKAGES = {
 
 /** One Sui chain as configured. */
 const SuiChainInputSchema = z.object({
-  /** Display name: labels in logs, metrics and /health, and the key of its URL variable. */
-  name: z.string().regex(/^[a-z0-9_-]{1,64}$/, 'must be 1-64 of [a-z0-9_-]'),
-  /** Which feed its records go to; with `domain`, the key of its cursor and lock. */
-  network: z.enum(['mainnet', 'testnet']).default('mainnet'),
-  /** CCTP domain (Sui: 8). */
-  domain: z.number().int().min(0).max(4_294_967_295).default(8),
-  /**
-   * Sui GraphQL RPC endpoint (mainnet: https://graphql.mainnet.sui.io/graphql); filled from
-   * `INDEXER_SUI_GRAPHQL_URL_<NAME>` when that is set.
-   */
-  graphqlUrl: z.url({ protocol: /^https?$/ }),
-  /** Package(s) whose `transfer::CashmereTransfer` events are read; mainnet default. */
-  transferPackages: z.array(suiId).min(1).optional(),
-  /** Circle's TokenMessengerMinter package (`deposit_for_burn::DepositForBurn`); mainnet default. */
-  tokenMessengerMinterPackage: suiId.optional(),
-  /** Circle's MessageTransmitter package (`send_message::MessageSent`, `receive_message::MessageReceived`); mainnet default. */
-  messageTransmitterPackage: suiId.optional(),
-  /** First checkpoint to read (the transfer package's publication). */
-  startCheckpoint: z.number().int().min(0),
-  /** Poll interval, ms. */
-  pollIntervalMs: z.number().int().min(10).max(600_000).default(2_000),
-  /** Most checkpoints per step. */
-  maxCheckpointRange: z.number().int().min(1).max(1_000_000).default(10_000),
-  /** Events per GraphQL page (the service caps it, 50 by default). */
-  pageSize: z.number().int().min(1).max(50).default(50),
-  /** Per-request timeout, ms. */
-  requestTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+  name: chainName(false),
+  network: chainNetwork,
+  domain: z.number().int().min(0).max(4_294_967_295).default(8).describe('CCTP domain (Sui: 8)'),
+  graphqlUrl: z
+    .url({ protocol: /^https?$/ })
+    .describe(
+      'Sui GraphQL RPC endpoint (mainnet: `https://graphql.mainnet.sui.io/graphql`); `INDEXER_SUI_GRAPHQL_URL_<NAME>` fills it when set',
+    ),
+  transferPackages: z
+    .array(suiId)
+    .min(1)
+    .optional()
+    .describe(
+      'package(s) whose `transfer::CashmereTransfer` events are read (1 or more; the id the type carries: the first publication); mainnet default',
+    ),
+  tokenMessengerMinterPackage: suiId
+    .optional()
+    .describe(
+      "Circle's TokenMessengerMinter package (`deposit_for_burn::DepositForBurn`); mainnet default",
+    ),
+  messageTransmitterPackage: suiId
+    .optional()
+    .describe(
+      "Circle's MessageTransmitter package (`send_message::MessageSent`, `receive_message::MessageReceived`); mainnet default",
+    ),
+  startCheckpoint: z
+    .number()
+    .int()
+    .min(0)
+    .describe("first checkpoint to read (the transfer package's publication)"),
+  pollIntervalMs: pollIntervalMs(2_000),
+  maxCheckpointRange: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(10_000)
+    .describe('most checkpoints per step'),
+  pageSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .default(50)
+    .describe("events per GraphQL page (Sui's page limit is 50)"),
+  requestTimeoutMs: requestTimeoutMs('GraphQL'),
 });
 
 /**

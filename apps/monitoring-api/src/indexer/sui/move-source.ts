@@ -10,11 +10,11 @@ import type { Session } from '../../db/statements.js';
 import { keccak256, type Hex } from 'viem';
 import { addressFromBytes32, isZero32, vmOfDomain } from '../addresses.js';
 import type { TickResult } from '../chain-indexer.js';
-import { readCursor } from '../cursor.js';
+import { readCursor, type ChainKey } from '../cursor.js';
 import type { TransferRow } from '../decode.js';
 import type { ChainLocks } from '../lock.js';
 import { parseBurnBody, parseCctpMessage } from '../message.js';
-import { writeBatch, type ChainKey, type ReceivedRow } from '../store.js';
+import { writeBatch, type ReceivedRow } from '../store.js';
 
 /** `CashmereTransfer` of the Sui and Aptos transfer modules (cashmere-prod/contracts-prod `sui/sources/transfer.move`, `aptos/sources/transfer.move`), field order as declared. */
 export interface CashmereTransferFields {
