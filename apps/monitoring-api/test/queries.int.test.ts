@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from '@jest/globals';
 import { prepare } from '../src/db/statements.js';
 import { windowSums } from '../src/defillama/repository.js';
-import { readCursor } from '../src/indexer/cursor.js';
+import { readCursor, type ChainKey } from '../src/indexer/cursor.js';
 import type { TransferRow } from '../src/indexer/decode.js';
 import { PgRateGate } from '../src/indexer/iris-budget.js';
 import { ChainLocks } from '../src/indexer/lock.js';
@@ -27,7 +27,6 @@ import {
   rewind,
   storedBlocksAbove,
   writeBatch,
-  type ChainKey,
   type ReceivedRow,
 } from '../src/indexer/store.js';
 import { recomputePoints } from '../src/points/recompute.js';
