@@ -26,7 +26,7 @@ import type { ChangeEvent } from './changes.js';
 const MAX_WATCHED_RECORDS = 50_000;
 
 /** Seconds a change's time is kept in Redis: at least a pending page's lifetime (closed-windows.ts). */
-export const SHARED_CHANGE_TTL_SECONDS = 3_700;
+const SHARED_CHANGE_TTL_SECONDS = 3_700;
 
 /** What the watch listens to: the live feed's delivered changes (live-feed.ts). */
 export interface ChangeListeners {
