@@ -60,7 +60,7 @@ async function caughtUp(app: ServedApp): Promise<void> {
       'select coalesce(max(seq), 0)::text as seq from transaction_changes',
     )
   ).rows;
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 800; i++) {
     if (BigInt(app.live!.health().last_event_id) >= BigInt(seq)) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
