@@ -74,6 +74,7 @@ export function buildAppDeps(resources: AppResources): AppDeps {
       kv,
       indexedChains: config.FEED_INDEXED_CHAINS,
       closedPageMemoryBytes: config.FEED_CLOSED_PAGE_MEMORY_BYTES,
+      changes: resources.live?.changes,
     }),
     stats: createStatsService({ db, clock }),
     users: createUsersService({

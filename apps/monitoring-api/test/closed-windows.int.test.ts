@@ -5,7 +5,8 @@
  * `end_time` is at or below every configured chain's confirmed time is rendered once per page,
  * cursor pages included, and answered as immutable with no further query; a window above the
  * watermark (a lagging chain) is never kept, so a record the lagging chain adds later shows; a
- * page with a pending record is not kept; without configured chains nothing is closed. Queries
+ * page with a pending record is not kept by an app without a live feed (closed-windows-pending
+ * tests the kept ones); without configured chains nothing is closed. Queries
  * are counted through the database handle's statement observer; time moves by the app's injected clock.
  */
 import { randomBytes } from 'node:crypto';
@@ -184,7 +185,7 @@ describe('the last 48 hours re-read as 1-hour windows (a DefiLlama run)', () => 
   }, 60_000);
 });
 
-describe('a closed window with a pending record', () => {
+describe('a closed window with a pending record, without a live feed', () => {
   it('is served but not kept until the record settles', async () => {
     await setConfirmed(db.knex, 0, NOW_S);
     await setConfirmed(db.knex, 6, NOW_S);

@@ -153,6 +153,14 @@ export class ChangeRelay {
     return Date.now() - last > 2 * this.options.leaseSeconds * 1000 ? 'silent' : 'subscribed';
   }
 
+  /**
+   * Whether the position of delivery is known (the feed's head at start, else the first batch):
+   * every change after it is delivered.
+   */
+  get started(): boolean {
+    return this.#delivered !== undefined;
+  }
+
   /** The last change-log position handed to the streams (the feed's until the first batch). */
   get head(): bigint {
     return this.#delivered ?? this.options.feed.head;

@@ -1,61 +1,105 @@
 /**
  * Pages of closed feed windows, rendered once and kept (docs/api.md "Compression and HTTP
  * caching"; docs/decisions.md "D160. Closed feed windows and the indexer's watermark", "D161.
- * Where closed pages are kept"). A window whose exclusive `end_time` is at or below the network's
- * watermark (watermark.ts) holds only final records, so each of its pages (the first one and
- * every cursor page) is fixed once no record on it is `pending` any more: such a page is kept
- * under its query (network, page size, the record's rendering, the filter with its cursor) and
- * answered with {@link CLOSED_WINDOW_CACHE_CONTROL}. A page of a window above the watermark, of
- * a `status` filter (a record's status moves it between filters), or holding a pending record is
- * never stored.
+ * Where closed pages are kept", "D310. Closed pages holding a pending record"). A window whose
+ * exclusive `end_time` is at or below the network's watermark (watermark.ts) holds only final
+ * records: no record is added to it, moved or removed, and a settled record stays as it is. Each
+ * of its pages (the first one and every cursor page) is kept under its query (network, page size,
+ * the record's rendering, the filter with its cursor). A page whose records are all settled is
+ * fixed: it is answered with {@link CLOSED_WINDOW_CACHE_CONTROL}. A page holding a `pending`
+ * record (a stuck transfer) is kept too when a {@link ChangeWatch} vouches for it: it stays valid
+ * while none of its pending records changed since it was rendered (less
+ * {@link CHANGE_GRACE_MS}), checked on every use in every replica, and is answered with
+ * {@link PENDING_CLOSED_PAGE_CACHE_CONTROL}; the first use after a change renders it again. A page
+ * of a window above the watermark or of a `status` filter (a record's status moves it between
+ * filters) is never stored.
  *
  * Two layers: an in-process LRU bounded by bytes (`maxBytes`), in front of Redis (shared by the
- * replicas; each page expires after {@link CLOSED_PAGE_TTL_SECONDS}, pages above
- * {@link MAX_STORED_PAGE_BYTES} are not kept; Redis's own `maxmemory` bounds the total). With the
- * in-process KV store (no `REDIS_URL`) only the LRU is used. A Redis failure is a miss (the page
- * is rendered from PostgreSQL); it never fails the request. Concurrent misses of one page in a
- * process run one query.
+ * replicas; a settled page expires after {@link CLOSED_PAGE_TTL_SECONDS}, a pending one after
+ * {@link PENDING_PAGE_TTL_SECONDS}; pages above {@link MAX_STORED_PAGE_BYTES} are not kept;
+ * Redis's own `maxmemory` bounds the total). With the in-process KV store (no `REDIS_URL`) only
+ * the LRU is used. A Redis failure is a miss (the page is rendered from PostgreSQL); it never
+ * fails the request. Concurrent misses of one page in a process run one query.
  */
 import { createHash } from 'node:crypto';
 import { strongEtag, type KvStore } from '@ctss/server-kit';
 import { LRUCache } from 'lru-cache';
 import type { TransferNetwork } from '@ctss/domain-types';
+import type { Clock } from '../clock.js';
+import type { ChangeWatch } from './change-watch.js';
 import type { RecordField } from './record.js';
 import type { FeedFilter } from './repository.js';
 
-/** `Cache-Control` of a closed window's page: it can no longer change. */
+/** `Cache-Control` of a closed window's settled page: it can no longer change. */
 export const CLOSED_WINDOW_CACHE_CONTROL = 'public, max-age=86400, immutable';
 
-/** Seconds a page is kept in Redis (it is re-rendered, identical, when asked for again later). */
+/**
+ * `Cache-Control` of a kept closed page holding a pending record: revalidated on every use (its
+ * ETag answers 304 from the kept copy until the record changes).
+ */
+export const PENDING_CLOSED_PAGE_CACHE_CONTROL = 'public, no-cache';
+
+/** Seconds a settled page is kept in Redis (it is re-rendered, identical, when asked again later). */
 const CLOSED_PAGE_TTL_SECONDS = 86_400;
+
+/**
+ * Seconds a page holding a pending record is kept (both layers): it bounds how long a missed
+ * change (a replica that stored the page and stopped before the change, no replica then holding
+ * its watch) can leave it stale.
+ */
+const PENDING_PAGE_TTL_SECONDS = 3_600;
+
+/**
+ * Milliseconds before its rendering from which a pending page's records must be unchanged: a
+ * change committed just before the read that the read did not see yet (a lagging read replica)
+ * and the replicas' clock differences.
+ */
+export const CHANGE_GRACE_MS = 30_000;
 
 /** Largest page kept, bytes of its JSON (a full 100-record mainnet page is about 70 KB). */
 const MAX_STORED_PAGE_BYTES = 512 * 1024;
 
-/** A page as kept: its JSON body and its strong ETag. */
+/**
+ * A page as kept: its JSON body, its strong ETag, the `source_tx_hash` of each pending record on
+ * it (empty: settled) and when its read started (app-clock epoch ms).
+ */
 interface ClosedPage {
   readonly body: string;
   readonly etag: string;
+  readonly pending: readonly string[];
+  readonly renderedAt: number;
 }
 
-/** A rendered page and whether it may be kept (no `pending` record on it). */
+/** A rendered page and whether it is settled (no `pending` record on it). */
 interface RenderedClosedPage {
   readonly body: string;
   readonly settled: boolean;
 }
 
+/** A page to answer: body, ETag, and whether it is settled and kept, i.e. immutable. */
+interface ClosedAnswer {
+  readonly body: string;
+  readonly etag: string;
+  readonly immutable: boolean;
+  /** Whether a page holding a pending record is served from (or now in) the store. */
+  readonly keptPending: boolean;
+}
+
 /** The kept pages ({@link createClosedWindowStore}). */
 export interface ClosedWindowStore {
   /**
-   * The page of `key`: the kept copy, else `render()`'s (kept when settled).
+   * The page of `key`: the kept copy while valid, else `render()`'s (kept when settled, or when
+   * `watched` and the watch vouches for its pending records).
    *
-   * @returns the page and whether it is (now) kept, i.e. immutable.
+   * @param watched whether the change watch covers the page's records (the live feed carries
+   *   mainnet changes only).
    * @throws `render`'s error (nothing is kept), also to the calls that waited for it.
    */
   page(
     key: string,
     render: () => Promise<RenderedClosedPage>,
-  ): Promise<ClosedPage & { immutable: boolean }>;
+    watched: boolean,
+  ): Promise<ClosedAnswer>;
 }
 
 /** Options of {@link createClosedWindowStore}. */
@@ -64,6 +108,20 @@ export interface ClosedWindowStoreOptions {
   readonly kv: KvStore;
   /** Most bytes of keys and bodies in the in-process layer; 0 = no in-process layer. */
   readonly maxBytes: number;
+  /** The app clock (epoch ms). */
+  readonly clock: Clock;
+  /** The replica's received changes; absent = pages holding a pending record are not kept. */
+  readonly watch?: ChangeWatch | undefined;
+}
+
+/** The `source_tx_hash` of each pending record of a rendered page (docs/api.md "Pagination"). */
+function pendingOf(body: string): string[] {
+  const page = JSON.parse(body) as {
+    transactions: { source_tx_hash: string; destination_tx_status: string }[];
+  };
+  return page.transactions
+    .filter((r) => r.destination_tx_status === 'pending')
+    .map((r) => r.source_tx_hash);
 }
 
 /** Digest of each field list's SQL rendering (the lists are module constants, record.ts). */
@@ -96,19 +154,35 @@ export function closedPageKey(
 
 /** Creates the store (see the module comment). */
 export function createClosedWindowStore(options: ClosedWindowStoreOptions): ClosedWindowStore {
-  const { kv, maxBytes } = options;
+  const { kv, maxBytes, clock, watch } = options;
   const shared = kv.kind === 'redis' ? kv : undefined;
   const local =
     maxBytes > 0
       ? new LRUCache<string, ClosedPage>({
           maxSize: maxBytes,
-          sizeCalculation: (page, key) => page.body.length + page.etag.length + key.length,
+          sizeCalculation: (page, key) =>
+            page.body.length + page.etag.length + key.length + 70 * page.pending.length,
         })
       : undefined;
-  const pending = new Map<string, Promise<ClosedPage & { immutable: boolean }>>();
+  const running = new Map<string, Promise<ClosedAnswer>>();
   const sharedKey = (key: string) =>
-    `feed:closed:${createHash('sha256').update(key).digest('base64url')}`;
+    `feed:closed:v2:${createHash('sha256').update(key).digest('base64url')}`;
 
+  /** Whether a kept page may be served: settled, or its pending records unchanged (D310). */
+  const valid = async (page: ClosedPage, watched: boolean): Promise<boolean> =>
+    page.pending.length === 0 ||
+    (watched &&
+      watch !== undefined &&
+      clock() - page.renderedAt < PENDING_PAGE_TTL_SECONDS * 1000 &&
+      (await watch.unchangedSince(page.pending, page.renderedAt - CHANGE_GRACE_MS)));
+  const answer = (page: ClosedPage, kept: boolean): ClosedAnswer => ({
+    body: page.body,
+    etag: page.etag,
+    immutable: kept && page.pending.length === 0,
+    keptPending: kept && page.pending.length > 0,
+  });
+
+  /** Redis value: ETag, rendering time, pending hashes (space-separated), then the body. */
   const fromShared = async (key: string): Promise<ClosedPage | undefined> => {
     if (shared === undefined) return undefined;
     let value: string | null;
@@ -118,44 +192,67 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
       return undefined;
     }
     if (value === null) return undefined;
-    const split = value.indexOf('\n');
-    if (split < 0) return undefined;
-    return { etag: value.slice(0, split), body: value.slice(split + 1) };
+    const [etag, renderedAt, pending] = value.split('\n', 3);
+    if (pending === undefined) return undefined;
+    const at = Number(renderedAt);
+    if (!Number.isSafeInteger(at)) return undefined;
+    return {
+      etag: etag!,
+      renderedAt: at,
+      pending: pending === '' ? [] : pending.split(' '),
+      body: value.slice(etag!.length + renderedAt!.length + pending.length + 3),
+    };
   };
   const keep = (key: string, page: ClosedPage) => {
     if (Buffer.byteLength(page.body) > MAX_STORED_PAGE_BYTES) return;
     local?.set(key, page);
     if (shared !== undefined) {
+      const ttl = page.pending.length === 0 ? CLOSED_PAGE_TTL_SECONDS : PENDING_PAGE_TTL_SECONDS;
       // Best effort: a page not kept is rendered again.
       shared
-        .set(sharedKey(key), `${page.etag}\n${page.body}`, CLOSED_PAGE_TTL_SECONDS)
+        .set(
+          sharedKey(key),
+          `${page.etag}\n${page.renderedAt}\n${page.pending.join(' ')}\n${page.body}`,
+          ttl,
+        )
         .catch(() => undefined);
     }
   };
   const load = async (
     key: string,
     render: () => Promise<RenderedClosedPage>,
-  ): Promise<ClosedPage & { immutable: boolean }> => {
+    watched: boolean,
+  ): Promise<ClosedAnswer> => {
     const kept = await fromShared(key);
-    if (kept !== undefined) {
+    if (kept !== undefined && (await valid(kept, watched))) {
       local?.set(key, kept);
-      return { ...kept, immutable: true };
+      return answer(kept, true);
     }
+    const renderedAt = clock();
     const rendered = await render();
-    const page = { body: rendered.body, etag: strongEtag(rendered.body) };
-    if (rendered.settled) keep(key, page);
-    return { ...page, immutable: rendered.settled };
+    const page: ClosedPage = {
+      body: rendered.body,
+      etag: strongEtag(rendered.body),
+      pending: rendered.settled ? [] : pendingOf(rendered.body),
+      renderedAt,
+    };
+    const keepable = await valid(page, watched);
+    if (keepable) keep(key, page);
+    return answer(page, keepable);
   };
   return {
-    async page(key, render) {
+    async page(key, render, watched) {
       const hit = local?.get(key);
-      if (hit !== undefined) return { ...hit, immutable: true };
-      let running = pending.get(key);
-      if (running === undefined) {
-        running = load(key, render).finally(() => pending.delete(key));
-        pending.set(key, running);
+      if (hit !== undefined) {
+        if (await valid(hit, watched)) return answer(hit, true);
+        local!.delete(key);
       }
-      return running;
+      let pending = running.get(key);
+      if (pending === undefined) {
+        pending = load(key, render, watched).finally(() => running.delete(key));
+        running.set(key, pending);
+      }
+      return pending;
     },
   };
 }

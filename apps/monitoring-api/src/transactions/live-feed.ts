@@ -9,7 +9,8 @@ import type { KvStore } from '@ctss/server-kit';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config.js';
 import { ChangeRelay, type ChannelState, type RelayRole } from './change-relay.js';
-import { ChangeFeed, type ListenerState } from './changes.js';
+import type { ChangeListeners } from './change-watch.js';
+import { ChangeFeed, type ChangeEvent, type ListenerState } from './changes.js';
 import { StreamHub, type StreamLimits } from './stream-hub.js';
 import type { ChangeSource, LiveFeed } from './stream-router.js';
 
@@ -44,6 +45,8 @@ export interface RunningLiveFeed extends LiveFeed {
   /** Ends the streams and closes the LISTEN connection. */
   close(): Promise<void>;
   health(): LiveFeedHealth;
+  /** The changes as delivered to the streams, for the closed-window store (change-watch.ts). */
+  readonly changes: ChangeListeners;
 }
 
 /** The stream limits of STREAM_* configuration. */
@@ -85,6 +88,11 @@ export function createLiveFeed(options: {
   readonly sessionShared?: boolean;
 }): RunningLiveFeed {
   const hub = new StreamHub(options.limits);
+  const listeners = new Set<(events: readonly ChangeEvent[]) => void>();
+  const deliver = (events: readonly ChangeEvent[]) => {
+    hub.publish(events);
+    for (const listener of listeners) listener(events);
+  };
   const fanOut = options.kv?.kind === 'redis' ? options.kv : undefined;
   let relay: ChangeRelay | undefined;
   const feed = new ChangeFeed({
@@ -97,14 +105,14 @@ export function createLiveFeed(options: {
     sessionShared: options.sessionShared === true,
     onChanges: (events, from, through) => {
       if (relay !== undefined) relay.onLocal(events, from, through);
-      else if (events.length > 0) hub.publish(events);
+      else if (events.length > 0) deliver(events);
     },
   });
   if (fanOut !== undefined)
     relay = new ChangeRelay({
       kv: fanOut,
       feed,
-      deliver: (events) => hub.publish(events),
+      deliver,
       leaseSeconds: options.leaseSeconds ?? 5,
       logger: options.logger,
     });
@@ -121,9 +129,19 @@ export function createLiveFeed(options: {
     },
     backlog: (after, max) => feed.backlog(after, max, head()),
   };
+  const changes: ChangeListeners = {
+    get delivering() {
+      return relay !== undefined ? relay.started : feed.headKnown;
+    },
+    listen(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
   return {
     source,
     hub,
+    changes,
     async start() {
       await feed.start();
       await relay?.start();

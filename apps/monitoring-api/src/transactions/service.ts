@@ -15,10 +15,12 @@ import type { Clock } from '../clock.js';
 import type { Databases } from '../db/connect.js';
 import type { NameResolver } from '../names/resolver.js';
 import type { TransferNetwork } from '@ctss/domain-types';
+import { createChangeWatch, type ChangeListeners } from './change-watch.js';
 import {
   CLOSED_WINDOW_CACHE_CONTROL,
   closedPageKey,
   createClosedWindowStore,
+  PENDING_CLOSED_PAGE_CACHE_CONTROL,
 } from './closed-windows.js';
 import { toFilter } from './filters.js';
 import { createFirstPageCache, firstPageKey } from './first-page-cache.js';
@@ -43,6 +45,11 @@ export interface TransactionsServiceDeps {
   readonly indexedChains: readonly IndexedChain[];
   /** Bytes of closed pages kept in process (FEED_CLOSED_PAGE_MEMORY_BYTES). */
   readonly closedPageMemoryBytes: number;
+  /**
+   * The live feed's delivered changes (live-feed.ts): with them, closed pages holding a pending
+   * mainnet record are kept too (closed-windows.ts); absent = never kept.
+   */
+  readonly changes?: ChangeListeners | undefined;
 }
 
 /** A page to send: JSON text, its `Cache-Control`, and for a cached first page its tag and age. */
@@ -91,6 +98,9 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
   const closedPages = createClosedWindowStore({
     kv: deps.kv,
     maxBytes: deps.closedPageMemoryBytes,
+    clock: deps.clock,
+    watch:
+      deps.changes === undefined ? undefined : createChangeWatch(deps.changes, deps.clock, deps.kv),
   });
   /**
    * Whether the filter's window is closed (closed-windows.ts): an `end_time` at or below the
@@ -112,10 +122,14 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
             const read = await listTransactions(deps.db.read, network, filter, query.limit, fields);
             return { body: read.body, settled: read.settled };
           },
+          // The live feed carries mainnet changes only.
+          network === 'mainnet',
         );
         const cacheControl = page.immutable
           ? CLOSED_WINDOW_CACHE_CONTROL
-          : windowCacheControl(query.end_time, deps.clock());
+          : page.keptPending
+            ? PENDING_CLOSED_PAGE_CACHE_CONTROL
+            : windowCacheControl(query.end_time, deps.clock());
         return { body: page.body, cacheControl, etag: page.etag };
       }
       const render = async () =>

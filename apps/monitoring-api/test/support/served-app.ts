@@ -8,6 +8,11 @@ import { createServer, type Server } from 'node:http';
 import { createKvStore, createLogger, listen } from '@ctss/server-kit';
 import { createApp } from '../../src/app.js';
 import { createDatabase, type DatabaseOptions } from '../../src/db/connect.js';
+import {
+  createLiveFeed,
+  streamLimitsFromConfig,
+  type RunningLiveFeed,
+} from '../../src/transactions/live-feed.js';
 import type { TestDatabase } from './database.js';
 import { buildTestDeps, TEST_NOW } from './deps.js';
 
@@ -19,6 +24,8 @@ export interface ServedApp {
   queries(): number;
   /** Moves the app's clock `ms` forward (it starts at TEST_NOW). */
   advance(ms: number): void;
+  /** The app's live feed (started), when asked for. */
+  readonly live: RunningLiveFeed | undefined;
   /** Closes the server (open connections cut), the store and the pool. */
   close(): Promise<void>;
 }
@@ -27,18 +34,22 @@ export interface ServedApp {
  * Serves the app configured by `env` over `db` with a pool of `pool` options (4 connections
  * unless set). When `env` sets REDIS_PREFIX, the store is opened on that prefix, so several
  * served apps of one test share one Redis namespace as replicas do; else each has its own.
+ * The app's clock starts at `clockMs` (default TEST_NOW). With `withLiveFeed`, the app has its live feed (started before the app is built, as server.ts
+ * does), through the Redis fan-out when the store is Redis.
  */
 export async function serveApp(
   db: TestDatabase,
   env: Record<string, string> = {},
   pool: DatabaseOptions = { poolMax: 4 },
+  options: { readonly withLiveFeed?: boolean; readonly clockMs?: number } = {},
 ): Promise<ServedApp> {
+  const { withLiveFeed = false, clockMs = TEST_NOW.getTime() } = options;
   const database = createDatabase(db.url, pool);
   let sent = 0;
   database.observe((statement) => {
     if (statement.text.includes('from transactions')) sent += 1;
   });
-  let now = TEST_NOW.getTime();
+  let now = clockMs;
   const kv = env.REDIS_PREFIX
     ? createKvStore({
         redisUrl: process.env.REDIS_URL,
@@ -46,18 +57,40 @@ export async function serveApp(
         logger: createLogger({ name: 'served-app-test', level: 'silent' }),
       })
     : undefined;
-  const deps = buildTestDeps({ database, env, ...(kv ? { kv } : {}), clock: () => now });
+  let live: RunningLiveFeed | undefined;
+  if (withLiveFeed) {
+    const probe = buildTestDeps({ database, env });
+    live = createLiveFeed({
+      url: db.url,
+      logger: probe.logger,
+      limits: streamLimitsFromConfig(probe.config),
+      ...(kv ? { kv } : {}),
+      leaseSeconds: 1,
+      sessionShared: db.embedded,
+    });
+    await probe.close();
+    await live.start();
+  }
+  const deps = buildTestDeps({
+    database,
+    env,
+    ...(kv ? { kv } : {}),
+    ...(live ? { live } : {}),
+    clock: () => now,
+  });
   const server: Server = createServer(createApp(deps));
   const base = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
   return {
     base,
     queries: () => sent,
+    live,
     advance: (ms) => {
       now += ms;
     },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await live?.close();
       await deps.close();
       await database.close();
     },
