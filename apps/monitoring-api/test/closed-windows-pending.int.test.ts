@@ -69,7 +69,7 @@ async function caughtUp(app: ServedApp): Promise<void> {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  await insertAll(db.knex, [
+  await insertAll(db.database, [
     ...Array.from({ length: 5 }, (_, i) =>
       aTransaction({ created_at: new Date((START + 60 + i * 600) * 1000) }),
     ),
@@ -172,7 +172,7 @@ describe('a replica started after the pending page was kept', () => {
   (process.env.REDIS_URL ? it : it.skip)(
     'serves it while the record is unchanged and renders it again once it changed, by the changes kept in Redis',
     async () => {
-      await insertAll(db.knex, [
+      await insertAll(db.database, [
         aTransaction({ created_at: new Date((start + 60) * 1000) }),
         aTransaction({
           source_tx_hash: hash,
@@ -183,6 +183,7 @@ describe('a replica started after the pending page was kept', () => {
       ]);
       // Their insertion is a change too: the page is rendered past it.
       await caughtUp(a);
+      await caughtUp(b);
       for (const app of [a, b]) app.advance(CHANGE_GRACE_MS + 1);
       const kept = await request(a.base).get(path);
       expect(kept.headers['cache-control']).toBe(PENDING_CLOSED_PAGE_CACHE_CONTROL);
