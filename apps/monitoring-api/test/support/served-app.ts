@@ -59,7 +59,16 @@ export async function serveApp(
     : undefined;
   let live: RunningLiveFeed | undefined;
   if (withLiveFeed) {
-    const probe = buildTestDeps({ database, env });
+    // Only its configuration and logger are used: an in-process store, no Redis connection to
+    // open and close at once.
+    const probe = buildTestDeps({
+      database,
+      env,
+      kv: createKvStore({
+        prefix: 'probe:',
+        logger: createLogger({ name: 'probe', level: 'silent' }),
+      }),
+    });
     live = createLiveFeed({
       url: db.url,
       logger: probe.logger,
