@@ -43,7 +43,8 @@ import {
 import { pollAttestations } from '../../src/indexer/attestation.js';
 import type { ChainIndexer } from '../../src/indexer/chain-indexer.js';
 import { IrisClient } from '../../src/indexer/iris.js';
-import { ChainLocks } from '../../src/indexer/lock.js';
+import type { ChainLocks } from '../../src/indexer/lock.js';
+import { openChainLocks } from './support/lock-database.js';
 import { serveTestApp, type ServedTestApp, type TestApp } from '../support/app.js';
 import { expectRollupsExact, rows } from '../support/rollups.js';
 import { chainConfig, indexerFor, syncAll } from './support/harness.js';
@@ -58,6 +59,7 @@ let iris: FakeIris;
 let irisClient: IrisClient;
 let locks: ChainLocks;
 let indexers: ChainIndexer[];
+let lockPool: ReturnType<typeof openChainLocks>;
 const RECIPIENT = '0x00000000000000000000000000000000000b0b02' as Hex;
 const OTHER = '0x00000000000000000000000000000000000b0b03' as Hex;
 const attestationOptions = { timeoutSeconds: 3600, recheckSeconds: 0 };
@@ -72,7 +74,8 @@ beforeAll(async () => {
   ({ api, base } = served);
   iris = await startFakeIris(0, { 0: a.url, 3: b.url });
   irisClient = new IrisClient(iris.url, 50);
-  locks = new ChainLocks(api.db.database);
+  lockPool = openChainLocks(api.db);
+  locks = lockPool.locks;
   indexers = [
     indexerFor(chainConfig('chain-a', a), api.db.database, locks),
     indexerFor(chainConfig('chain-b', b), api.db.database, locks),
@@ -80,7 +83,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await locks?.close();
+  await lockPool?.close();
   await iris?.close();
   await served?.close();
   await Promise.all(anvils.map((x) => x.stop()));

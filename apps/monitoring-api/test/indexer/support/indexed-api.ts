@@ -9,10 +9,11 @@ import { createLogger } from '@ctss/server-kit';
 import { Registry } from 'prom-client';
 import type { Database } from '../../../src/db/database.js';
 import { IrisClient } from '../../../src/indexer/iris.js';
-import { ChainLocks } from '../../../src/indexer/lock.js';
+import type { ChainLocks } from '../../../src/indexer/lock.js';
 import { startIndexerRunner, type IndexerRunner } from '../../../src/indexer/runner.js';
 import type { IndexerSource } from '../../../src/indexer/source.js';
 import { serveTestApp, type TestApp } from '../../support/app.js';
+import { openChainLocks } from './lock-database.js';
 
 /** What {@link startIndexedApi} starts. */
 export interface IndexedApi {
@@ -46,7 +47,8 @@ export interface IndexedApiOptions {
 export async function startIndexedApi(options: IndexedApiOptions): Promise<IndexedApi> {
   const served = await serveTestApp({ env: { CACHE_TTL_SECONDS: '0' }, clock: Date.now });
   const { api } = served;
-  const locks = new ChainLocks(api.db.database);
+  const lockPool = openChainLocks(api.db);
+  const { locks } = lockPool;
   const runner = startIndexerRunner({
     indexers: options.indexers(api.db.database, locks),
     db: api.db.database,
@@ -63,7 +65,7 @@ export async function startIndexedApi(options: IndexedApiOptions): Promise<Index
     runner,
     async close() {
       await runner.stop();
-      await locks.close();
+      await lockPool.close();
       await served.close();
     },
   };
