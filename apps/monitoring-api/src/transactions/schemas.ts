@@ -98,7 +98,7 @@ export const RecordParams = z.strictObject({
   source_tx_hash: txHashParam.openapi(
     doc(
       'Origin or destination transaction hash: 0x hex (compared case-insensitively) or base58 (exactly).',
-      '0xfa7bc6fb2ed26f5bacb3fdf473e203ac76fc83403a35846df300bd5606b7ab7a',
+      '0x7946425d96676098621c382e45c2af304f6ec146b4a36cd029a120eb0683cc39',
     ),
   ),
 });

@@ -78,7 +78,9 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
         startEmbeddedPostgres({ loadDataDir: await pgliteTemplate(options.migrate ?? true, true) }),
     );
     const knex = createAdminKnex(server.url, { poolMax: 1 });
-    const database = createDatabase(server.url, { poolMax: 1, sessionShared: true });
+    // Two connections: the indexer's chain locks keep one reserved (db/database.ts `reserve`),
+    // as the indexer process's own pool does; the server runs one statement at a time anyway.
+    const database = createDatabase(server.url, { poolMax: 2, sessionShared: true });
     db = {
       url: server.url,
       knex,
