@@ -12,7 +12,7 @@ import { keccak256, type Hex } from 'viem';
 import type { ChainIndexer } from '../../src/indexer/chain-indexer.js';
 import { IrisClient, isAttested } from '../../src/indexer/iris.js';
 import { PgRateGate } from '../../src/indexer/iris-budget.js';
-import { ChainLocks } from '../../src/indexer/lock.js';
+import { openChainLocks } from './support/lock-database.js';
 import { startIndexerRunner, type IndexerRunner } from '../../src/indexer/runner.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { rows } from '../support/rollups.js';
@@ -38,7 +38,7 @@ let a: CctpChain;
 let b: CctpChain;
 let iris: FakeIris;
 let db: TestDatabase;
-const openLocks: ChainLocks[] = [];
+const openLocks: ReturnType<typeof openChainLocks>[] = [];
 
 beforeAll(async () => {
   anvils = await Promise.all([startAnvil(0, 31_030), startAnvil(0, 31_033)]);
@@ -74,8 +74,10 @@ const get = async (path: string) => {
 
 /** One indexer process: its own locks and Iris client over the shared database budget. */
 const replica = (chains: { name: string; chain: CctpChain }[], recheckSeconds: number) => {
-  const locks = new ChainLocks(db.database);
-  openLocks.push(locks);
+  // Each process holds its locks on a connection of its own (support/lock-database.ts).
+  const lockPool = openChainLocks(db);
+  const { locks } = lockPool;
+  openLocks.push(lockPool);
   const indexers: ChainIndexer[] = chains.map(({ name, chain }) =>
     indexerFor(chainConfig(name, chain), db.database, locks),
   );
@@ -91,7 +93,7 @@ const replica = (chains: { name: string; chain: CctpChain }[], recheckSeconds: n
   const stop = async () => {
     await runner.stop();
     // Ending the session releases the process's chain locks, as a stopped pod does.
-    await locks.close();
+    await lockPool.close();
   };
   return { runner, client, stop };
 };

@@ -7,15 +7,16 @@ import { createDatabase } from '../../../src/db/connect.js';
 import { ChainLocks } from '../../../src/indexer/lock.js';
 import type { TestDatabase } from '../../support/database.js';
 
-/** Chain locks on their own one-connection pool over `db`; `close()` releases both. */
+/** Chain locks on their own one-connection pool over `db`; `close()` releases both, once. */
 export function openChainLocks(db: TestDatabase): { locks: ChainLocks; close(): Promise<void> } {
   const database = createDatabase(db.url, { poolMax: 1, sessionShared: db.embedded });
   const locks = new ChainLocks(database);
+  let closed: Promise<void> | undefined;
   return {
     locks,
-    async close() {
-      await locks.close();
-      await database.close();
+    close() {
+      closed ??= locks.close().then(() => database.close());
+      return closed;
     },
   };
 }
