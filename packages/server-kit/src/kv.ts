@@ -207,6 +207,35 @@ function firstConnection(client: EventEmitter): FirstConnection {
   };
 }
 
+/** The members of a node-redis client (or its duplicate) that closing it uses. */
+interface ClosableClient {
+  readonly isReady: boolean;
+  readonly isOpen: boolean;
+  close(): Promise<unknown>;
+  destroy(): void;
+  once(event: 'ready', listener: () => void): unknown;
+}
+
+/**
+ * Closes a node-redis client for good: gracefully when ready, else by destroying its socket.
+ * node-redis 6 lets a client destroyed during its connection handshake turn ready afterwards,
+ * holding a socket (and the process) open; such a client is destroyed again when that happens.
+ */
+async function shut(client: ClosableClient): Promise<void> {
+  if (client.isReady) {
+    await client.close().catch(() => client.destroy());
+    return;
+  }
+  client.once('ready', () => {
+    try {
+      client.destroy();
+    } catch {
+      // already closed: nothing holds the socket
+    }
+  });
+  if (client.isOpen) client.destroy();
+}
+
 function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStore {
   // Commands sent in one event-loop turn (e.g. the rate-limit EVALSHA of every request that
   // arrived together) go out in one write: node-redis batches its queue once per turn.
@@ -387,13 +416,7 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
     async close() {
       closed = true;
       events.removeAllListeners();
-      await Promise.all(
-        [client, subscriber].map(async (c) => {
-          if (!c) return;
-          if (c.isReady) await c.close().catch(() => c.destroy());
-          else if (c.isOpen) c.destroy();
-        }),
-      );
+      await Promise.all([client, subscriber].flatMap((c): Promise<void>[] => (c ? [shut(c)] : [])));
     },
   };
 }
