@@ -28,13 +28,18 @@ const NOW_S = Math.floor(TEST_NOW.getTime() / 1000);
 const FIRST_HOUR = Math.floor(NOW_S / HOUR) * HOUR - 48 * HOUR;
 
 /** Sets a chain's cursor with its confirmed time (UNIX seconds), as the indexer writes it. */
-async function setConfirmed(knex: Knex, domain: number, seconds: number): Promise<void> {
+async function setConfirmed(
+  knex: Knex,
+  domain: number,
+  seconds: number,
+  network: 'mainnet' | 'testnet' = 'mainnet',
+): Promise<void> {
   await knex.raw(
     `insert into indexer_cursors (chain, network, domain, block_number, block_hash, safe_block, confirmed_time)
-     values (?, 'mainnet', ?, 100, '0xabc', 100, to_timestamp(?))
+     values (?, ?, ?, 100, '0xabc', 100, to_timestamp(?))
      on conflict (network, domain) where domain is not null
      do update set confirmed_time = excluded.confirmed_time`,
-    [`chain-${domain}`, domain, seconds],
+    [`${network}-chain-${domain}`, network, domain, seconds],
   );
 }
 
@@ -178,6 +183,13 @@ describe('the last 48 hours re-read as 1-hour windows (a DefiLlama run)', () => 
         expect(third.map((pages) => pages.map((p) => p.headers.etag))).toEqual(
           second.map((pages) => pages.map((p) => p.headers.etag)),
         );
+        // The bytes kept in Redis, sent as they are, are the rendered page's bytes.
+        expect(third.map((pages) => pages.map((p) => p.text))).toEqual(
+          second.map((pages) => pages.map((p) => p.text)),
+        );
+        expect(third.flat().map((p) => p.headers['content-length'])).toEqual(
+          second.flat().map((p) => p.headers['content-length']),
+        );
       } finally {
         await other.close();
       }
@@ -204,6 +216,31 @@ describe('a closed window with a pending record, without a live feed', () => {
     await get(s.base, path);
     expect(s.queries()).toBe(before + 2);
     expect(first.headers['cache-control']).not.toBe(CLOSED_WINDOW_CACHE_CONTROL);
+  });
+
+  it('on testnet, whose records do not show their status, is not kept either', async () => {
+    const testnet = await serveApp(db, { ...ENV, FEED_INDEXED_CHAINS: 'testnet:0' });
+    try {
+      await setConfirmed(db.knex, 0, NOW_S, 'testnet');
+      const start = FIRST_HOUR - 20 * HOUR;
+      await insertAll(db.database, [
+        aTransaction({
+          network: 'testnet',
+          created_at: new Date((start + 10) * 1000),
+          destination_tx_status: 'pending',
+          destination_tx_hash: null,
+        }),
+      ]);
+      testnet.advance(WATERMARK_REFRESH_MS);
+      const path = `/transactions?start_time=${start}&end_time=${start + HOUR}`;
+      const first = await get(testnet.base, path);
+      await get(testnet.base, path);
+      expect((first.body as Page).transactions).toHaveLength(1);
+      expect(testnet.queries()).toBe(2);
+      expect(first.headers['cache-control']).not.toBe(CLOSED_WINDOW_CACHE_CONTROL);
+    } finally {
+      await testnet.close();
+    }
   });
 });
 

@@ -12,9 +12,15 @@ import fresh from 'fresh';
 import { CONTENT_CODINGS, codingTag } from './compression.js';
 import { sendJsonText } from './json.js';
 
-/** The strong entity tag of `body` (UTF-8): `"<27 base64url characters of its SHA-1>"`. */
-export function strongEtag(body: string): string {
-  return `"${createHash('sha1').update(body, 'utf8').digest('base64url')}"`;
+/**
+ * The strong entity tag of `body` (a string hashed as UTF-8, or its bytes):
+ * `"<27 base64url characters of its SHA-1>"`.
+ */
+export function strongEtag(body: string | Buffer): string {
+  const hash = createHash('sha1');
+  if (typeof body === 'string') hash.update(body, 'utf8');
+  else hash.update(body);
+  return `"${hash.digest('base64url')}"`;
 }
 
 /**
@@ -43,7 +49,7 @@ function matchedTag(req: Request, tag: string): string | undefined {
 export function sendCacheableJson(
   req: Request,
   res: Response,
-  body: string,
+  body: string | Buffer,
   cacheControl: string,
   tag: string = strongEtag(body),
 ): void {

@@ -46,19 +46,21 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * Unlike express's `res.send`, which turns a body of 1,000 characters or more into a Buffer and so
  * has Node write the header block and the body with two-buffer `writev`, this hands Node the
  * string, which it writes together with the header block in one `write` (no Buffer copy; measured
- * in packages/bench/FINDINGS.md). A HEAD request gets the headers only (RFC 9110 section 9.3.2).
+ * in packages/bench/FINDINGS.md). A body already held as UTF-8 bytes (a kept page read from Redis)
+ * is sent as it is, without decoding and encoding it again. A HEAD request gets the headers only (RFC 9110 section 9.3.2).
  */
 export function sendJsonText(
   res: Response,
   status: number,
-  body: string,
+  body: string | Buffer,
   contentType: string = JSON_CONTENT_TYPE,
 ): void {
   res.statusCode = status;
   res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', Buffer.byteLength(body, 'utf8'));
   if (res.req.method === 'HEAD') res.end();
-  else res.end(body, 'utf8');
+  else if (typeof body === 'string') res.end(body, 'utf8');
+  else res.end(body);
 }
 
 /** Sends `value` as `application/json` with status `status`, bigints exact. */

@@ -10,7 +10,7 @@
  * when it ends.
  */
 import { EventEmitter } from 'node:events';
-import { createClient, ErrorReply } from 'redis';
+import { createClient, ErrorReply, RESP_TYPES } from 'redis';
 import type { Logger } from './logger.js';
 import { createLogger } from './logger.js';
 import { DependencyUnavailableError } from './problem.js';
@@ -28,6 +28,11 @@ export interface KvStore {
    * {@link KvUnavailableError} when Redis is down or does not answer within the command timeout.
    */
   get(key: string): Promise<string | null>;
+  /**
+   * The value of `key` as its stored bytes (no UTF-8 decoding), null when absent: for large values
+   * sent on as they are (node-redis maps the reply's blob string to a Buffer).
+   */
+  getBytes(key: string): Promise<Buffer | null>;
   /** Sets `key`; with `ttlSeconds` it expires after that many seconds. */
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
   /** Sets `key` only when absent (SET NX EX); true when set. */
@@ -283,6 +288,8 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
   client.connect().catch(() => undefined);
 
   const firstReady = firstConnection(client);
+  // The same connection, answering blob strings as Buffers (node-redis README "Type mapping").
+  const bytesClient = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
 
   async function run<T>(send: () => Promise<T>): Promise<T> {
     if (!client.isReady) {
@@ -333,6 +340,7 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
     kind: 'redis',
     redis: connection,
     get: (key) => run(() => client.get(k(key))),
+    getBytes: (key) => run(() => bytesClient.get(k(key))),
     async set(key, value, ttlSeconds) {
       await run(() =>
         ttlSeconds !== undefined
@@ -447,6 +455,10 @@ export function createMemoryKvStore(prefix = ''): KvStore {
     kind: 'memory',
     redis: undefined,
     get: (key) => Promise.resolve(live(k(key))?.value ?? null),
+    getBytes(key) {
+      const value = live(k(key))?.value;
+      return Promise.resolve(value === undefined ? null : Buffer.from(value, 'utf8'));
+    },
     set(key, value, ttlSeconds) {
       entries.set(k(key), { value, expiresAt: expiry(ttlSeconds) });
       return Promise.resolve();

@@ -56,29 +56,37 @@ const PENDING_PAGE_TTL_SECONDS = 3_600;
  */
 export const CHANGE_GRACE_MS = 30_000;
 
+/** The byte ending each header line of a kept page's Redis value. */
+const NEWLINE = 0x0a;
+
 /** Largest page kept, bytes of its JSON (a full 100-record mainnet page is about 70 KB). */
 const MAX_STORED_PAGE_BYTES = 512 * 1024;
 
 /**
- * A page as kept: its JSON body, its strong ETag, the `source_tx_hash` of each pending record on
- * it (empty: settled) and when its read started (app-clock epoch ms).
+ * A page as kept: its JSON body (the rendered text, or its UTF-8 bytes as read from Redis), its
+ * strong ETag, the `source_tx_hash` of each pending record on it (empty: settled) and when its
+ * read started (app-clock epoch ms).
  */
 interface ClosedPage {
-  readonly body: string;
+  readonly body: string | Buffer;
   readonly etag: string;
   readonly pending: readonly string[];
   readonly renderedAt: number;
 }
 
-/** A rendered page and whether it is settled (no `pending` record on it). */
+/**
+ * A rendered page, whether it is settled (no `pending` record on it) and the `source_tx_hash` of
+ * each pending record (repository.ts `FeedPage`).
+ */
 interface RenderedClosedPage {
   readonly body: string;
   readonly settled: boolean;
+  readonly pending: readonly string[];
 }
 
 /** A page to answer: body, ETag, and whether it is settled and kept, i.e. immutable. */
 interface ClosedAnswer {
-  readonly body: string;
+  readonly body: string | Buffer;
   readonly etag: string;
   readonly immutable: boolean;
   /** Whether a page holding a pending record is served from (or now in) the store. */
@@ -112,16 +120,6 @@ export interface ClosedWindowStoreOptions {
   readonly clock: Clock;
   /** The replica's received changes; absent = pages holding a pending record are not kept. */
   readonly watch?: ChangeWatch | undefined;
-}
-
-/** The `source_tx_hash` of each pending record of a rendered page (docs/api.md "Pagination"). */
-function pendingOf(body: string): string[] {
-  const page = JSON.parse(body) as {
-    transactions: { source_tx_hash: string; destination_tx_status: string }[];
-  };
-  return page.transactions
-    .filter((r) => r.destination_tx_status === 'pending')
-    .map((r) => r.source_tx_hash);
 }
 
 /** Digest of each field list's SQL rendering (the lists are module constants, record.ts). */
@@ -182,28 +180,39 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
     keptPending: kept && page.pending.length > 0,
   });
 
-  /** Redis value: ETag, rendering time, pending hashes (space-separated), then the body. */
+  /**
+   * Redis value: ETag, rendering time, pending hashes (space-separated), each ended by a newline,
+   * then the body. Read as bytes: the body is sent as it came (no UTF-8 decoding and encoding of
+   * about 80 KB per answer), only the short header lines are decoded.
+   */
   const fromShared = async (key: string): Promise<ClosedPage | undefined> => {
     if (shared === undefined) return undefined;
-    let value: string | null;
+    let value: Buffer | null;
     try {
-      value = await shared.get(sharedKey(key));
+      value = await shared.getBytes(sharedKey(key));
     } catch {
       return undefined;
     }
     if (value === null) return undefined;
-    const [etag, renderedAt, pending] = value.split('\n', 3);
-    if (pending === undefined) return undefined;
-    const at = Number(renderedAt);
+    const ends: number[] = [];
+    for (let from = 0; ends.length < 3; from = ends[ends.length - 1]! + 1) {
+      const end = value.indexOf(NEWLINE, from);
+      if (end < 0) return undefined;
+      ends.push(end);
+    }
+    const [etagEnd, renderedAtEnd, pendingEnd] = ends as [number, number, number];
+    const at = Number(value.toString('latin1', etagEnd + 1, renderedAtEnd));
     if (!Number.isSafeInteger(at)) return undefined;
+    const pending = value.toString('latin1', renderedAtEnd + 1, pendingEnd);
     return {
-      etag: etag!,
+      etag: value.toString('latin1', 0, etagEnd),
       renderedAt: at,
       pending: pending === '' ? [] : pending.split(' '),
-      body: value.slice(etag!.length + renderedAt!.length + pending.length + 3),
+      body: value.subarray(pendingEnd + 1),
     };
   };
-  const keep = (key: string, page: ClosedPage) => {
+  /** Keeps a page just rendered (its body the text PostgreSQL returned). */
+  const keep = (key: string, page: ClosedPage & { readonly body: string }) => {
     if (Buffer.byteLength(page.body) > MAX_STORED_PAGE_BYTES) return;
     local?.set(key, page);
     if (shared !== undefined) {
@@ -230,13 +239,14 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
     }
     const renderedAt = clock();
     const rendered = await render();
-    const page: ClosedPage = {
+    const page: ClosedPage & { readonly body: string } = {
       body: rendered.body,
       etag: strongEtag(rendered.body),
-      pending: rendered.settled ? [] : pendingOf(rendered.body),
+      pending: rendered.pending,
       renderedAt,
     };
-    const keepable = await valid(page, watched);
+    // An unsettled page whose pending records are not known is never kept as settled.
+    const keepable = (rendered.settled || page.pending.length > 0) && (await valid(page, watched));
     if (keepable) keep(key, page);
     return answer(page, keepable);
   };

@@ -72,12 +72,13 @@ interface FeedPage {
   readonly body: string;
   /** Records on the page. */
   readonly size: number;
-  /** Whether rows exist after the last one. */
-  readonly hasMore: boolean;
-  /** `<unix_ts>_<id>` of the page's last row when `hasMore`, else ''. */
-  readonly nextCursor: string;
   /** Whether no record of the page is `pending` (its `destination_tx_status`). */
   readonly settled: boolean;
+  /**
+   * The `source_tx_hash` of each `pending` record of the page, page order (read with the page:
+   * the testnet rendering has no status to find them in the body).
+   */
+  readonly pending: readonly string[];
 }
 
 /**
@@ -162,9 +163,9 @@ export function buildStatement(
   // that another page follows.
   const text = `select '{"transactions":[' || coalesce(string_agg(${recordJsonSql(fields)}, ',' order by t.n) ${ON_PAGE}, '')
          || '],"next_cursor":"' || ${NEXT_CURSOR} || '","has_more":' || (count(*) > ${PAGE_SIZE})::text || '}',
-         ${NEXT_CURSOR},
          count(*) ${ON_PAGE},
-         coalesce(bool_and(t.destination_tx_status <> 'pending') ${ON_PAGE}, true)
+         coalesce(bool_and(t.destination_tx_status <> 'pending') ${ON_PAGE}, true),
+         coalesce(string_agg(t.source_tx_hash, ' ' order by t.n) filter (where t.n <= ${PAGE_SIZE} and t.destination_tx_status = 'pending'), '')
   from (select r.*, row_number() over (order by r.created_at desc, r.id desc) as n from (${rows}) r) t`;
   return {
     statement: prepare('feed', text),
@@ -240,8 +241,13 @@ export function createFeedRepository(): FeedRepository {
         statements.set(key, shape);
       }
       const [row] = await db.arrays(shape.statement, shape.values(filter, limit));
-      const [body, nextCursor, size, settled] = row as [string, string, string, boolean];
-      return { body, size: Number(size), hasMore: nextCursor !== '', nextCursor, settled };
+      const [body, size, settled, pending] = row as [string, string, boolean, string];
+      return {
+        body,
+        size: Number(size),
+        settled,
+        pending: pending === '' ? [] : pending.split(' '),
+      };
     },
   };
 }

@@ -52,9 +52,12 @@ export interface TransactionsServiceDeps {
   readonly changes?: ChangeListeners | undefined;
 }
 
-/** A page to send: JSON text, its `Cache-Control`, and for a cached first page its tag and age. */
+/**
+ * A page to send: JSON text (or its UTF-8 bytes, for a closed window's page read from Redis), its
+ * `Cache-Control`, and for a kept page its tag and, for a cached first page, its age.
+ */
 export interface PageAnswer {
-  readonly body: string;
+  readonly body: string | Buffer;
   readonly cacheControl: string;
   /** The strong ETag of a cached first page (else computed from `body` when sent). */
   readonly etag?: string;
@@ -120,7 +123,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
           closedPageKey(network, filter, query.limit, fields),
           async () => {
             const read = await listTransactions(deps.db.read, network, filter, query.limit, fields);
-            return { body: read.body, settled: read.settled };
+            return { body: read.body, settled: read.settled, pending: read.pending };
           },
           // The live feed carries mainnet changes only.
           network === 'mainnet',
