@@ -24,9 +24,9 @@ export interface AptosCctpAddresses {
 }
 
 /**
- * The transfer module and USDC of cashmere-prod/cashmere-agent-sdk `src/constants.ts`; Circle's
- * package addresses as an operator configures them (examples: they have no default,
- * docs/indexer.md "Sui and Aptos").
+ * The mainnet addresses the indexer defaults to (docs/indexer.md "Sui and Aptos"): the transfer
+ * module and USDC of cashmere-prod/cashmere-agent-sdk `src/constants.ts`, Circle's packages from
+ * its Bridge Kit.
  */
 export const APTOS_EXAMPLE_ADDRESSES: AptosCctpAddresses = {
   transferModule: AccountAddress.from(

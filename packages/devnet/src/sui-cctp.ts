@@ -25,9 +25,9 @@ export interface SuiCctpPackages {
 }
 
 /**
- * The transfer package, TokenMessengerMinter and USDC of cashmere-prod/cashmere-agent-sdk
- * `src/constants.ts`; the MessageTransmitter package as an operator configures it (an example:
- * Circle's ids have no default, docs/indexer.md "Sui and Aptos").
+ * The mainnet ids the indexer defaults to (docs/indexer.md "Sui and Aptos"): the transfer
+ * package, TokenMessengerMinter and USDC of cashmere-prod/cashmere-agent-sdk `src/constants.ts`,
+ * the MessageTransmitter package from Circle's Bridge Kit.
  */
 export const SUI_EXAMPLE_PACKAGES: SuiCctpPackages = {
   transfer: normalizeSuiAddress(
