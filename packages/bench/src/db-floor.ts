@@ -91,6 +91,15 @@ function filterOfPath(requestPath: string): { filter: Filter; limit: number } {
   return { filter, limit: limit ? Number(limit) : DEFAULT_LIMIT };
 }
 
+/** The `next_cursor` of a page's JSON text, read from the envelope's end. */
+function cursorOf(body: string): string {
+  const at = body.lastIndexOf(NEXT_CURSOR_KEY);
+  if (at < 0) throw new Error('a feed page without next_cursor');
+  const from = at + NEXT_CURSOR_KEY.length;
+  return body.slice(from, body.indexOf('"', from));
+}
+const NEXT_CURSOR_KEY = '"next_cursor":"';
+
 const percentile = (sorted: readonly number[], p: number) =>
   sorted.length === 0
     ? 0
@@ -145,8 +154,9 @@ export async function measureDbFloor(opts: FloorOptions): Promise<FloorResult> {
       });
       answered();
       if (measuring) latencies.push(performance.now() - began);
-      // The page is one row: its body, then its next_cursor ('' on the last page).
-      const nextCursor = String((result.rows as unknown[][])[0]![1]);
+      // The page is one row, its body first; the envelope ends with its next_cursor ('' on the
+      // last page): `..."next_cursor":"<cursor>","has_more":<bool>}` (docs/api.md "Pagination").
+      const nextCursor = cursorOf(String((result.rows as unknown[][])[0]![0]));
       current = undefined;
       // A walk follows the page's cursor, as the API's next_cursor.
       if (opts.plan.kind === 'walk' && nextCursor !== '') {

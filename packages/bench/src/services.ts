@@ -20,7 +20,7 @@ import {
 /**
  * The per-client limits lifted for the load generator, one address standing for many clients
  * (docs/operations.md "Connection limits"): the rate limit raised (still counted in Redis on every
- * request), no cap on connections per address and no `Connection: close` after a number of
+ * request), no cap on connections (per address or in all) and no `Connection: close` after a number of
  * requests (a reconnection every 1,000 requests per connection, and a 503 for a request already
  * sent on a connection at its limit, which autocannon counts as a failure; the baselines are
  * plain Express servers without either).
@@ -29,6 +29,9 @@ const ONE_ADDRESS_LIMITS = {
   RATE_LIMIT_PER_MINUTE: '1000000',
   HTTP_MAX_REQUESTS_PER_CONNECTION: '0',
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: '1000000',
+  // The WebSocket fan-out holds 5,000 connections, above the process's soft cap of 4,096.
+  HTTP_MAX_CONNECTIONS: '1000000',
+  HTTP_HARD_MAX_CONNECTIONS: '1000000',
 } as const;
 
 /** A started service: its process and base URL. */
