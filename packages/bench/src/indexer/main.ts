@@ -172,7 +172,8 @@ async function runEvm(o: IndexerBenchOptions): Promise<{
 function latencyLine(name: string, values: number[], samples: number, boundMs: number): string {
   const p = percentiles(values, samples);
   const lost = missing(p);
-  const read = lost === 0 ? `${p.n} transfers` : `${p.n} of ${samples} transfers (${lost} never recorded)`;
+  const read =
+    lost === 0 ? `${p.n} transfers` : `${p.n} of ${samples} transfers (${lost} never recorded)`;
   return `${name}: p50 ${p.p50.toFixed(0)} ms, p99 ${p.p99.toFixed(0)} ms, max ${(values.length ? Math.max(...values) : NaN).toFixed(0)} ms over ${read} (bound ${boundMs} ms: ${latencyMet(p, boundMs) ? 'met' : 'NOT met'} at p99)`;
 }
 
@@ -210,7 +211,12 @@ async function runFamily(
     const { boundMs, samples } = r.head;
     log(latencyLine('solana: in feed (pending) after its slot', r.head.inFeed, samples, boundMs));
     log(
-      latencyLine('solana: confirmed after its slot is finalized', r.head.confirmed, samples, boundMs),
+      latencyLine(
+        'solana: confirmed after its slot is finalized',
+        r.head.confirmed,
+        samples,
+        boundMs,
+      ),
     );
     return {
       ...base,
@@ -245,7 +251,8 @@ async function run(o: IndexerBenchOptions): Promise<void> {
   for (const family of o.only) {
     const row = await runFamily(family, o);
     if (row === undefined) continue;
-    const measured: IndexerRecord = { [family]: row };
+    const measured: IndexerRecord = {};
+    measured[family] = row;
     const merged = await saveIndexerRecord(measured);
     await writeFile(REPORT_FILE, renderReport(await loadAllRecords(), merged));
     stored.push(family);

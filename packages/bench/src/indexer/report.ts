@@ -4,7 +4,13 @@
  */
 import type { Family } from './options.js';
 import { FAMILIES } from './options.js';
-import { latencyMet, missing, type IndexerFamilyRecord, type IndexerRecord, type Percentiles } from './record.js';
+import {
+  latencyMet,
+  missing,
+  type IndexerFamilyRecord,
+  type IndexerRecord,
+  type Percentiles,
+} from './record.js';
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
 

@@ -82,6 +82,7 @@ afterAll(async () => {
 describe('startRelayer', () => {
   it('tries a failed delivery again, and gives up after the attempt cap', async () => {
     const tries = new Map<string, number>();
+    const versions = new Set<number>();
     const lines: string[] = [];
     const relayer = startRelayer({
       ctss: createCtssClient({ gasQuoteUrl: base, monitoringUrl: base, irisUrl: base }),
@@ -93,7 +94,8 @@ describe('startRelayer', () => {
           source: 0,
           destination: 3,
           name: 'chain B',
-          async deliver(_version, message) {
+          async deliver(version, message) {
+            versions.add(version);
             const hash = message === MESSAGE[FLAKY] ? FLAKY : BROKEN;
             const n = (tries.get(hash) ?? 0) + 1;
             tries.set(hash, n);
@@ -117,6 +119,7 @@ describe('startRelayer', () => {
     expect(tries.get(FLAKY)).toBe(3);
     expect(tries.get(BROKEN)).toBe(DELIVERY_ATTEMPTS);
     expect(relayer.counts).toEqual({ received: 1, failed: 1 });
+    expect([...versions]).toEqual([1]);
     expect(lines).toContain(
       `receive of ${FLAKY} failed (attempt 1 of ${DELIVERY_ATTEMPTS}, tried again next pass): nonce too low`,
     );
