@@ -35,23 +35,23 @@ describe('waitWhileRunning', () => {
   it('resolves once the condition holds', async () => {
     const c = await child('wait-holds', 'setTimeout(() => {}, 30_000);');
     let checks = 0;
-    await waitWhileRunning(c, '3 checks', async () => ++checks >= 3, 10_000);
+    await waitWhileRunning(c, '3 checks', () => Promise.resolve(++checks >= 3), 10_000);
     expect(checks).toBe(3);
   });
 
   it('rejects naming the log file when the process exits first', async () => {
     const c = await child('wait-exits', 'process.exit(3);');
-    await expect(waitWhileRunning(c, '5 records', async () => false, 10_000)).rejects.toThrow(
-      `wait-exits exited with 3 before 5 records; see ${c.logFile}`,
-    );
+    await expect(
+      waitWhileRunning(c, '5 records', () => Promise.resolve(false), 10_000),
+    ).rejects.toThrow(`wait-exits exited with 3 before 5 records; see ${c.logFile}`);
   });
 
   it('rejects after the timeout while the process runs', async () => {
     const c = await child('wait-stalls', 'setTimeout(() => {}, 30_000);');
     const t0 = Date.now();
-    await expect(waitWhileRunning(c, '5 records', async () => false, 300)).rejects.toThrow(
-      `wait-stalls: no 5 records after 300 ms; see ${c.logFile}`,
-    );
+    await expect(
+      waitWhileRunning(c, '5 records', () => Promise.resolve(false), 300),
+    ).rejects.toThrow(`wait-stalls: no 5 records after 300 ms; see ${c.logFile}`);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(300);
     expect(c.logFile.endsWith('wait-stalls.log')).toBe(true);
   });

@@ -53,8 +53,6 @@ let points: PointsReporter | undefined;
 const DEMO_USERNAME = 'demo.ctss';
 /** Set once a stop has begun: start-up checks it after every await and starts nothing more. */
 let stopping = false;
-/** The start-up (main), settled once it has returned early, finished, or failed. */
-let starting: Promise<void> | undefined;
 
 /** Waits for `step`, at most `ms` (ms). */
 async function atMost(step: Promise<void> | undefined, ms = 5_000): Promise<void> {
@@ -68,7 +66,7 @@ async function stopAll(code: number): Promise<never> {
   log('stopping...');
   // Start-up first returns at its next check of `stopping` (each of its awaits is bounded: a
   // child's readiness wait ends when the child exits), so nothing it starts is missed below.
-  await starting?.catch(() => undefined);
+  await starting.catch(() => undefined);
   // Ctrl-C reaches the children too: a send or receive in flight may wait on a chain that is
   // gone, so each sender gets a few seconds to finish its step and is then left behind.
   await atMost(points?.stop());
@@ -284,7 +282,8 @@ async function main(): Promise<void> {
   );
 }
 
-starting = main();
+/** The start-up (main), settled once it has returned early, finished, or failed. */
+const starting = main();
 starting.catch((err: unknown) => {
   process.stderr.write(`demo: ${(err as Error).stack ?? String(err)}\n`);
   if (!stopping) void stopAll(1);

@@ -141,7 +141,7 @@ export async function startIndexerProcess(o: {
     Number(
       (await db.query<{ n: string }>(`select count(*)::text as n from transactions`)).rows[0]!.n,
     );
-  const running = child!;
+  const running = child;
   const waitUntil = (what: string, done: () => Promise<boolean>, timeoutMs: number) =>
     waitWhileRunning(running, what, done, timeoutMs);
   return {

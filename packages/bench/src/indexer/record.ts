@@ -90,7 +90,9 @@ export async function loadIndexerRecord(): Promise<IndexerRecord> {
   try {
     return JSON.parse(text) as IndexerRecord;
   } catch (err) {
-    throw new Error(`${FILE} is not JSON (${(err as Error).message}); fix or remove it`);
+    throw new Error(`${FILE} is not JSON (${(err as Error).message}); fix or remove it`, {
+      cause: err,
+    });
   }
 }
 

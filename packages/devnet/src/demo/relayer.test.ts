@@ -94,14 +94,14 @@ describe('startRelayer', () => {
           source: 0,
           destination: 3,
           name: 'chain B',
-          async deliver(version, message) {
+          deliver(version, message) {
             versions.add(version);
             const hash = message === MESSAGE[FLAKY] ? FLAKY : BROKEN;
             const n = (tries.get(hash) ?? 0) + 1;
             tries.set(hash, n);
-            if (hash === FLAKY && n < 3) throw new Error('nonce too low');
-            if (hash === BROKEN) throw new Error('execution reverted');
-            return `0x${'c3'.repeat(32)}`;
+            if (hash === FLAKY && n < 3) return Promise.reject(new Error('nonce too low'));
+            if (hash === BROKEN) return Promise.reject(new Error('execution reverted'));
+            return Promise.resolve(`0x${'c3'.repeat(32)}`);
           },
         },
       ],
