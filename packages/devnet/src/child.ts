@@ -63,7 +63,7 @@ export function startChild(
 /**
  * Polls `url` until it answers 2xx.
  *
- * @throws when `child` exits first or `timeoutMs` (ms) passes.
+ * @throws when `child` exits first (with a code, or killed by a signal) or `timeoutMs` (ms) passes.
  */
 export async function waitForOk(
   url: string,
@@ -72,7 +72,9 @@ export async function waitForOk(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.process.exitCode !== null) throw new Error(`${child.name} exited`);
+    const { exitCode, signalCode } = child.process;
+    if (exitCode !== null || signalCode !== null)
+      throw new Error(`${child.name} exited (${exitCode ?? signalCode})`);
     try {
       const res = await fetch(url);
       await res.arrayBuffer();

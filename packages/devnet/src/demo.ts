@@ -51,6 +51,7 @@ let relayer: Relayer | undefined;
 let points: PointsReporter | undefined;
 /** The username the demo wallet claims through the joining path. */
 const DEMO_USERNAME = 'demo.ctss';
+/** Set once a stop has begun: start-up checks it after every await and starts nothing more. */
 let stopping = false;
 
 /** Waits for `step`, at most `ms` (ms). */
@@ -63,6 +64,9 @@ async function atMost(step: Promise<void> | undefined, ms = 5_000): Promise<void
 async function stopAll(code: number): Promise<never> {
   stopping = true;
   log('stopping...');
+  // Start-up first returns at its next check of `stopping` (each of its awaits is bounded: a
+  // child's readiness wait ends when the child exits), so nothing it starts is missed below.
+  await starting.catch(() => undefined);
   // Ctrl-C reaches the children too: a send or receive in flight may wait on a chain that is
   // gone, so each sender gets a few seconds to finish its step and is then left behind.
   await atMost(points?.stop());
@@ -107,12 +111,14 @@ async function main(): Promise<void> {
     startAnvil(config.DEMO_CHAIN_B_PORT, 31_338),
   ]);
   anvils.push(a, b);
+  if (stopping) return;
   const [chainA, chainB]: CctpChain[] = await Promise.all([
     deployCctpChain(a.url, 0, 31_337),
     deployCctpChain(b.url, 3, 31_338),
   ]);
   // A block every second from now on, so confirmations advance without traffic.
   await Promise.all([a.rpc('evm_setIntervalMining', [1]), b.rpc('evm_setIntervalMining', [1])]);
+  if (stopping) return;
   solana = await startDemoSolana({
     port: config.DEMO_SOLANA_PORT,
     finalizeAfterMs: config.DEMO_SOLANA_FINALIZE_SECONDS * 1000,
@@ -120,6 +126,7 @@ async function main(): Promise<void> {
     destination: chainB!,
     log,
   });
+  if (stopping) return;
   iris = await startFakeIris(
     config.DEMO_IRIS_PORT,
     { 0: a.url, 3: b.url },
@@ -127,6 +134,7 @@ async function main(): Promise<void> {
   );
   // Circle's fee on the fast v2 transfers, as the local Iris executes it (within their maxFee).
   iris.feeExecuted = 1_500n;
+  if (stopping) return;
 
   const quiet = { LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' };
   const gas = startChild('gas-quote-api', gasQuoteApiEntry(), {
@@ -167,6 +175,7 @@ async function main(): Promise<void> {
   const gasUrl = `http://127.0.0.1:${config.DEMO_GAS_QUOTE_PORT}`;
   const apiUrl = `http://127.0.0.1:${config.DEMO_MONITORING_PORT}`;
   await Promise.all([waitForOk(`${gasUrl}/ready`, gas), waitForOk(`${apiUrl}/ready`, monitoring)]);
+  if (stopping) return;
   if (!databaseUrl) throw new Error('the Monitoring API did not log its embedded database URL');
 
   const chainEntry = (name: string, chain: CctpChain) => ({
@@ -198,6 +207,7 @@ async function main(): Promise<void> {
   children.push(indexer);
   const indexerUrl = `http://127.0.0.1:${config.DEMO_INDEXER_PORT}`;
   await waitForOk(`${indexerUrl}/ready`, indexer);
+  if (stopping) return;
   // The points and rank job on a schedule (rank-job.js --every), so points and ranks move.
   const rankJob = startChild(
     'rank-job',
@@ -216,6 +226,7 @@ async function main(): Promise<void> {
     intervalMs: 2_000,
     log,
   });
+  if (stopping) return;
 
   const ctss = createCtssClient({ gasQuoteUrl: gasUrl, monitoringUrl: apiUrl, irisUrl: iris.url });
   // The receives on chain B come from an account of their own: the deployer and the user send
@@ -271,7 +282,9 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((err: unknown) => {
+/** The start-up (main), settled once it has returned early, finished, or failed. */
+const starting = main();
+starting.catch((err: unknown) => {
   process.stderr.write(`demo: ${(err as Error).stack ?? String(err)}\n`);
   if (!stopping) void stopAll(1);
 });

@@ -8,10 +8,10 @@
  * number 0). Event data is what the caller gives (built with ts-sdk `AccountAddress` and `Hex`:
  * aptos-cctp.ts).
  */
-import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { TransactionResponseType, type UserTransactionResponse } from '@aptos-labs/ts-sdk';
-import { buildSchema, graphql } from 'graphql';
+import { buildSchema } from 'graphql';
+import { serveGraphql } from './graphql-server.js';
 
 /** The part of the Aptos Indexer's GraphQL schema the fake serves (names and types as in ts-sdk's generated types). */
 export const APTOS_INDEXER_SCHEMA = buildSchema(`
@@ -88,6 +88,20 @@ function matches(row: Row, exp: Exp | undefined): boolean {
   });
 }
 
+/**
+ * Orders two values of one column: numbers and bigints by value, strings by UTF-16 code unit (as
+ * PostgreSQL's "C" collation orders the ASCII of addresses and type tags); a null or absent value
+ * last, as PostgreSQL sorts NULLs in ascending order.
+ */
+function compareColumn(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === undefined || a === null) return 1;
+  if (b === undefined || b === null) return -1;
+  const x = a as string | number | bigint;
+  const y = b as string | number | bigint;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /** The fake and its controls. */
 export interface FakeAptos {
   /** Indexer GraphQL URL. */
@@ -101,7 +115,11 @@ export interface FakeAptos {
   close(): Promise<void>;
 }
 
-/** Starts the fake on 127.0.0.1 (a free port); a comparison operator it does not serve is answered as a GraphQL error. */
+/**
+ * Starts the fake on 127.0.0.1 (a free port); a comparison operator it does not serve is answered
+ * as a GraphQL error, a request that is not GraphQL with 400 and a GraphQL `errors` body
+ * (graphql-server.ts).
+ */
 export async function startFakeAptos(): Promise<FakeAptos> {
   const txs = new Map<number, UserTransactionResponse>();
   const events: Row[] = [];
@@ -120,7 +138,7 @@ export async function startFakeAptos(): Promise<FakeAptos> {
       rows.sort((a, b) => {
         for (const o of order) {
           for (const [k, dir] of Object.entries(o)) {
-            const d = (a[k] as number) - (b[k] as number);
+            const d = compareColumn(a[k], b[k]);
             if (d !== 0) return dir === 'asc' ? d : -d;
           }
         }
@@ -128,62 +146,43 @@ export async function startFakeAptos(): Promise<FakeAptos> {
       });
       return rows.slice(args.offset ?? 0, (args.offset ?? 0) + (args.limit ?? rows.length));
     },
-    processor_status: () => [
-      {
-        processor: 'events_processor',
-        last_success_version: head,
-        last_updated: new Date().toISOString(),
-      },
-    ],
+    // The real table holds a row per processor of the Indexer and `where` picks among them; only
+    // `events_processor` runs here, so a `where` naming another processor matches no row.
+    processor_status: (args: { where?: Exp }) =>
+      [
+        {
+          processor: 'events_processor',
+          last_success_version: head,
+          last_updated: new Date().toISOString(),
+        },
+      ].filter((row) => matches(row, args.where)),
   };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const url = new URL(req.url ?? '/', 'http://x');
-        const send = (status: number, body: unknown) => {
-          res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(body));
-        };
-        const byVersion = /^\/v1\/transactions\/by_version\/(\d+)$/.exec(url.pathname);
-        if (req.method === 'GET' && byVersion) {
-          const v = Number(byVersion[1]);
-          const tx = txs.get(v);
-          if (tx) return send(200, tx);
-          if (v > head) return send(404, { error_code: 'transaction_not_found' });
-          // A version without a test transaction: a block epilogue of its own.
-          return send(200, {
-            type: 'block_epilogue_transaction',
-            version: String(v),
-            hash: `0x${v.toString(16).padStart(64, '0')}`,
-            timestamp: String(1_780_000_000_000_000 + v * 1000),
-            success: true,
-            events: [],
-          });
-        }
-        if (req.method === 'POST' && url.pathname === '/v1/graphql') {
-          const { query, variables } = JSON.parse(Buffer.concat(chunks).toString()) as {
-            query: string;
-            variables?: Record<string, unknown>;
-          };
-          return send(
-            200,
-            await graphql({
-              schema: APTOS_INDEXER_SCHEMA,
-              source: query,
-              rootValue,
-              variableValues: variables ?? {},
-            }),
-          );
-        }
-        send(404, { error: 'not found' });
-      })().catch(() => res.writeHead(500).end());
-    });
+  const server = await serveGraphql({
+    schema: APTOS_INDEXER_SCHEMA,
+    rootValue,
+    graphqlPath: '/v1/graphql',
+    rest(method, url) {
+      const byVersion = /^\/v1\/transactions\/by_version\/(\d+)$/.exec(url.pathname);
+      if (method !== 'GET' || !byVersion) return undefined;
+      const v = Number(byVersion[1]);
+      const tx = txs.get(v);
+      if (tx) return { status: 200, body: tx };
+      if (v > head) return { status: 404, body: { error_code: 'transaction_not_found' } };
+      // A version without a test transaction: a block epilogue of its own.
+      return {
+        status: 200,
+        body: {
+          type: 'block_epilogue_transaction',
+          version: String(v),
+          hash: `0x${v.toString(16).padStart(64, '0')}`,
+          timestamp: String(1_780_000_000_000_000 + v * 1000),
+          success: true,
+          events: [],
+        },
+      };
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const base = server.base;
   return {
     indexerUrl: `${base}/v1/graphql`,
     restUrl: `${base}/v1`,
@@ -225,10 +224,6 @@ export async function startFakeAptos(): Promise<FakeAptos> {
       );
       return tx;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }

@@ -6,14 +6,15 @@
  * `pageInfo.endCursor` (an opaque base64 cursor, at most 50 per page as the service caps it),
  * each event with `contents { type { repr } bcs }` and its transaction's digest, checkpoint and
  * events, over transactions the caller adds (event bytes built with `@mysten/sui`'s bcs:
- * sui-cctp.ts). Events are indexed by type, so a page costs its own size, not the chain's.
+ * sui-cctp.ts). Events are indexed by type, so a page costs its own size, not the chain's. A
+ * request that is not GraphQL is answered 400 with a GraphQL `errors` body (graphql-server.ts).
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { toBase58 } from '@mysten/sui/utils';
-import { buildSchema, graphql, type GraphQLSchema } from 'graphql';
+import { buildSchema, type GraphQLSchema } from 'graphql';
+import { serveGraphql } from './graphql-server.js';
 
 /**
  * Sui's GraphQL schema as published with `@mysten/sui` (its `src/graphql/generated/schema.graphql`).
@@ -146,32 +147,14 @@ export async function startFakeSui(): Promise<FakeSui> {
     },
   };
 
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      state.requests++;
-      void (async () => {
-        const { query, variables } = JSON.parse(Buffer.concat(chunks).toString()) as {
-          query: string;
-          variables?: Record<string, unknown>;
-        };
-        const result = await graphql({
-          schema,
-          source: query,
-          rootValue,
-          variableValues: variables ?? {},
-        });
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(result));
-      })().catch(() => res.writeHead(400).end());
-    });
+  const server = await serveGraphql({
+    schema,
+    rootValue,
+    graphqlPath: '/graphql',
+    onRequest: () => state.requests++,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
   return {
-    url: `http://127.0.0.1:${port}/graphql`,
+    url: `${server.base}/graphql`,
     get requests() {
       return state.requests;
     },
@@ -197,10 +180,6 @@ export async function startFakeSui(): Promise<FakeSui> {
     advance(count) {
       head += count;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }

@@ -2,7 +2,7 @@
  * `pnpm bench:indexer` (packages/bench/README.md "Indexer"): the transfer indexer process
  * (`apps/monitoring-api/dist/bin/indexer.js`) on a real PostgreSQL, for each family of `--only`:
  * EVM (below), Solana (solana.ts), Sui and Aptos (move.ts). The rows are stored in
- * results/indexer.json (record.ts) and BENCHMARKS.md is rendered again.
+ * results/indexer.json (record.ts) and BENCHMARKS.md is rendered again after each family.
  *
  * EVM, on a local anvil chain:
  * 1. Backfill: N transfers over B blocks seeded first, then the indexer started on an empty
@@ -26,9 +26,16 @@ import { REPORT_FILE } from '../paths.js';
 import { renderReport } from '../report.js';
 import { loadAllRecords } from '../results.js';
 import { runMoveBench } from './move.js';
-import { parseIndexerOptions, USAGE, type IndexerBenchOptions } from './options.js';
-import { percentile, startIndexerProcess, type RunningIndexer } from './process.js';
+import { parseIndexerOptions, USAGE, type Family, type IndexerBenchOptions } from './options.js';
 import {
+  backfillTimeoutMs,
+  pollArrivals,
+  startIndexerProcess,
+  type RunningIndexer,
+} from './process.js';
+import {
+  latencyMet,
+  missing,
   percentiles,
   saveIndexerRecord,
   type IndexerFamilyRecord,
@@ -40,15 +47,20 @@ import { runSolanaBench } from './solana.js';
 const BLOCK_EVERY_MS = 250;
 const log = (line: string) => process.stdout.write(`[bench:indexer] ${line}\n`);
 
+/** A transfer timed at the head: its hash (lower case), block, and when that block was mined. */
 interface Sample {
-  hash: string;
-  block: number;
-  minedAt: number;
-  inAt?: number;
-  confirmedAt?: number;
+  readonly hash: string;
+  readonly block: number;
+  readonly minedAt: number;
 }
 
-/** The EVM rows: backfill, then head latency (in the feed, and confirmed at the depth). */
+/**
+ * The EVM rows: backfill, then head latency (in the feed, and confirmed at the depth), ms, one per
+ * transfer read before the deadline.
+ *
+ * @throws when the indexer process exits or stalls before its cursor reaches the seeded head, or
+ *   writes another number of records than transfers.
+ */
 async function runEvm(o: IndexerBenchOptions): Promise<{
   backfill: IndexerFamilyRecord['backfill'];
   inFeed: number[];
@@ -92,13 +104,16 @@ async function runEvm(o: IndexerBenchOptions): Promise<{
     });
     const db = indexer.db;
     const started = performance.now();
-    for (;;) {
-      const r = await db.query<{ n: string }>(
-        `select block_number::text as n from indexer_cursors where chain = 'bench'`,
-      );
-      if (Number(r.rows[0]?.n ?? -1) >= head) break;
-      await sleep(50);
-    }
+    await indexer.waitUntil(
+      `its cursor at block ${head}`,
+      async () => {
+        const r = await db.query<{ n: string }>(
+          `select block_number::text as n from indexer_cursors where chain = 'bench'`,
+        );
+        return Number(r.rows[0]?.n ?? -1) >= head;
+      },
+      backfillTimeoutMs(o.transfers),
+    );
     const seconds = (performance.now() - started) / 1000;
     const written = await indexer.records();
     if (written !== o.transfers) throw new Error(`${written} records for ${o.transfers} transfers`);
@@ -112,48 +127,39 @@ async function runEvm(o: IndexerBenchOptions): Promise<{
     const minedAt = new Map<number, number>();
     const signer = await TransferSigner.create(chain);
     let block = head;
-    let polling = true;
-    const poller = (async () => {
-      while (polling) {
-        const r = await db.query<{ h: string; c: boolean }>(
-          `select source_tx_hash as h, confirmed as c from transactions where block_number > $1`,
-          [head],
-        );
-        const now = performance.now();
-        const byHash = new Map(r.rows.map((row) => [row.h, row.c]));
-        for (const s of samples) {
-          const c = byHash.get(s.hash);
-          if (c === undefined) continue;
-          s.inAt ??= now;
-          if (c) s.confirmedAt ??= now;
+    const arrivals = pollArrivals(db);
+    try {
+      const deadline = Date.now() + o.samples * BLOCK_EVERY_MS + 120_000;
+      while ((samples.length < o.samples || !arrivals.allArrived(true)) && Date.now() < deadline) {
+        const tick = performance.now();
+        let hash: string | undefined;
+        if (samples.length < o.samples) {
+          [hash] = await sendRawBatch(chain.url, [await signer.next(2_000_000n)]);
         }
-        await sleep(20);
+        await anvil.rpc('evm_mine');
+        block++;
+        minedAt.set(block, performance.now());
+        if (hash) {
+          samples.push({ hash: hash.toLowerCase(), block, minedAt: performance.now() });
+          arrivals.watch(hash.toLowerCase());
+        }
+        await sleep(Math.max(0, BLOCK_EVERY_MS - (performance.now() - tick)));
       }
-    })();
-    const deadline = Date.now() + o.samples * BLOCK_EVERY_MS + 120_000;
-    while (
-      (samples.length < o.samples || samples.some((s) => s.confirmedAt === undefined)) &&
-      Date.now() < deadline
-    ) {
-      const tick = performance.now();
-      let hash: string | undefined;
-      if (samples.length < o.samples) {
-        [hash] = await sendRawBatch(chain.url, [await signer.next(2_000_000n)]);
-      }
-      await anvil.rpc('evm_mine');
-      block++;
-      minedAt.set(block, performance.now());
-      if (hash) samples.push({ hash: hash.toLowerCase(), block, minedAt: performance.now() });
-      await sleep(Math.max(0, BLOCK_EVERY_MS - (performance.now() - tick)));
+    } finally {
+      await arrivals.stop();
     }
-    polling = false;
-    await poller;
+    const inFeed: number[] = [];
+    const confirmed: number[] = [];
+    for (const s of samples) {
+      const { inAt, confirmedAt } = arrivals.arrival(s.hash);
+      if (inAt !== undefined) inFeed.push(inAt - s.minedAt);
+      const atDepth = minedAt.get(s.block + o.confirmations);
+      if (confirmedAt !== undefined && atDepth !== undefined) confirmed.push(confirmedAt - atDepth);
+    }
     return {
       backfill: { transfers: o.transfers, blocks: o.blocks, seconds, transfersPerSecond: rate },
-      inFeed: samples.filter((s) => s.inAt).map((s) => s.inAt! - s.minedAt),
-      confirmed: samples
-        .filter((s) => s.confirmedAt && minedAt.has(s.block + o.confirmations))
-        .map((s) => s.confirmedAt! - minedAt.get(s.block + o.confirmations)!),
+      inFeed,
+      confirmed,
     };
   } finally {
     await indexer?.stop();
@@ -162,59 +168,97 @@ async function runEvm(o: IndexerBenchOptions): Promise<{
   }
 }
 
-/** Runs the families of `--only`, stores their rows and renders BENCHMARKS.md again. */
-async function run(o: IndexerBenchOptions): Promise<void> {
+/** The log line of one latency: percentiles, max, transfers read of those timed, and the bound. */
+function latencyLine(name: string, values: number[], samples: number, boundMs: number): string {
+  const p = percentiles(values, samples);
+  const lost = missing(p);
+  const read =
+    lost === 0 ? `${p.n} transfers` : `${p.n} of ${samples} transfers (${lost} never recorded)`;
+  return `${name}: p50 ${p.p50.toFixed(0)} ms, p99 ${p.p99.toFixed(0)} ms, max ${(values.length ? Math.max(...values) : NaN).toFixed(0)} ms over ${read} (bound ${boundMs} ms: ${latencyMet(p, boundMs) ? 'met' : 'NOT met'} at p99)`;
+}
+
+/**
+ * Measures one family's rows.
+ *
+ * @returns its record, or undefined when the family is left out (its transfer count 0).
+ */
+async function runFamily(
+  family: Family,
+  o: IndexerBenchOptions,
+): Promise<IndexerFamilyRecord | undefined> {
   const bound = o.pollMs + 1000;
-  const line = (name: string, v: number[]) =>
-    `${name}: p50 ${percentile(v, 50).toFixed(0)} ms, p99 ${percentile(v, 99).toFixed(0)} ms, max ${Math.max(...v).toFixed(0)} ms over ${v.length} transfers (bound ${bound} ms: ${percentile(v, 99) <= bound ? 'met' : 'NOT met'} at p99)`;
-  const record: IndexerRecord = {};
-  for (const family of o.only) {
-    const machine = await describeMachine();
-    const base = { measuredAt: new Date().toISOString(), machine, pollMs: o.pollMs };
-    log(`${family}: load average ${machine.loadAtStart}`);
-    if (family === 'evm') {
-      const r = await runEvm(o);
-      log(line('in feed (unconfirmed) after its block', r.inFeed));
-      log(line(`confirmed after depth ${o.confirmations}`, r.confirmed));
-      record.evm = {
-        ...base,
-        backfill: r.backfill,
-        head: {
-          boundMs: bound,
-          inFeed: percentiles(r.inFeed),
-          confirmed: percentiles(r.confirmed),
-          confirmations: o.confirmations,
-        },
-      };
-    } else if (family === 'solana') {
-      if (o.solanaTransfers === 0) continue;
-      const r = await runSolanaBench(o, log);
-      log(line('solana: in feed (pending) after its slot', r.head.inFeed));
-      log(line('solana: confirmed after its slot is finalized', r.head.confirmed));
-      record.solana = {
-        ...base,
-        backfill: r.backfill,
-        head: {
-          boundMs: r.head.boundMs,
-          inFeed: percentiles(r.head.inFeed),
-          confirmed: percentiles(r.head.confirmed),
-        },
-      };
-    } else {
-      const transfers = family === 'sui' ? o.suiTransfers : o.aptosTransfers;
-      if (transfers === 0) continue;
-      const r = await runMoveBench(family, transfers, o, log);
-      log(line(`${family}: in feed (final) after it appeared`, r.head.inFeed));
-      record[family] = {
-        ...base,
-        backfill: r.backfill,
-        head: { boundMs: r.head.boundMs, inFeed: percentiles(r.head.inFeed) },
-      };
-    }
+  const machine = await describeMachine();
+  const base = { measuredAt: new Date().toISOString(), machine, pollMs: o.pollMs };
+  log(`${family}: load average ${machine.loadAtStart}`);
+  if (family === 'evm') {
+    const r = await runEvm(o);
+    log(latencyLine('in feed (unconfirmed) after its block', r.inFeed, o.samples, bound));
+    log(latencyLine(`confirmed after depth ${o.confirmations}`, r.confirmed, o.samples, bound));
+    return {
+      ...base,
+      backfill: r.backfill,
+      head: {
+        boundMs: bound,
+        inFeed: percentiles(r.inFeed, o.samples),
+        confirmed: percentiles(r.confirmed, o.samples),
+        confirmations: o.confirmations,
+      },
+    };
   }
-  const merged = await saveIndexerRecord(record);
-  await writeFile(REPORT_FILE, renderReport(await loadAllRecords(), merged));
-  log(`stored ${Object.keys(record).join(', ') || 'nothing'}; wrote ${REPORT_FILE}`);
+  if (family === 'solana') {
+    if (o.solanaTransfers === 0) return undefined;
+    const r = await runSolanaBench(o, log);
+    const { boundMs, samples } = r.head;
+    log(latencyLine('solana: in feed (pending) after its slot', r.head.inFeed, samples, boundMs));
+    log(
+      latencyLine(
+        'solana: confirmed after its slot is finalized',
+        r.head.confirmed,
+        samples,
+        boundMs,
+      ),
+    );
+    return {
+      ...base,
+      backfill: r.backfill,
+      head: {
+        boundMs,
+        inFeed: percentiles(r.head.inFeed, samples),
+        confirmed: percentiles(r.head.confirmed, samples),
+      },
+    };
+  }
+  const transfers = family === 'sui' ? o.suiTransfers : o.aptosTransfers;
+  if (transfers === 0) return undefined;
+  const r = await runMoveBench(family, transfers, o, log);
+  const { boundMs, samples } = r.head;
+  log(latencyLine(`${family}: in feed (final) after it appeared`, r.head.inFeed, samples, boundMs));
+  return {
+    ...base,
+    backfill: r.backfill,
+    head: { boundMs, inFeed: percentiles(r.head.inFeed, samples) },
+  };
+}
+
+/**
+ * Runs the families of `--only` in order; each family's rows are stored and BENCHMARKS.md is
+ * rendered again as soon as it is measured, so a later family's failure keeps them.
+ *
+ * @throws the first family's failure (the families after it are not run).
+ */
+async function run(o: IndexerBenchOptions): Promise<void> {
+  const stored: Family[] = [];
+  for (const family of o.only) {
+    const row = await runFamily(family, o);
+    if (row === undefined) continue;
+    const measured: IndexerRecord = {};
+    measured[family] = row;
+    const merged = await saveIndexerRecord(measured);
+    await writeFile(REPORT_FILE, renderReport(await loadAllRecords(), merged));
+    stored.push(family);
+    log(`stored ${family}; wrote ${REPORT_FILE}`);
+  }
+  if (stored.length === 0) log('stored nothing');
 }
 
 let options: IndexerBenchOptions;

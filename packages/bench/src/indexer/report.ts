@@ -4,7 +4,13 @@
  */
 import type { Family } from './options.js';
 import { FAMILIES } from './options.js';
-import type { IndexerFamilyRecord, IndexerRecord, Percentiles } from './record.js';
+import {
+  latencyMet,
+  missing,
+  type IndexerFamilyRecord,
+  type IndexerRecord,
+  type Percentiles,
+} from './record.js';
 
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -36,8 +42,11 @@ const SERVED: Record<Family, { chain: string; by: string; appears: string; final
   },
 };
 
-const latency = (p: Percentiles, bound: number) =>
-  `p50 ${num(p.p50)} ms, p99 ${num(p.p99)} ms (${p.n}; ${p.p99 <= bound ? 'met' : '**NOT met**'})`;
+const latency = (p: Percentiles, bound: number) => {
+  const lost = missing(p);
+  const read = lost === 0 ? `${p.n}` : `${p.n} of ${p.samples}, ${lost} never recorded`;
+  return `p50 ${num(p.p50)} ms, p99 ${num(p.p99)} ms (${read}; ${latencyMet(p, bound) ? 'met' : '**NOT met**'})`;
+};
 
 function row(family: Family, r: IndexerFamilyRecord): string {
   const s = SERVED[family];

@@ -7,12 +7,12 @@
  * Solana wallet, when there is one), v1 in USDC, v2 fast with the fee in ETH and v1 in ETH to
  * chain B (the local Iris executes a fee on every v2 transfer, so none is sent standard with a
  * zero maxFee). The transfers are sent one at a time: they share the user account's nonce.
- * Relaying them is the relayer's job (relayer.ts).
+ * Relaying them is the relayer's job (relayer.ts); the loop itself is loop.ts's.
  */
 import type { CtssClient } from '@ctss/sdk';
 import type { Hex } from 'viem';
 import type { CctpChain } from '../cctp-chain.js';
-import { followTransfer } from './track.js';
+import { startSendingLoop, type SendingLoop } from './loop.js';
 
 /** Recipient of every generated transfer to an EVM chain (chain B, and from Solana). */
 export const DEMO_EVM_RECIPIENT: Hex = '0x000000000000000000000000000000000000dE10';
@@ -28,13 +28,8 @@ export interface GeneratorOptions {
   readonly log: (line: string) => void;
 }
 
-/** A running generator. */
-export interface Generator {
-  /** Transfers sent, and sends that failed, so far. */
-  readonly counts: { sent: number; failed: number };
-  /** Stops after the step in progress (and waits for it and the tracking). */
-  stop(): Promise<void>;
-}
+/** A running generator: its counts of transfers sent and sends failed, and its stop. */
+export type Generator = SendingLoop;
 
 /** A kind of transfer the generator sends; `toSolana`: into Solana (CCTP domain 5). */
 interface Kind {
@@ -56,62 +51,38 @@ const KINDS: readonly Kind[] = [
 /** CCTP domain of Solana. */
 const SOLANA_DOMAIN = 5;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Starts sending one transfer every `intervalMs`. */
 export function startGenerator(o: GeneratorOptions): Generator {
-  const counts = { sent: 0, failed: 0 };
   const { ctss } = o;
   const origin = { publicClient: o.source.client, contract: o.source.cashmere };
-  const stopper = new AbortController();
-  let stopping = false;
-  const tracking = new Set<Promise<unknown>>();
   const kinds = KINDS.filter((k) => !k.toSolana || o.solanaRecipient !== undefined);
-
-  const loop = (async () => {
-    for (let n = 0; !stopping; n++) {
-      const started = Date.now();
+  return startSendingLoop({
+    ctss,
+    intervalMs: o.intervalMs,
+    failure: 'transfer failed',
+    log: o.log,
+    async send(n) {
       const kind = kinds[n % kinds.length]!;
-      try {
-        const toSolana = kind.toSolana === true;
-        const quote = await ctss.getQuote({
-          localDomain: o.source.domain,
-          destinationDomain: toSolana ? SOLANA_DOMAIN : o.destination.domain,
-          version: kind.version,
-          isNative: kind.isNative,
-        });
-        const amount = BigInt(20 + Math.floor(Math.random() * 480)) * 1_000_000n;
-        const recipient = toSolana ? o.solanaRecipient! : DEMO_EVM_RECIPIENT;
-        const plan = await ctss.buildTransfer(
-          quote,
-          { amount, recipient, ...(kind.finality ? { finality: kind.finality } : {}) },
-          origin,
-        );
-        const { hash } = await ctss.sendTransfer(o.source.user, plan, origin);
-        counts.sent++;
-        const fee = `${quote.fee} ${kind.isNative ? 'wei' : 'base units'}`;
-        o.log(
-          `sent v${kind.version} transfer on chain A to ${toSolana ? `Solana wallet ${recipient}` : 'chain B'}: ${hash} (amount ${amount}, relayer fee ${fee}, contract fee ${plan.costs.contractFee} at ${plan.costs.contractFeeBps} bps from ${plan.costs.contractFeeSource}, user pays ${plan.costs.userPaysUsdc} USDC + ${plan.costs.userPaysNative} wei, recipient gets at least ${plan.costs.recipientGetsMin})`,
-        );
-        const t = followTransfer(ctss, hash, stopper.signal, o.log);
-        tracking.add(t);
-        void t.finally(() => tracking.delete(t));
-      } catch (err) {
-        counts.failed++;
-        o.log(`transfer failed: ${(err as Error).message.split('\n')[0]}`);
-      }
-      const wait = o.intervalMs - (Date.now() - started);
-      for (let waited = 0; waited < wait && !stopping; waited += 100) await sleep(100);
-    }
-  })();
-
-  return {
-    counts,
-    async stop() {
-      stopping = true;
-      stopper.abort();
-      await loop;
-      await Promise.all(tracking);
+      const toSolana = kind.toSolana === true;
+      const quote = await ctss.getQuote({
+        localDomain: o.source.domain,
+        destinationDomain: toSolana ? SOLANA_DOMAIN : o.destination.domain,
+        version: kind.version,
+        isNative: kind.isNative,
+      });
+      const amount = BigInt(20 + Math.floor(Math.random() * 480)) * 1_000_000n;
+      const recipient = toSolana ? o.solanaRecipient! : DEMO_EVM_RECIPIENT;
+      const plan = await ctss.buildTransfer(
+        quote,
+        { amount, recipient, ...(kind.finality ? { finality: kind.finality } : {}) },
+        origin,
+      );
+      const { hash } = await ctss.sendTransfer(o.source.user, plan, origin);
+      const fee = `${quote.fee} ${kind.isNative ? 'wei' : 'base units'}`;
+      return {
+        hash,
+        line: `sent v${kind.version} transfer on chain A to ${toSolana ? `Solana wallet ${recipient}` : 'chain B'}: ${hash} (amount ${amount}, relayer fee ${fee}, contract fee ${plan.costs.contractFee} at ${plan.costs.contractFeeBps} bps from ${plan.costs.contractFeeSource}, user pays ${plan.costs.userPaysUsdc} USDC + ${plan.costs.userPaysNative} wei, recipient gets at least ${plan.costs.recipientGetsMin})`,
+      };
     },
-  };
+  });
 }

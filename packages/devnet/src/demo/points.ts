@@ -7,6 +7,7 @@
  * job (run alongside with `--every`) moves them.
  */
 import type { PrivateKeyAccount } from 'viem';
+import { pause } from './loop.js';
 
 /** The reporter's wiring. */
 export interface PointsReporterOptions {
@@ -106,7 +107,6 @@ async function standing(o: PointsReporterOptions): Promise<Standing> {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 
 /**
@@ -119,10 +119,10 @@ export async function startPointsReporter(o: PointsReporterOptions): Promise<Poi
   o.log(
     `joined as ${o.username} with the sending wallet ${o.account.address}: its transfers earn points once confirmed; the points and rank job runs alongside`,
   );
-  let stopping = false;
+  const stopper = new AbortController();
   let last: Standing | undefined;
   const loop = (async () => {
-    while (!stopping) {
+    while (!stopper.signal.aborted) {
       try {
         const now = await standing(o);
         if (
@@ -137,14 +137,14 @@ export async function startPointsReporter(o: PointsReporterOptions): Promise<Poi
           last = now;
         }
       } catch (err) {
-        if (!stopping) o.log(`points: ${(err as Error).message.split('\n')[0]}`);
+        if (!stopper.signal.aborted) o.log(`points: ${(err as Error).message.split('\n')[0]}`);
       }
-      for (let waited = 0; waited < o.intervalMs && !stopping; waited += 100) await sleep(100);
+      await pause(o.intervalMs, stopper.signal);
     }
   })();
   return {
     async stop() {
-      stopping = true;
+      stopper.abort();
       await loop;
     },
   };

@@ -5,11 +5,14 @@
  * local Iris for each one's attested message (`attestedMessage`, as a relayer reads Circle's
  * Iris) and delivers it on the destination: `receiveMessage` on an anvil chain from an account
  * that only relays, or Circle's `receive_message` landed on the local Solana cluster. One
- * delivery at a time: the receives of one chain share the relaying account's nonce.
+ * delivery at a time: the receives of one chain share the relaying account's nonce. A failed
+ * delivery is tried again on the next pass, up to {@link DELIVERY_ATTEMPTS} times, then given up
+ * (logged and counted).
  */
 import type { CtssClient } from '@ctss/sdk';
 import { attestedMessage } from '../fake-iris.js';
 import type { Hex } from 'viem';
+import { pause } from './loop.js';
 
 /** A route the relayer serves. */
 interface RelayRoute {
@@ -39,20 +42,33 @@ export interface RelayerOptions {
 
 /** A running relayer. */
 export interface Relayer {
-  /** Receives delivered, and deliveries that failed, so far. */
+  /**
+   * Receives delivered, and transfers given up (their delivery failed {@link DELIVERY_ATTEMPTS}
+   * times), so far.
+   */
   readonly counts: { received: number; failed: number };
   /** Stops after the pass in progress (and waits for it). */
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Deliveries tried per transfer before the relayer gives it up: a failed one (a revert, a nonce
+ * race, the destination briefly away) is tried again on the next pass, a second later.
+ */
+export const DELIVERY_ATTEMPTS = 5;
+
+/** What the relayer keeps between passes. */
+interface RelayState {
+  /** Origin transactions delivered, being delivered, or given up. */
+  readonly relayed: Set<string>;
+  /** Failed deliveries so far, by origin transaction. */
+  readonly failures: Map<string, number>;
+  readonly counts: Relayer['counts'];
+}
 
 /** One pass over every route. */
-async function relayAttested(
-  o: RelayerOptions,
-  relayed: Set<string>,
-  counts: Relayer['counts'],
-): Promise<void> {
+async function relayAttested(o: RelayerOptions, state: RelayState): Promise<void> {
+  const { relayed, failures, counts } = state;
   for (const route of o.routes) {
     const page = await o.ctss.monitoring.transactions({
       source_domain: route.source,
@@ -70,11 +86,23 @@ async function relayAttested(
       relayed.add(hash);
       try {
         const received = await route.deliver(version, message);
+        failures.delete(hash);
         counts.received++;
         o.log(`received on ${route.name}: ${received} (for ${hash})`);
       } catch (err) {
-        counts.failed++;
-        o.log(`receive of ${hash} failed: ${(err as Error).message.split('\n')[0]}`);
+        const failed = (failures.get(hash) ?? 0) + 1;
+        const reason = (err as Error).message.split('\n')[0];
+        if (failed < DELIVERY_ATTEMPTS) {
+          failures.set(hash, failed);
+          relayed.delete(hash);
+          o.log(
+            `receive of ${hash} failed (attempt ${failed} of ${DELIVERY_ATTEMPTS}, tried again next pass): ${reason}`,
+          );
+        } else {
+          failures.delete(hash);
+          counts.failed++;
+          o.log(`receive of ${hash} failed ${failed} times; given up: ${reason}`);
+        }
       }
     }
   }
@@ -82,23 +110,26 @@ async function relayAttested(
 
 /** Starts relaying every second. */
 export function startRelayer(o: RelayerOptions): Relayer {
-  const counts = { received: 0, failed: 0 };
-  const relayed = new Set<string>();
-  let stopping = false;
+  const state: RelayState = {
+    relayed: new Set(),
+    failures: new Map(),
+    counts: { received: 0, failed: 0 },
+  };
+  const stopper = new AbortController();
   const loop = (async () => {
-    while (!stopping) {
+    while (!stopper.signal.aborted) {
       try {
-        await relayAttested(o, relayed, counts);
+        await relayAttested(o, state);
       } catch (err) {
         o.log(`relayer: ${(err as Error).message.split('\n')[0]}`);
       }
-      for (let waited = 0; waited < 1000 && !stopping; waited += 100) await sleep(100);
+      await pause(1000, stopper.signal);
     }
   })();
   return {
-    counts,
+    counts: state.counts,
     async stop() {
-      stopping = true;
+      stopper.abort();
       await loop;
     },
   };

@@ -21,7 +21,7 @@ import type { CctpChain } from '../cctp-chain.js';
 import { startLocalSolana, type LocalSolana, type StoredTransaction } from '../solana-cluster.js';
 import { buildSolanaReceive, buildSolanaTransfer, evmRecipient32 } from '../solana-cctp.js';
 import { DEMO_EVM_RECIPIENT } from './generator.js';
-import { followTransfer } from './track.js';
+import { startSendingLoop, type SendingLoop } from './loop.js';
 
 /** The Solana side's wiring. Times in ms. */
 export interface DemoSolanaOptions {
@@ -58,17 +58,15 @@ export interface DemoSolana {
   close(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Starts the cluster and its clock, and lands the program's first (finalized) transfer.
  *
- * @throws when the port is taken.
+ * @throws when the port is taken, or the first transfer cannot be built (the clock and the cluster
+ *   are stopped first).
  */
 export async function startDemoSolana(o: DemoSolanaOptions): Promise<DemoSolana> {
   const startTime = Math.floor(Date.now() / 1000);
   const cluster: LocalSolana = await startLocalSolana(o.port, startTime);
-  const user: TransactionSigner = await generateKeyPairSigner();
   /** Landed slots not finalized yet, with their landing time (ms). */
   const unfinalized: { slot: number; at: number }[] = [];
   const land = (tx: StoredTransaction): number => {
@@ -86,89 +84,83 @@ export async function startDemoSolana(o: DemoSolanaOptions): Promise<DemoSolana>
     }
     if (due !== undefined) cluster.finalize(due);
   }, 250);
-
-  let cctpNonceV1 = 0n;
-  let programNonce = 0n;
-  /** Builds and lands a transfer from the demo's wallet to chain B. */
-  const send = async (version: 1 | 2) => {
-    const amount = BigInt(20 + Math.floor(Math.random() * 480)) * 1_000_000n;
-    // The transfer program's fee, 10 bps as the EVM transfer contracts' (docs/indexer.md "Demo").
-    const fee = (amount * 10n) / 10_000n;
-    const burned = amount - fee;
-    programNonce++;
-    if (version === 1) cctpNonceV1++;
-    const transfer = await buildSolanaTransfer({
-      version,
-      usdcAmount: amount,
-      usdcFee: fee,
-      destinationDomain: o.destination.domain,
-      recipient: evmRecipient32(DEMO_EVM_RECIPIENT),
-      destinationTokenMessenger: evmRecipient32(
-        version === 1 ? o.destination.messengerV1 : o.destination.messengerV2,
-      ),
-      user,
-      programNonce,
-      ...(version === 1
-        ? { cctpNonce: cctpNonceV1 }
-        : { minFinalityThreshold: 1000, maxFee: burned / 1_000n }),
-    });
-    const slot = land(transfer.transaction);
-    return { signature: transfer.transaction.signature, amount, fee, slot };
+  const close = async () => {
+    clearInterval(clock);
+    await cluster.close();
   };
+  try {
+    const user: TransactionSigner = await generateKeyPairSigner();
+    let cctpNonceV1 = 0n;
+    let programNonce = 0n;
+    /** Builds and lands a transfer from the demo's wallet to chain B. */
+    const sendToChainB = async (version: 1 | 2) => {
+      const amount = BigInt(20 + Math.floor(Math.random() * 480)) * 1_000_000n;
+      // The transfer program's fee, 10 bps as the EVM transfer contracts' (docs/indexer.md "Demo").
+      const fee = (amount * 10n) / 10_000n;
+      const burned = amount - fee;
+      programNonce++;
+      if (version === 1) cctpNonceV1++;
+      const transfer = await buildSolanaTransfer({
+        version,
+        usdcAmount: amount,
+        usdcFee: fee,
+        destinationDomain: o.destination.domain,
+        recipient: evmRecipient32(DEMO_EVM_RECIPIENT),
+        destinationTokenMessenger: evmRecipient32(
+          version === 1 ? o.destination.messengerV1 : o.destination.messengerV2,
+        ),
+        user,
+        programNonce,
+        ...(version === 1
+          ? { cctpNonce: cctpNonceV1 }
+          : { minFinalityThreshold: 1000, maxFee: burned / 1_000n }),
+      });
+      const slot = land(transfer.transaction);
+      return { signature: transfer.transaction.signature, amount, fee, slot };
+    };
 
-  const first = await send(2);
-  cluster.finalize(first.slot);
-  unfinalized.length = 0;
-  o.log(
-    `Solana cluster stand-in at ${cluster.url}; the transfer program's first transfer (finalized): ${first.signature} (v2 to chain B, amount ${first.amount}, fee ${first.fee})`,
-  );
+    const first = await sendToChainB(2);
+    cluster.finalize(first.slot);
+    unfinalized.length = 0;
+    o.log(
+      `Solana cluster stand-in at ${cluster.url}; the transfer program's first transfer (finalized): ${first.signature} (v2 to chain B, amount ${first.amount}, fee ${first.fee})`,
+    );
 
-  const counts = { sent: 0, failed: 0 };
-  const stopper = new AbortController();
-  const tracking = new Set<Promise<unknown>>();
-  let loop: Promise<void> | undefined;
-  return {
-    url: cluster.url,
-    wallet: user.address,
-    counts,
-    async receive(version, message) {
-      const receive = await buildSolanaReceive(version, hexToBytes(message));
-      land(receive.transaction);
-      return receive.transaction.signature;
-    },
-    startSending(ctss) {
-      loop ??= (async () => {
-        for (let n = 0; !stopper.signal.aborted; n++) {
-          const started = Date.now();
-          const version = n % 2 === 0 ? 2 : 1;
-          try {
-            const sent = await send(version);
-            counts.sent++;
-            o.log(
-              `sent v${version} transfer on Solana to chain B: ${sent.signature} (from ${user.address} to ${DEMO_EVM_RECIPIENT}, amount ${sent.amount}, program fee ${sent.fee}, slot ${sent.slot}, finalized after ${o.finalizeAfterMs / 1000} s)`,
-            );
-            const t = followTransfer(ctss, sent.signature, stopper.signal, o.log);
-            tracking.add(t);
-            void t.finally(() => tracking.delete(t));
-          } catch (err) {
-            counts.failed++;
-            o.log(`transfer failed on Solana: ${(err as Error).message.split('\n')[0]}`);
-          }
-          const wait = o.intervalMs - (Date.now() - started);
-          for (let waited = 0; waited < wait && !stopper.signal.aborted; waited += 100) {
-            await sleep(100);
-          }
-        }
-      })();
-    },
-    async stop() {
-      stopper.abort();
-      await loop;
-      await Promise.all(tracking);
-    },
-    async close() {
-      clearInterval(clock);
-      await cluster.close();
-    },
-  };
+    let sender: SendingLoop | undefined;
+    return {
+      url: cluster.url,
+      wallet: user.address,
+      get counts() {
+        return sender?.counts ?? { sent: 0, failed: 0 };
+      },
+      async receive(version, message) {
+        const receive = await buildSolanaReceive(version, hexToBytes(message));
+        land(receive.transaction);
+        return receive.transaction.signature;
+      },
+      startSending(ctss) {
+        sender ??= startSendingLoop({
+          ctss,
+          intervalMs: o.intervalMs,
+          failure: 'transfer failed on Solana',
+          log: o.log,
+          async send(n) {
+            const version = n % 2 === 0 ? 2 : 1;
+            const sent = await sendToChainB(version);
+            return {
+              hash: sent.signature,
+              line: `sent v${version} transfer on Solana to chain B: ${sent.signature} (from ${user.address} to ${DEMO_EVM_RECIPIENT}, amount ${sent.amount}, program fee ${sent.fee}, slot ${sent.slot}, finalized after ${o.finalizeAfterMs / 1000} s)`,
+            };
+          },
+        });
+      },
+      async stop() {
+        await sender?.stop();
+      },
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
