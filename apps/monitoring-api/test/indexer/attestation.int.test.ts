@@ -220,15 +220,25 @@ describe('fair, bounded polling', () => {
       );
       const fast = await v2Transfer(a, 3, 20_000_000n);
       const hash = fast.receipt.transactionHash;
-      await until(() => statusOf(hash), (s) => s === 'pending', 'the transfer to be indexed', {
-        pauseMs: 50,
-      });
+      await until(
+        () => statusOf(hash),
+        (s) => s === 'pending',
+        'the transfer to be indexed',
+        {
+          pauseMs: 50,
+        },
+      );
       iris.complete(hash);
       // The relayer reads the attested message from Iris and receives it on chain B.
       const message = await attestedMessage(iris.url, 0, hash, 2);
       const received = await receiveMessage(b, 2, message!);
       const receivedAt = Date.now();
-      await until(() => statusOf(hash), (s) => s === 'success', 'success', { pauseMs: 50 });
+      await until(
+        () => statusOf(hash),
+        (s) => s === 'success',
+        'success',
+        { pauseMs: 50 },
+      );
       const seconds = (Date.now() - receivedAt) / 1000;
       process.stdout.write(
         `fast transfer behind 60 unattested: success ${seconds.toFixed(2)} s after its receive (recheck ${RECHECK_SECONDS} s)\n`,
@@ -262,9 +272,14 @@ describe('fair, bounded polling', () => {
 
     // Two processes: the first takes chain A's lock, the second chain B's (and stands by for A).
     const first = replica([{ name: 'chain-a', chain: a }], 0);
-    await until(() => first.client.requests, (n) => n > 0, 'the first replica to hold chain A', {
-      pauseMs: 50,
-    });
+    await until(
+      () => first.client.requests,
+      (n) => n > 0,
+      'the first replica to hold chain A',
+      {
+        pauseMs: 50,
+      },
+    );
     const second = replica(
       [
         { name: 'chain-b', chain: b },
@@ -272,9 +287,14 @@ describe('fair, bounded polling', () => {
       ],
       0,
     );
-    await until(() => second.client.requests, (n) => n > 0, 'the second replica to poll', {
-      pauseMs: 50,
-    });
+    await until(
+      () => second.client.requests,
+      (n) => n > 0,
+      'the second replica to poll',
+      {
+        pauseMs: 50,
+      },
+    );
     from = Date.now() + 1_000;
     const counted = [first.client.requests, second.client.requests];
     await new Promise((r) => setTimeout(r, 5_000));

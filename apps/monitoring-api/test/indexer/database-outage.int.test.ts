@@ -136,7 +136,11 @@ async function refusalOf(run: () => Promise<unknown>): Promise<{ error: unknown;
       recipient: RECIPIENT,
     });
     await anvil.rpc('anvil_mine', ['0x4']);
-    const indexer = indexerFor(chainConfig('outage-chain', chain, { pollIntervalMs: 50 }), db, locks);
+    const indexer = indexerFor(
+      chainConfig('outage-chain', chain, { pollIntervalMs: 50 }),
+      db,
+      locks,
+    );
     runner = startIndexerRunner({
       indexers: [indexer],
       db,

@@ -29,7 +29,9 @@ export async function until<T>(
     const value = await read();
     if (done(value)) return value;
     if (Date.now() > deadline)
-      throw new Error(`timed out after ${deadlineMs} ms waiting for ${what}; last: ${shown(value)}`);
+      throw new Error(
+        `timed out after ${deadlineMs} ms waiting for ${what}; last: ${shown(value)}`,
+      );
     await new Promise((r) => setTimeout(r, pauseMs));
   }
 }
