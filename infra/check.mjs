@@ -28,20 +28,40 @@ const infra = join(repo, 'infra');
 const RELEASE = 'ctss';
 const NAMESPACE = 'ctss';
 
-/** Env names that must come from a Secret (never a literal value, never a ConfigMap key). */
-const SECRET_ENV =
-  /(PRIVATE_KEY|PASSWORD|SECRET|TOKEN|API_KEYS|^DATABASE_URL$|^DATABASE_READ_URLS$|^REDIS_URL$|^RPC_URL_|^INDEXER_RPC_URLS_(?!FILE$)|^INDEXER_SUI_GRAPHQL_URL_|^INDEXER_APTOS_(INDEXER|REST)_URL_)/;
+/**
+ * The indexer's per-chain endpoint variables: a prefix per endpoint of a family, then the chain's
+ * key (docs/indexer.md "Configuration"). Their URLs carry provider keys, so each comes from a
+ * Secret (infra/README.md). The prefixes are plain `[A-Z_]`, no regular-expression syntax.
+ */
+const INDEXER_ENDPOINT_PREFIXES = [
+  'INDEXER_RPC_URLS_',
+  'INDEXER_SUI_GRAPHQL_URL_',
+  'INDEXER_APTOS_INDEXER_URL_',
+  'INDEXER_APTOS_REST_URL_',
+];
+/** The alternatives of {@link INDEXER_ENDPOINT_PREFIXES}, for a regular expression. */
+const INDEXER_ENDPOINTS = INDEXER_ENDPOINT_PREFIXES.join('|');
 
 /**
- * Per-chain variables: a fixed prefix the app's sources name, then the chain's key (upper case,
- * digits, `_`). A chart may set any of them.
+ * Env names that must come from a Secret (never a literal value, never a ConfigMap key).
+ * INDEXER_RPC_URLS_FILE is the path of a mounted Secret, not a chain's endpoints.
  */
-const PER_CHAIN_ENV =
-  /^(RPC_URL_|INDEXER_RPC_URLS_|INDEXER_SUI_GRAPHQL_URL_|INDEXER_APTOS_INDEXER_URL_|INDEXER_APTOS_REST_URL_|QUOTE_PACKING_|REDEEM_GAS_|FEE_ADJUSTMENT_BPS_)[A-Z0-9_]+$/;
+const SECRET_ENV = new RegExp(
+  `(PRIVATE_KEY|PASSWORD|SECRET|TOKEN|API_KEYS|^DATABASE_URL$|^DATABASE_READ_URLS$|^REDIS_URL$|^RPC_URL_|^(?!INDEXER_RPC_URLS_FILE$)(?:${INDEXER_ENDPOINTS}))`,
+);
+
+/**
+ * Per-chain variables: a fixed prefix the app's sources name (group 1), then the chain's key
+ * (upper case, digits, `_`). A chart may set any of them.
+ */
+const PER_CHAIN_ENV = new RegExp(
+  `^(RPC_URL_|${INDEXER_ENDPOINTS}|QUOTE_PACKING_|REDEEM_GAS_|FEE_ADJUSTMENT_BPS_)[A-Z0-9_]+$`,
+);
 
 /** The indexer variables that carry chains or their endpoints (docs/indexer.md "Configuration"). */
-const INDEXER_CHAIN_ENV =
-  /^INDEXER_(CHAINS_FILE$|SUI_CHAINS$|APTOS_CHAINS$|RPC_URLS_|SUI_GRAPHQL_URL_|APTOS_INDEXER_URL_|APTOS_REST_URL_)/;
+const INDEXER_CHAIN_ENV = new RegExp(
+  `^(?:INDEXER_CHAINS_FILE$|INDEXER_SUI_CHAINS$|INDEXER_APTOS_CHAINS$|${INDEXER_ENDPOINTS})`,
+);
 
 /** The monitoring chart's kinds with its default settings plus the indexer (its ConfigMap too). */
 const indexerKinds = {
@@ -54,6 +74,49 @@ const indexerKinds = {
   Job: 1,
   CronJob: 1,
 };
+
+/**
+ * The indexer families one at a time (ci/<family>-only-values.yaml): the feed's one indexed
+ * domain (mainnet) and the chain and endpoint variables that family's configuration reads.
+ */
+const familiesAlone = [
+  {
+    family: 'sui',
+    domain: 8,
+    env: {
+      INDEXER_SUI_CHAINS: { configMapKey: 'sui-chains.json', chains: ['sui-main'] },
+      INDEXER_SUI_GRAPHQL_URL_SUI_MAIN: { secret: 'monitoring-indexer-endpoints/sui-graphql' },
+    },
+  },
+  {
+    family: 'aptos',
+    domain: 9,
+    env: {
+      INDEXER_APTOS_CHAINS: { configMapKey: 'aptos-chains.json', chains: ['aptos'] },
+      INDEXER_APTOS_REST_URL_APTOS: { secret: 'monitoring-indexer-endpoints/aptos-rest' },
+    },
+  },
+  {
+    family: 'solana',
+    domain: 5,
+    env: {
+      INDEXER_CHAINS_FILE: { file: 'chains.json', chains: ['solana'] },
+      INDEXER_RPC_URLS_SOLANA: { secret: 'monitoring-indexer-endpoints/solana-rpc' },
+    },
+  },
+];
+
+/**
+ * The monitoring chart's scenario of one entry of {@link familiesAlone}: the indexer Deployment
+ * ({@link indexerKinds}) and what its indexer must get (see checkIndexerChains).
+ */
+const familyAloneScenario = ({ family, domain, env }) => ({
+  chart: 'monitoring-api',
+  name: `${family} only`,
+  files: [`ci/${family}-only-values.yaml`],
+  kinds: indexerKinds,
+  indexer: { feedIndexedChains: `mainnet:${domain}`, env },
+});
 
 /**
  * Values scenarios per chart, with the exact kinds each must render and, for the monitoring
@@ -116,46 +179,7 @@ const scenarios = [
     kinds: { NetworkPolicy: 1, Pod: 1, ConfigMap: 1, Service: 1, Deployment: 1 },
     indexer: null,
   },
-  // One family at a time: the indexer Deployment and the variables its configuration reads.
-  {
-    chart: 'monitoring-api',
-    name: 'sui only',
-    files: ['ci/sui-only-values.yaml'],
-    kinds: indexerKinds,
-    indexer: {
-      feedIndexedChains: 'mainnet:8',
-      env: {
-        INDEXER_SUI_CHAINS: { configMapKey: 'sui-chains.json', chains: ['sui-main'] },
-        INDEXER_SUI_GRAPHQL_URL_SUI_MAIN: { secret: 'monitoring-indexer-endpoints/sui-graphql' },
-      },
-    },
-  },
-  {
-    chart: 'monitoring-api',
-    name: 'aptos only',
-    files: ['ci/aptos-only-values.yaml'],
-    kinds: indexerKinds,
-    indexer: {
-      feedIndexedChains: 'mainnet:9',
-      env: {
-        INDEXER_APTOS_CHAINS: { configMapKey: 'aptos-chains.json', chains: ['aptos'] },
-        INDEXER_APTOS_REST_URL_APTOS: { secret: 'monitoring-indexer-endpoints/aptos-rest' },
-      },
-    },
-  },
-  {
-    chart: 'monitoring-api',
-    name: 'solana only',
-    files: ['ci/solana-only-values.yaml'],
-    kinds: indexerKinds,
-    indexer: {
-      feedIndexedChains: 'mainnet:5',
-      env: {
-        INDEXER_CHAINS_FILE: { file: 'chains.json', chains: ['solana'] },
-        INDEXER_RPC_URLS_SOLANA: { secret: 'monitoring-indexer-endpoints/solana-rpc' },
-      },
-    },
-  },
+  ...familiesAlone.map(familyAloneScenario),
   {
     chart: 'gas-quote-api',
     name: 'defaults',

@@ -21,6 +21,7 @@ import { aTransaction, insertAll } from './support/builders.js';
 import { buildTestDeps, type TestDeps } from './support/deps.js';
 import { closeInOrder, listenOnLoopback, type Listening } from './support/listen.js';
 import { canRunOwnPostgres, startOwnPostgres, type OwnPostgres } from './support/own-postgres.js';
+import { until } from './support/poll.js';
 
 const PORT = 5442;
 const enabled = canRunOwnPostgres();
@@ -83,11 +84,13 @@ function percentile(values: number[], p: number): number {
   /** Polls `path` every 50 ms until it answers 200; the milliseconds that took. */
   const msUntilOk = async (path: string, limitMs: number): Promise<number> => {
     const started = performance.now();
-    while (performance.now() - started < limitMs) {
-      if ((await get(path)).status === 200) return performance.now() - started;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`${path} did not recover within ${limitMs} ms`);
+    await until(
+      async () => (await get(path)).status,
+      (status) => status === 200,
+      `${path} to answer 200`,
+      { deadlineMs: limitMs, pauseMs: 50 },
+    );
+    return performance.now() - started;
   };
 
   const expectUnavailable = (res: Timed, path: string) => {

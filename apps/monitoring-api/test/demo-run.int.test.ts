@@ -14,21 +14,13 @@
  * and SIGTERM stops it with exit code 0. Needs `pnpm build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { demoEntry } from '@ctss/devnet';
+import { freePort } from './support/free-port.js';
+import { until } from './support/poll.js';
 
 jest.setTimeout(300_000);
-
-/** A port that was free a moment ago (the OS picks it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === 'object' && address ? address.port : 0;
-}
 
 /** `points: demo.ctss 1,224 swap points (...); leaderboard total 1,224, rank 1 of 1`. */
 const POINTS_LINE =
@@ -99,16 +91,20 @@ async function record(hash: string): Promise<FeedRecord | undefined> {
 /** Every state of the record seen, polled every 200 ms until it settles (at most 120 s). */
 async function followToSettlement(hash: string): Promise<FeedRecord[]> {
   const states: FeedRecord[] = [];
-  const deadline = Date.now() + 120_000;
-  for (;;) {
+  const seen = async () => {
     const r = await record(hash);
     if (r) states.push(r);
-    if (r && r.destination_tx_status !== 'pending') return states;
-    if (Date.now() > deadline) {
-      throw new Error(`${hash} did not settle; last: ${JSON.stringify(r)}\n${lines.join('\n')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    return r;
+  };
+  const settled = (r: FeedRecord | undefined) =>
+    r !== undefined && r.destination_tx_status !== 'pending';
+  try {
+    await until(seen, settled, `${hash} to settle`, { deadlineMs: 120_000, pauseMs: 200 });
+  } catch (err) {
+    // With the demo's output so far, which says where it stopped.
+    throw new Error(`${(err as Error).message}\n${lines.join('\n')}`, { cause: err });
   }
+  return states;
 }
 
 beforeAll(async () => {

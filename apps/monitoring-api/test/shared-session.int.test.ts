@@ -21,6 +21,7 @@ import { aTransaction, insertAll } from './support/builders.js';
 import { useTestDatabase } from './support/database.js';
 import { buildTestDeps, TEST_NOW, type TestDeps } from './support/deps.js';
 import { closeInOrder, listenOnLoopback, type Listening } from './support/listen.js';
+import { until } from './support/poll.js';
 
 const logger = createLogger({ name: 'shared-session-test', level: 'silent' });
 const IDLE_TIMEOUT_MS = 50;
@@ -42,11 +43,12 @@ const PATHS = [
 
 /** Resolves once every connection of `database`'s pool has been closed for being idle. */
 async function poolDrained(database: Database): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (database.openConnections() > 0) {
-    if (Date.now() > deadline) throw new Error('the pool kept its idle connections');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(
+    () => database.openConnections(),
+    (open) => open === 0,
+    'the pool to close its idle connections',
+    { deadlineMs: 10_000, pauseMs: 50 },
+  );
 }
 
 /** The status of each of {@link PATHS}, in order. */

@@ -24,6 +24,7 @@ interface EmbeddedModule {
   }) => Promise<{ url: string; stop(): Promise<void> }>;
 }
 interface ConnectModule {
+  WRITER_STATEMENT_TIMEOUTS_MS: { readonly seed: number };
   createAdminKnex: (url: string, options: { poolMax: number }) => Closable;
   createWriterDatabase: (
     url: string,
@@ -51,14 +52,19 @@ if (!dataDir || !port) throw new Error('usage: embedded-postgres.js <dataDir> <p
 const { startEmbeddedPostgres } = await load<EmbeddedModule>('db/embedded.js');
 const pg = await startEmbeddedPostgres({ dataDir, port: Number(port), maxConnections: 32 });
 if (flag === '--seed') {
-  const { createAdminKnex, createWriterDatabase } = await load<ConnectModule>('db/connect.js');
+  const { WRITER_STATEMENT_TIMEOUTS_MS, createAdminKnex, createWriterDatabase } =
+    await load<ConnectModule>('db/connect.js');
   const { migrateLatest } = await load<MigrationsModule>('migrations/index.js');
   const { seedDemoData } = await load<SeedModule>('seed/index.js');
   const knex = createAdminKnex(pg.url, { poolMax: 1 });
   await migrateLatest(knex);
   await knex.destroy();
-  // The demo load without a statement timeout (apps/monitoring-api src/bin/seed.ts does the same).
-  const db = createWriterDatabase(pg.url, { poolMax: 1, timeouts: { statementTimeoutMs: 0 } });
+  // The seed's statement timeout, as dist/bin/seed.js has it (0 = none: docs/decisions.md
+  // "D250. The indexer, the rank job and the seed on the database layer").
+  const db = createWriterDatabase(pg.url, {
+    poolMax: 1,
+    timeouts: { statementTimeoutMs: WRITER_STATEMENT_TIMEOUTS_MS.seed },
+  });
   const seeded = await seedDemoData(db, { ...FALLBACK_SEED, now: new Date(), method: 'insert' });
   process.stdout.write(`${JSON.stringify({ seeded })}\n`);
   await db.close();

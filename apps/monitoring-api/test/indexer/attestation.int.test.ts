@@ -15,6 +15,7 @@ import { PgRateGate } from '../../src/indexer/iris-budget.js';
 import { openChainLocks } from './support/lock-database.js';
 import { startIndexerRunner, type IndexerRunner } from '../../src/indexer/runner.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { until } from '../support/poll.js';
 import { rows } from '../support/rollups.js';
 import {
   attestedMessage,
@@ -96,14 +97,6 @@ const replica = (chains: { name: string; chain: CctpChain }[], recheckSeconds: n
     await lockPool.close();
   };
   return { runner, client, stop };
-};
-
-const waitFor = async (what: string, check: () => Promise<boolean>, ms = 60_000) => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 };
 
 const statusOf = async (txHash: string) =>
@@ -213,22 +206,39 @@ describe('fair, bounded polling', () => {
       RECHECK_SECONDS,
     );
     try {
-      await waitFor('the backlog to be asked', async () => {
-        const [n] = await rows(
-          db.knex,
-          `select count(*) filter (where iris_attempts > 0)::text as asked from transactions`,
-        );
-        return Number(n!.asked) >= 60;
-      });
+      await until(
+        async () => {
+          const [n] = await rows(
+            db.knex,
+            `select count(*) filter (where iris_attempts > 0)::text as asked from transactions`,
+          );
+          return Number(n!.asked);
+        },
+        (asked) => asked >= 60,
+        'the backlog to be asked',
+        { pauseMs: 50 },
+      );
       const fast = await v2Transfer(a, 3, 20_000_000n);
       const hash = fast.receipt.transactionHash;
-      await waitFor('the transfer to be indexed', async () => (await statusOf(hash)) === 'pending');
+      await until(
+        () => statusOf(hash),
+        (s) => s === 'pending',
+        'the transfer to be indexed',
+        {
+          pauseMs: 50,
+        },
+      );
       iris.complete(hash);
       // The relayer reads the attested message from Iris and receives it on chain B.
       const message = await attestedMessage(iris.url, 0, hash, 2);
       const received = await receiveMessage(b, 2, message!);
       const receivedAt = Date.now();
-      await waitFor('success', async () => (await statusOf(hash)) === 'success');
+      await until(
+        () => statusOf(hash),
+        (s) => s === 'success',
+        'success',
+        { pauseMs: 50 },
+      );
       const seconds = (Date.now() - receivedAt) / 1000;
       process.stdout.write(
         `fast transfer behind 60 unattested: success ${seconds.toFixed(2)} s after its receive (recheck ${RECHECK_SECONDS} s)\n`,
@@ -262,8 +272,13 @@ describe('fair, bounded polling', () => {
 
     // Two processes: the first takes chain A's lock, the second chain B's (and stands by for A).
     const first = replica([{ name: 'chain-a', chain: a }], 0);
-    await waitFor('the first replica to hold chain A', () =>
-      Promise.resolve(first.client.requests > 0),
+    await until(
+      () => first.client.requests,
+      (n) => n > 0,
+      'the first replica to hold chain A',
+      {
+        pauseMs: 50,
+      },
     );
     const second = replica(
       [
@@ -272,7 +287,14 @@ describe('fair, bounded polling', () => {
       ],
       0,
     );
-    await waitFor('the second replica to poll', () => Promise.resolve(second.client.requests > 0));
+    await until(
+      () => second.client.requests,
+      (n) => n > 0,
+      'the second replica to poll',
+      {
+        pauseMs: 50,
+      },
+    );
     from = Date.now() + 1_000;
     const counted = [first.client.requests, second.client.requests];
     await new Promise((r) => setTimeout(r, 5_000));

@@ -7,8 +7,9 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Hex } from 'viem';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { until } from '../support/poll.js';
 import { expectRollupsExact, rows } from '../support/rollups.js';
-import { IndexerProcesses, exited, waitFor } from './support/indexer-process.js';
+import { IndexerProcesses, exited } from './support/indexer-process.js';
 import {
   startAnvil,
   type Anvil,
@@ -80,7 +81,10 @@ it('killed mid-backfill and restarted, it writes every transfer once', async () 
   const head = await chain.client.getBlockNumber({ cacheTime: 0 });
   const midway = BigInt(chain.startBlock) + (head - BigInt(chain.startBlock)) / 3n;
   const first = indexers.start(env());
-  await waitFor(async () => (await cursor()) >= midway, 60_000, 20);
+  await until(cursor, (block) => block >= midway, 'the cursor a third of the way', {
+    deadlineMs: 60_000,
+    pauseMs: 20,
+  });
   first.kill('SIGKILL');
   await exited(first);
   const atKill = await cursor();
@@ -90,7 +94,10 @@ it('killed mid-backfill and restarted, it writes every transfer once', async () 
 
   const second = indexers.start(env());
   try {
-    await waitFor(async () => (await cursor()) >= head, 90_000, 20);
+    await until(cursor, (block) => block >= head, 'the cursor at the head', {
+      deadlineMs: 90_000,
+      pauseMs: 20,
+    });
     const written = await rows(
       db.knex,
       `select source_tx_hash, count(*)::text as n from transactions group by 1 order by 1`,
@@ -108,10 +115,11 @@ it('killed mid-backfill and restarted, it writes every transfer once', async () 
     const metrics = await (await fetch(`http://127.0.0.1:${PORT}/metrics`)).text();
     expect(metrics).toMatch(/indexer_ticks_total\{chain="process-chain",result="scanned"\} \d+/);
     // Iris was asked about the v2 transfers through the v2 endpoint.
-    await waitFor(
-      () => Promise.resolve(iris.requests.some((r) => r.startsWith('/v2/messages/10?'))),
-      30_000,
-      20,
+    await until(
+      () => iris.requests,
+      (asked) => asked.some((r) => r.startsWith('/v2/messages/10?')),
+      'a v2 request to Iris',
+      { deadlineMs: 30_000, pauseMs: 20 },
     );
   } finally {
     second.kill('SIGTERM');

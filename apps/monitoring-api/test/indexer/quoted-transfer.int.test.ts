@@ -29,7 +29,8 @@ import {
   type FakeIris,
 } from '@ctss/devnet';
 import { startSnapshotGasQuoteApi } from '../support/gas-quote-api.js';
-import { FOLLOW_DEADLINE_MS, getJson, until } from './support/follow.js';
+import { POLL_DEADLINE_MS, until } from '../support/poll.js';
+import { getJson } from './support/follow.js';
 import { chainConfig, indexerFor } from './support/harness.js';
 import { startIndexedApi, type IndexedApi } from './support/indexed-api.js';
 
@@ -51,7 +52,7 @@ async function startGasQuoteApi(): Promise<string> {
   const [child, url] = await startSnapshotGasQuoteApi(
     // The packing the deployed transfer contract (and its devnet stand-in) verifies.
     devnetQuotePackingEnv([0, 3]),
-    FOLLOW_DEADLINE_MS,
+    POLL_DEADLINE_MS,
   );
   gas = child;
   return url;

@@ -35,8 +35,9 @@ import {
 import { SolanaChainConfigSchema } from '../../src/indexer/solana/config.js';
 import { SolanaRpc } from '../../src/indexer/solana/rpc.js';
 import { SolanaSource } from '../../src/indexer/solana/source.js';
+import { until } from '../support/poll.js';
 import { expectRollupsExact } from '../support/rollups.js';
-import { getJson, until } from './support/follow.js';
+import { getJson } from './support/follow.js';
 import { chainConfig, indexerFor } from './support/harness.js';
 import { startIndexedApi, type IndexedApi } from './support/indexed-api.js';
 

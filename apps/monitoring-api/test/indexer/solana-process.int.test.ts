@@ -15,8 +15,9 @@ import {
   type LocalSolana,
 } from '@ctss/devnet';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { until } from '../support/poll.js';
 import { expectRollupsExact, rows } from '../support/rollups.js';
-import { IndexerProcesses, exited, waitFor } from './support/indexer-process.js';
+import { IndexerProcesses, exited } from './support/indexer-process.js';
 
 const TRANSFERS = 90;
 
@@ -75,7 +76,10 @@ const written = async (): Promise<number> => {
 
 it('killed mid-backfill and restarted, it writes every Solana transfer once', async () => {
   const first = startIndexer();
-  await waitFor(async () => (await written()) >= TRANSFERS / 3, 60_000, 10);
+  await until(written, (n) => n >= TRANSFERS / 3, 'a third of the transfers written', {
+    deadlineMs: 60_000,
+    pauseMs: 10,
+  });
   first.kill('SIGKILL');
   await exited(first);
   const atKill = await written();
@@ -83,7 +87,10 @@ it('killed mid-backfill and restarted, it writes every Solana transfer once', as
 
   const second = startIndexer();
   try {
-    await waitFor(async () => (await written()) >= TRANSFERS, 90_000, 10);
+    await until(written, (n) => n >= TRANSFERS, 'every transfer written', {
+      deadlineMs: 90_000,
+      pauseMs: 10,
+    });
     const all = await rows(
       db.knex,
       `select source_tx_hash, count(*)::text as n, bool_and(confirmed)::text as confirmed

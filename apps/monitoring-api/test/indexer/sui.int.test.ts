@@ -38,6 +38,7 @@ import { MoveChainIndexer } from '../../src/indexer/sui/move-source.js';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import type { TestDatabase } from '../support/database.js';
+import { until } from '../support/poll.js';
 import {
   startFakeSui,
   SUI_CCTP_LAYOUTS,
@@ -338,18 +339,14 @@ describe('Sui settlement', () => {
         .knex('transactions')
         .where({ source_domain: 8, source_tx_hash: made.tx.digest })
         .first() as Promise<Record<string, unknown> | undefined>;
-    const until = async (ok: (r: Record<string, unknown> | undefined) => boolean) => {
-      for (let i = 0; i < 600; i++) {
-        const r = await record();
-        if (ok(r)) return r;
-        await new Promise((res) => setTimeout(res, 100));
-      }
-      throw new Error('timed out');
-    };
     try {
-      await until((r) => r?.attested === true);
+      await until(record, (r) => r?.attested === true, 'the Sui transfer attested');
       const receipt = await receiveMessage(evm, 1, made.message);
-      const done = await until((r) => r?.destination_tx_status === 'success');
+      const done = await until(
+        record,
+        (r) => r?.destination_tx_status === 'success',
+        'the Sui transfer received on the EVM chain',
+      );
       expect(done).toMatchObject({ destination_tx_hash: receipt.transactionHash.toLowerCase() });
       expect(runner.chains.map((c) => c.name)).toEqual(['sui', 'evm-a']);
     } finally {

@@ -13,7 +13,6 @@
  * against @solana/spl-token's derivation (a published output), and a tampered, expired or foreign
  * quote is refused with no transaction sent.
  */
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   QuoteRefusedError,
@@ -47,6 +46,8 @@ import {
   type FakeIris,
 } from '@ctss/devnet';
 import { startListeningService } from '../support/child-service.js';
+import { freePort } from '../support/free-port.js';
+import { until } from '../support/poll.js';
 import { openSse } from '../support/sse.js';
 import { chainConfig, indexerFor } from '../indexer/support/harness.js';
 import { startIndexedApi, type IndexedApi } from '../indexer/support/indexed-api.js';
@@ -75,15 +76,6 @@ let live: ChildService | undefined;
 let liveUrl: string;
 let liveMetricsUrl: string;
 let ctssLive: CtssClient;
-
-/** A free TCP port on loopback. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /**
  * Requests the live API answered so far, from its `monitoring_http_requests_total`: the transfer
@@ -201,16 +193,13 @@ async function freshWallet(key: Hex) {
 /** Relays `hash`'s message onto chain B once the local Iris attests it (Iris attests at once). */
 async function relay(hash: Hex, version: 1 | 2): Promise<void> {
   iris.complete(hash);
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const message = await attestedMessage(iris.url, 0, hash, version);
-    if (message) {
-      await receiveMessage(b, version, message);
-      return;
-    }
-    if (Date.now() > deadline) throw new Error(`no attestation for ${hash}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const message = await until(
+    () => attestedMessage(iris.url, 0, hash, version),
+    (m) => m !== undefined,
+    `an attestation for ${hash}`,
+    { deadlineMs: DEADLINE_MS, pauseMs: 200 },
+  );
+  await receiveMessage(b, version, message!);
 }
 
 interface Case {

@@ -5,7 +5,7 @@
  * long?".
  */
 import { createServer, type Server } from 'node:http';
-import { createKvStore, createLogger, listen } from '@ctss/server-kit';
+import { createKvStore, createLogger, listen, type KvStore } from '@ctss/server-kit';
 import { createApp } from '../../src/app.js';
 import { createDatabase, type DatabaseOptions } from '../../src/db/connect.js';
 import {
@@ -14,7 +14,8 @@ import {
   type RunningLiveFeed,
 } from '../../src/transactions/live-feed.js';
 import type { TestDatabase } from './database.js';
-import { buildTestDeps, TEST_NOW } from './deps.js';
+import { buildTestDeps, TEST_NOW, type TestDeps } from './deps.js';
+import { closeInOrder } from './listen.js';
 
 /** A served app (see the module comment). */
 export interface ServedApp {
@@ -36,6 +37,9 @@ export interface ServedApp {
  * served apps of one test share one Redis namespace as replicas do; else each has its own.
  * The app's clock starts at `clockMs` (default TEST_NOW). With `withLiveFeed`, the app has its live feed (started before the app is built, as server.ts
  * does), through the Redis fan-out when the store is Redis.
+ *
+ * @throws what starting the live feed, building the app or listening throws, after closing what
+ *         was opened (the feed, the store, the pool).
  */
 export async function serveApp(
   db: TestDatabase,
@@ -50,58 +54,67 @@ export async function serveApp(
     if (statement.text.includes('from transactions')) sent += 1;
   });
   let now = clockMs;
-  const kv = env.REDIS_PREFIX
-    ? createKvStore({
-        redisUrl: process.env.REDIS_URL,
-        prefix: env.REDIS_PREFIX,
-        logger: createLogger({ name: 'served-app-test', level: 'silent' }),
-      })
-    : undefined;
+  let kv: KvStore | undefined;
   let live: RunningLiveFeed | undefined;
-  if (withLiveFeed) {
-    // Only its configuration and logger are used: an in-process store, no Redis connection to
-    // open and close at once.
-    const probe = buildTestDeps({
+  let deps: TestDeps | undefined;
+  try {
+    kv = env.REDIS_PREFIX
+      ? createKvStore({
+          redisUrl: process.env.REDIS_URL,
+          prefix: env.REDIS_PREFIX,
+          logger: createLogger({ name: 'served-app-test', level: 'silent' }),
+        })
+      : undefined;
+    if (withLiveFeed) {
+      // Only its configuration and logger are used: an in-process store, no Redis connection to
+      // open and close at once.
+      const probe = buildTestDeps({
+        database,
+        env,
+        kv: createKvStore({
+          prefix: 'probe:',
+          logger: createLogger({ name: 'probe', level: 'silent' }),
+        }),
+      });
+      try {
+        live = createLiveFeed({
+          url: db.url,
+          logger: probe.logger,
+          limits: streamLimitsFromConfig(probe.config),
+          ...(kv ? { kv } : {}),
+          leaseSeconds: 1,
+          sessionShared: db.embedded,
+        });
+      } finally {
+        await probe.close();
+      }
+      await live.start();
+    }
+    deps = buildTestDeps({
       database,
       env,
-      kv: createKvStore({
-        prefix: 'probe:',
-        logger: createLogger({ name: 'probe', level: 'silent' }),
-      }),
-    });
-    live = createLiveFeed({
-      url: db.url,
-      logger: probe.logger,
-      limits: streamLimitsFromConfig(probe.config),
       ...(kv ? { kv } : {}),
-      leaseSeconds: 1,
-      sessionShared: db.embedded,
+      ...(live ? { live } : {}),
+      clock: () => now,
     });
-    await probe.close();
-    await live.start();
+    const server: Server = createServer(createApp(deps));
+    const base = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
+    return {
+      base,
+      queries: () => sent,
+      live,
+      advance: (ms) => {
+        now += ms;
+      },
+      async close() {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await closeInOrder(live, deps, database);
+      },
+    };
+  } catch (err) {
+    // The app's deps own the store once built (their close() closes it).
+    await closeInOrder(live, deps ?? kv, database);
+    throw err;
   }
-  const deps = buildTestDeps({
-    database,
-    env,
-    ...(kv ? { kv } : {}),
-    ...(live ? { live } : {}),
-    clock: () => now,
-  });
-  const server: Server = createServer(createApp(deps));
-  const base = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
-  return {
-    base,
-    queries: () => sent,
-    live,
-    advance: (ms) => {
-      now += ms;
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await live?.close();
-      await deps.close();
-      await database.close();
-    },
-  };
 }

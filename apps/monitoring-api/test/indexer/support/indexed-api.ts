@@ -13,6 +13,7 @@ import type { ChainLocks } from '../../../src/indexer/lock.js';
 import { startIndexerRunner, type IndexerRunner } from '../../../src/indexer/runner.js';
 import type { IndexerSource } from '../../../src/indexer/source.js';
 import { serveTestApp, type TestApp } from '../../support/app.js';
+import { closeInOrder } from '../../support/listen.js';
 import { openChainLocks } from './lock-database.js';
 
 /** What {@link startIndexedApi} starts. */
@@ -42,31 +43,37 @@ export interface IndexedApiOptions {
  * Starts the app, serves it on a loopback port and starts the indexer loops over its database
  * (module comment).
  *
- * @throws when the database cannot be created or the server cannot listen.
+ * @throws when the database cannot be created, the server cannot listen, or `options.indexers`
+ *         or the runner throws; what was opened (the locks, the app) is closed first.
  */
 export async function startIndexedApi(options: IndexedApiOptions): Promise<IndexedApi> {
   const served = await serveTestApp({ env: { CACHE_TTL_SECONDS: '0' }, clock: Date.now });
   const { api } = served;
-  const lockPool = openChainLocks(api.db);
-  const { locks } = lockPool;
-  const runner = startIndexerRunner({
-    indexers: options.indexers(api.db.database, locks),
-    db: api.db.database,
-    iris: new IrisClient(options.irisUrl, options.irisPerSecond),
-    attestation: { timeoutSeconds: 3600, recheckSeconds: 0 },
-    logger: createLogger({ name: options.name, level: 'warn' }),
-    registry: new Registry(),
-    attestationIntervalMs: 100,
-  });
-  return {
-    api,
-    base: served.base,
-    locks,
-    runner,
-    async close() {
-      await runner.stop();
-      await lockPool.close();
-      await served.close();
-    },
-  };
+  let lockPool: ReturnType<typeof openChainLocks> | undefined;
+  try {
+    lockPool = openChainLocks(api.db);
+    const { locks } = lockPool;
+    const runner = startIndexerRunner({
+      indexers: options.indexers(api.db.database, locks),
+      db: api.db.database,
+      iris: new IrisClient(options.irisUrl, options.irisPerSecond),
+      attestation: { timeoutSeconds: 3600, recheckSeconds: 0 },
+      logger: createLogger({ name: options.name, level: 'warn' }),
+      registry: new Registry(),
+      attestationIntervalMs: 100,
+    });
+    return {
+      api,
+      base: served.base,
+      locks,
+      runner,
+      async close() {
+        await runner.stop();
+        await closeInOrder(lockPool, served);
+      },
+    };
+  } catch (err) {
+    await closeInOrder(lockPool, served);
+    throw err;
+  }
 }

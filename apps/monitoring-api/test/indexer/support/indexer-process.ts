@@ -37,20 +37,3 @@ export function exited(child: ChildProcess): Promise<number | null> {
     child.once('exit', (code) => resolve(code));
   });
 }
-
-/**
- * Calls `check` every `pauseMs` milliseconds until it resolves true.
- *
- * @throws Error when it has not within `ms` milliseconds.
- */
-export async function waitFor(
-  check: () => Promise<boolean>,
-  ms: number,
-  pauseMs: number,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, pauseMs));
-  }
-}
