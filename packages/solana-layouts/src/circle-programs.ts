@@ -15,7 +15,6 @@
  */
 import {
   address,
-  getAddressCodec,
   getArrayCodec,
   getBooleanCodec,
   getI64Codec,
@@ -24,14 +23,14 @@ import {
   getU32Codec,
   getU64Codec,
 } from '@solana/kit';
-import { bytes32, vecU8 } from './borsh.js';
+import { base58Address, bytes32, vecU8 } from './borsh.js';
 
 /**
  * Codec of MessageTransmitter v1's `MessageSent` account, decoded as {@link MessageSentV1Account}
  * (only v1 messages are read; v2's nonce comes from Iris).
  */
 export const messageSentV1Codec = getStructCodec([
-  ['rent_payer', getAddressCodec()],
+  ['rent_payer', base58Address],
   ['message', vecU8],
 ]);
 
@@ -43,7 +42,7 @@ export type MessageSentV1Account = ReturnType<typeof messageSentV1Codec.decode>;
 
 /** Codec of MessageTransmitter v2's `MessageSent` account, decoded as {@link MessageSentV2Account}. */
 export const messageSentV2Codec = getStructCodec([
-  ['rent_payer', getAddressCodec()],
+  ['rent_payer', base58Address],
   ['created_at', getI64Codec()],
   ['message', vecU8],
 ]);
@@ -68,10 +67,10 @@ export type ReceiveMessageParams = ReturnType<typeof receiveMessageParamsCodec.d
 
 /** Codec of MessageTransmitter v1's `MessageReceived`, decoded as {@link MessageReceivedV1Event}. */
 export const messageReceivedV1Codec = getStructCodec([
-  ['caller', getAddressCodec()],
+  ['caller', base58Address],
   ['source_domain', getU32Codec()],
   ['nonce', getU64Codec()],
-  ['sender', getAddressCodec()],
+  ['sender', base58Address],
   ['message_body', vecU8],
 ]);
 
@@ -83,10 +82,10 @@ export type MessageReceivedV1Event = ReturnType<typeof messageReceivedV1Codec.de
 
 /** Codec of MessageTransmitter v2's `MessageReceived`, decoded as {@link MessageReceivedV2Event}. */
 export const messageReceivedV2Codec = getStructCodec([
-  ['caller', getAddressCodec()],
+  ['caller', base58Address],
   ['source_domain', getU32Codec()],
   ['nonce', bytes32],
-  ['sender', getAddressCodec()],
+  ['sender', base58Address],
   ['finality_threshold_executed', getU32Codec()],
   ['message_body', vecU8],
 ]);
@@ -100,9 +99,9 @@ export type MessageReceivedV2Event = ReturnType<typeof messageReceivedV2Codec.de
 
 /** Codec of TokenMessengerMinter v1's `MintAndWithdraw`, decoded as {@link MintAndWithdrawV1Event}. */
 export const mintAndWithdrawV1Codec = getStructCodec([
-  ['mint_recipient', getAddressCodec()],
+  ['mint_recipient', base58Address],
   ['amount', getU64Codec()],
-  ['mint_token', getAddressCodec()],
+  ['mint_token', base58Address],
 ]);
 
 /**
@@ -113,9 +112,9 @@ export type MintAndWithdrawV1Event = ReturnType<typeof mintAndWithdrawV1Codec.de
 
 /** Codec of TokenMessengerMinter v2's `MintAndWithdraw`, decoded as {@link MintAndWithdrawV2Event}. */
 export const mintAndWithdrawV2Codec = getStructCodec([
-  ['mint_recipient', getAddressCodec()],
+  ['mint_recipient', base58Address],
   ['amount', getU64Codec()],
-  ['mint_token', getAddressCodec()],
+  ['mint_token', base58Address],
   ['fee_collected', getU64Codec()],
 ]);
 

@@ -6,14 +6,13 @@
  * `TransferEvent` is emitted with `emit!` (a `Program data: <base64>` log line).
  */
 import {
-  getAddressCodec,
   getBooleanCodec,
   getI64Codec,
   getStructCodec,
   getU32Codec,
   getU64Codec,
 } from '@solana/kit';
-import { bytes32 } from './borsh.js';
+import { base58Address, bytes32 } from './borsh.js';
 
 /**
  * Codec of `TransferEvent` of the transfer program, after its discriminator (165 bytes; fields in
@@ -24,12 +23,12 @@ export const transferEventCodec = getStructCodec([
   ['nonce', getU64Codec()],
   ['recipient', bytes32],
   ['solana_owner', bytes32],
-  ['user', getAddressCodec()],
+  ['user', base58Address],
   ['amount', getU64Codec()],
   ['gas_drop_amount', getU64Codec()],
   ['fee_is_native', getBooleanCodec()],
   ['cctp_nonce', getI64Codec()],
-  ['cctp_message', getAddressCodec()],
+  ['cctp_message', base58Address],
 ]);
 
 /**

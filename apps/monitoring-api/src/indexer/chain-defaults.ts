@@ -10,7 +10,9 @@ import type { z } from 'zod';
 type DefaultOf<T> = T extends readonly (infer E)[] ? readonly E[] : T;
 
 /** The defaults of `K`'s fields of an entry `C`. */
-export type ChainDefaults<C, K extends keyof C> = { readonly [P in K]: DefaultOf<NonNullable<C[P]>> };
+export type ChainDefaults<C, K extends keyof C> = {
+  readonly [P in K]: DefaultOf<NonNullable<C[P]>>;
+};
 
 /** Entry `C` with each of `K`'s fields given. */
 export type WithDefaults<C, K extends keyof C> = Omit<C, K> & { [P in K]-?: NonNullable<C[P]> };
@@ -29,7 +31,9 @@ export interface MainnetDefaultsSpec<C, K extends keyof C> {
 
 /** `a`, `a and b`, `a, b and c`. */
 const listed = (names: readonly string[]) =>
-  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]!}`;
+  names.length < 2
+    ? names.join('')
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]!}`;
 
 /**
  * `chain` with each of `spec.fields` it leaves out taken from its mainnet defaults (a mainnet
@@ -39,7 +43,10 @@ const listed = (names: readonly string[]) =>
  *          the entry then fails validation (an issue on `ctx` naming the fields to set, e.g.
  *          `no default programs for testnet Solana: set transferProgram and messageTransmitterV1`).
  */
-export function fillMainnetDefaults<C extends { readonly network: string }, K extends keyof C & string>(
+export function fillMainnetDefaults<
+  C extends { readonly network: string },
+  K extends keyof C & string,
+>(
   chain: C,
   ctx: z.core.$RefinementCtx<C>,
   spec: MainnetDefaultsSpec<C, K>,

@@ -76,8 +76,13 @@ describe('indexer configuration', () => {
     };
     // Only what neither the entry nor a default gives is asked for.
     expect(() =>
-      loadIndexerConfig({ ...base, INDEXER_CHAINS: JSON.stringify([{ ...testnet, usdc: own.usdc }]) }),
-    ).toThrow(/no default Circle contracts for testnet domain 6: set tokenMessengers and messageTransmitters/);
+      loadIndexerConfig({
+        ...base,
+        INDEXER_CHAINS: JSON.stringify([{ ...testnet, usdc: own.usdc }]),
+      }),
+    ).toThrow(
+      /no default Circle contracts for testnet domain 6: set tokenMessengers and messageTransmitters/,
+    );
     const config = loadIndexerConfig({
       ...base,
       INDEXER_CHAINS: JSON.stringify([{ ...testnet, ...own }]),

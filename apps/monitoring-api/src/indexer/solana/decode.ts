@@ -272,8 +272,7 @@ export function decodeSolanaReceived(
   const receivedAt = new Date(Number(tx.blockTime ?? 0) * 1000);
   const rows: ReceivedRow[] = [];
   let mints: (
-    | { version: 1; event: MintAndWithdrawV1Event }
-    | { version: 2; event: MintAndWithdrawV2Event }
+    { version: 1; event: MintAndWithdrawV1Event } | { version: 2; event: MintAndWithdrawV2Event }
   )[] = [];
   for (const ix of invocations(tx)) {
     if (!startsWith(ix.data, EVENT_IX_TAG)) continue;

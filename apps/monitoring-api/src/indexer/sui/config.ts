@@ -44,8 +44,8 @@ const SuiChainInputSchema = z.object({
   network: chainNetwork,
   domain: z.number().int().min(0).max(4_294_967_295).default(8).describe('CCTP domain (Sui: 8)'),
   graphqlUrl: httpUrl.describe(
-      'Sui GraphQL RPC endpoint (mainnet: `https://graphql.mainnet.sui.io/graphql`); `INDEXER_SUI_GRAPHQL_URL_<NAME>` fills it when set',
-    ),
+    'Sui GraphQL RPC endpoint (mainnet: `https://graphql.mainnet.sui.io/graphql`); `INDEXER_SUI_GRAPHQL_URL_<NAME>` fills it when set',
+  ),
   transferPackages: z
     .array(suiId)
     .min(1)
