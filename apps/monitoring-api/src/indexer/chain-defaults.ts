@@ -10,7 +10,7 @@ import type { z } from 'zod';
 type DefaultOf<T> = T extends readonly (infer E)[] ? readonly E[] : T;
 
 /** The defaults of `K`'s fields of an entry `C`. */
-export type ChainDefaults<C, K extends keyof C> = {
+type ChainDefaults<C, K extends keyof C> = {
   readonly [P in K]: DefaultOf<NonNullable<C[P]>>;
 };
 
