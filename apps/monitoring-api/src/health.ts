@@ -20,6 +20,7 @@ import {
   type KvStore,
   type Logger,
   type Metrics,
+  withTimeout,
 } from '@ctss/server-kit';
 import type { Express } from 'express';
 import { Gauge } from 'prom-client';
@@ -32,19 +33,6 @@ const PROBE_TIMEOUT_MS = 2_000;
 
 /** The probes take no query parameters: any is a 400 INVALID_QUERY, as everywhere in this API. */
 const ProbeQuery = z.strictObject({});
-
-/** Resolves `promise`, or rejects after `ms` milliseconds. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * What the probes use (the part of `AppDeps` they read): the read pool, the targets' statement
@@ -86,7 +74,7 @@ export function addHealthRoutes(app: Express, deps: HealthDeps): void {
   const probeDatabase = async (): Promise<Reach> => {
     let next: Reach;
     try {
-      await within(deps.db.read.execute('select 1'), PROBE_TIMEOUT_MS);
+      await withTimeout(deps.db.read.execute('select 1'), PROBE_TIMEOUT_MS);
       next = 'ok';
     } catch (err) {
       next = isCredentialsRefused(err) ? REFUSED : 'unreachable';
@@ -100,7 +88,7 @@ export function addHealthRoutes(app: Express, deps: HealthDeps): void {
     return next;
   };
   const probeCache = (): Promise<Reach> =>
-    within(deps.kv.ping(), PROBE_TIMEOUT_MS).then(
+    withTimeout(deps.kv.ping(), PROBE_TIMEOUT_MS).then(
       () => 'ok',
       () => (cacheRefused() ? REFUSED : 'unreachable'),
     );

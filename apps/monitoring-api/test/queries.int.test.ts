@@ -27,6 +27,7 @@ import {
   rewind,
   storedBlocksAbove,
   writeBatch,
+  type DueTransaction,
   type ReceivedRow,
 } from '../src/indexer/store.js';
 import { recomputePoints } from '../src/points/recompute.js';
@@ -273,6 +274,7 @@ describe('the SQL files of src/queries', () => {
     const locks = new ChainLocks(db.database);
     const gate = new PgRateGate(db.database, 1_000, 'sql');
     let ids: string[] = [];
+    let due: DueTransaction | undefined;
     const recorded = await record([
       ['ChainLocks.tryAcquire', () => locks.tryAcquire('mainnet:3')],
       ['readCursor (none yet: the name-only cursor adopted)', () => readCursor(db.database, chain)],
@@ -306,11 +308,11 @@ describe('the SQL files of src/queries', () => {
       [
         'indexedRecordsOf',
         async () => {
-          const [due] = await dueAttestations(db.database, chain, 1);
+          [due] = await dueAttestations(db.database, chain, 1);
           ids = await indexedRecordsOf(db.database, due!);
-          await deferAttestationCheck(db.database, due!, 30);
         },
       ],
+      ['deferAttestationCheck', () => deferAttestationCheck(db.database, due!, 30)],
       [
         'recordAttestationAnswers',
         () =>

@@ -2,7 +2,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Knex } from 'knex';
 import { seedDemoData } from '../src/seed/index.js';
-import { withIndexesDeferred } from '../src/seed/writer.js';
+import { insertTransactions, withIndexesDeferred } from '../src/seed/writer.js';
+import { aTransaction } from './support/builders.js';
 import { useTestDatabase } from './support/database.js';
 import { expectRollupsExact } from './support/rollups.js';
 
@@ -73,13 +74,15 @@ describe('seedDemoData', () => {
     await expectRollupsExact(db.knex);
   });
 
+  /** The definitions of the indexes of `transactions`, by name. */
+  const indexes = async () =>
+    (
+      await db.knex.raw<{ rows: { indexdef: string }[] }>(
+        `select indexdef from pg_indexes where tablename = 'transactions' order by indexname`,
+      )
+    ).rows.map((r) => r.indexdef);
+
   it('when loading with indexes deferred, then the same indexes exist afterwards and the data is exact', async () => {
-    const indexes = async () =>
-      (
-        await db.knex.raw<{ rows: { indexdef: string }[] }>(
-          `select indexdef from pg_indexes where tablename = 'transactions' order by indexname`,
-        )
-      ).rows.map((r) => r.indexdef);
     const before = await indexes();
     expect(before.length).toBeGreaterThanOrEqual(8);
     let during: string[] = [];
@@ -98,6 +101,39 @@ describe('seedDemoData', () => {
     expect(await indexes()).toEqual(before);
     expect(await rollupsMatchRaw(db.knex)).toBe(true);
     await expectRollupsExact(db.knex);
+  });
+
+  it('when the load with indexes deferred fails, then every index is rebuilt and the load error is thrown', async () => {
+    const before = await indexes();
+    await expect(
+      withIndexesDeferred(db.database, async () => {
+        await insertTransactions(db.database, [aTransaction()]);
+        throw new Error('the load failed');
+      }),
+    ).rejects.toThrow('the load failed');
+    expect(await indexes()).toEqual(before);
+  });
+
+  it('when one index cannot be rebuilt, then the others are rebuilt and its error is thrown', async () => {
+    const before = await indexes();
+    const unique = before.find((definition) => definition.includes('transactions_origin_log_key'));
+    expect(unique).toBeDefined();
+    await db.knex.raw('truncate transactions, tx_hourly_rollups, tx_senders restart identity');
+    const hash = `0x${'d4'.repeat(32)}`;
+    await expect(
+      withIndexesDeferred(db.database, async () => {
+        // Two records of one origin log: the unique index over that key cannot be built again.
+        await insertTransactions(db.database, [
+          aTransaction({ source_tx_hash: hash }),
+          aTransaction({ source_tx_hash: hash }),
+        ]);
+        await db.database.execute('update transactions set log_index = 0');
+      }),
+    ).rejects.toThrow(/transactions_origin_log_key/);
+    expect(await indexes()).toEqual(before.filter((definition) => definition !== unique));
+    await db.knex.raw('truncate transactions, tx_hourly_rollups, tx_senders restart identity');
+    await db.knex.raw(unique!);
+    expect(await indexes()).toEqual(before);
   });
 
   const copyIt = process.env.DATABASE_URL ? it : it.skip;

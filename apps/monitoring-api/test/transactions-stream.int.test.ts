@@ -25,6 +25,7 @@ import {
 } from '@ctss/server-kit';
 import { redisProcess, waitFor } from '@ctss/test-support';
 import { createApp } from '../src/app.js';
+import { createChangeWatch } from '../src/transactions/change-watch.js';
 import {
   createLiveFeed,
   streamLimitsFromConfig,
@@ -264,6 +265,59 @@ describe('GET /transactionsmainnet/stream', () => {
       expect({ query, status: stream.status }).toEqual({ query, status: 400 });
       expect(stream.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(JSON.parse(await stream.body())).toMatchObject({ status: 400, code: 'INVALID_QUERY' });
+    }
+  });
+
+  /** Resolves once `instance`'s live feed delivers a change of `sourceTxHash` to its listeners. */
+  const delivered = (instance: Instance, sourceTxHash: string) =>
+    new Promise<void>((resolve) => {
+      const stop = instance.live.changes.listen((events) => {
+        if (!events.some((e) => e.sourceTxHash === sourceTxHash)) return;
+        stop();
+        resolve();
+      });
+    });
+
+  it('when a listener of the delivered changes throws, then the other listeners and the streams still receive every change', async () => {
+    // `b` is the follower: its changes arrive through the relay, which a throw would interrupt.
+    const stopFailing = b.live.changes.listen(() => {
+      throw new Error('a failing listener');
+    });
+    try {
+      const sender = hexId(40);
+      const stream = await sse(b, `?senders=${sender}`);
+      const first = aTransaction({ sender });
+      const second = aTransaction({ sender });
+      const seen = [delivered(b, first.source_tx_hash), delivered(b, second.source_tx_hash)];
+      const ids = await insertAll(db.database, [first]);
+      ids.push(...(await insertAll(db.database, [second])));
+      await Promise.all(seen);
+      await stream.waitFor((e) => json(e).id === ids[1]);
+      expect(stream.events.map((e) => json(e).id)).toEqual(ids);
+    } finally {
+      stopFailing();
+    }
+  });
+
+  it('when a change watch is closed, then it no longer records the changes the live feed delivers', async () => {
+    const watchingKv = redisStore(uniquePrefix());
+    const closedKv = redisStore(`${uniquePrefix()}closed:`);
+    const watching = createChangeWatch(a.live.changes, Date.now, watchingKv);
+    const closed = createChangeWatch(a.live.changes, Date.now, closedKv);
+    closed.close();
+    try {
+      const record = aTransaction();
+      const since = Date.now();
+      const seen = delivered(a, record.source_tx_hash);
+      await insertAll(db.database, [record]);
+      await seen;
+      expect(await watching.unchangedSince([record.source_tx_hash], since)).toBe(false);
+      // The closed watch neither kept the change nor wrote it to Redis: nothing says it changed.
+      expect(await closedKv.get(`feed:changed:${record.source_tx_hash}`)).toBeNull();
+      expect(await closed.unchangedSince([record.source_tx_hash], since)).toBe(true);
+    } finally {
+      watching.close();
+      await Promise.all([watchingKv.close(), closedKv.close()]);
     }
   });
 

@@ -1,7 +1,7 @@
 /**
  * @ctss/server-kit: the HTTP plumbing both services share (problem details, validation, exact
  * JSON, KV store, cached loader, metrics, rate limiting, OpenAPI serving, lifecycle, config, the
- * probe server of background processes).
+ * probe server of background processes, a timeout for awaited answers).
  */
 export * from './clock.js';
 export * from './config.js';
@@ -27,5 +27,6 @@ export * from './connection-limits.js';
 export * from './http-server.js';
 export * from './metrics-server.js';
 export * from './probe-server.js';
+export * from './timeout.js';
 export * from './service-config.js';
 export * from './env-docs.js';

@@ -12,11 +12,17 @@ import { listen } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import { metricsHandler } from './metrics.js';
 import { DependencyUnavailableError, notFoundHandler, problemHandler } from './problem.js';
+import { withTimeout } from './timeout.js';
 
 /** What {@link startProbeServer} serves. */
 export interface ProbeServerOptions {
   /** Port to listen on (0 picks a free one). */
   readonly port: number;
+  /**
+   * Where the server logs (server-kit's JSON logger): requests that failed (problem answers at
+   * debug, unexpected errors at error) and the edge server's own lines (malformed requests,
+   * refused connections, listener failures).
+   */
   readonly logger: Logger;
   /** The registry `/metrics` answers with, in the Prometheus text format. */
   readonly registry: Registry;
@@ -31,15 +37,6 @@ export interface ProbeServerOptions {
   readonly readyDependency?: string;
   /** How long `ready` may take before `/ready` answers 503, milliseconds. Default 2000. */
   readonly readyTimeoutMs?: number;
-}
-
-/** `promise`, or a rejection after `ms` milliseconds, whichever settles first. */
-function within(promise: Promise<unknown>, ms: number): Promise<unknown> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -63,7 +60,7 @@ export async function startProbeServer(
     res.json(opts.health());
   });
   app.get('/ready', (_req, res, next) => {
-    within(Promise.resolve().then(opts.ready), timeoutMs).then(
+    withTimeout(Promise.resolve().then(opts.ready), timeoutMs).then(
       () => res.json({ status: 'ready' }),
       () => next(new DependencyUnavailableError(dependency, 5)),
     );

@@ -15,7 +15,6 @@
  */
 import {
   address,
-  getAddressCodec,
   getArrayCodec,
   getBooleanCodec,
   getI64Codec,
@@ -23,132 +22,130 @@ import {
   getStructCodec,
   getU32Codec,
   getU64Codec,
-  type Codec,
 } from '@solana/kit';
-import { bytes32, vecU8 } from './borsh.js';
+import { base58Address, bytes32, vecU8 } from './borsh.js';
 
 /**
- * Circle's `MessageSent` account (v2 adds `created_at i64` after `rent_payer`; only v1 messages
- * are read, v2's nonce comes from Iris).
+ * Codec of MessageTransmitter v1's `MessageSent` account, decoded as {@link MessageSentV1Account}
+ * (only v1 messages are read; v2's nonce comes from Iris).
  */
-export interface MessageSentAccount {
-  /** The account that paid the rent (base58). */
-  readonly rent_payer: string;
-  /** v2: UNIX seconds when the message was sent. */
-  readonly created_at?: bigint;
-  /** The CCTP message (the EVM layout, docs/indexer.md "Events"). */
-  readonly message: Uint8Array;
-}
-
-/** Codec of MessageTransmitter v1's `MessageSent` account. */
 export const messageSentV1Codec = getStructCodec([
-  ['rent_payer', getAddressCodec()],
+  ['rent_payer', base58Address],
   ['message', vecU8],
-]) as unknown as Codec<MessageSentAccount>;
+]);
 
-/** Codec of MessageTransmitter v2's `MessageSent` account (`created_at` required). */
+/**
+ * MessageTransmitter v1's `MessageSent` account as decoded: `rent_payer`, the account that paid
+ * the rent (base58); `message`, the CCTP message (the EVM layout, docs/indexer.md "Events").
+ */
+export type MessageSentV1Account = ReturnType<typeof messageSentV1Codec.decode>;
+
+/** Codec of MessageTransmitter v2's `MessageSent` account, decoded as {@link MessageSentV2Account}. */
 export const messageSentV2Codec = getStructCodec([
-  ['rent_payer', getAddressCodec()],
+  ['rent_payer', base58Address],
   ['created_at', getI64Codec()],
   ['message', vecU8],
-]) as unknown as Codec<MessageSentAccount>;
+]);
 
-/** `ReceiveMessageParams` of `receive_message` (v1 and v2). */
-export interface ReceiveMessageParams {
-  /** The CCTP message. */
-  readonly message: Uint8Array;
-  /** The attesters' 65-byte signatures, concatenated. */
-  readonly attestation: Uint8Array;
-}
+/**
+ * MessageTransmitter v2's `MessageSent` account as decoded: v1's fields with `created_at`, UNIX
+ * seconds when the message was sent, after `rent_payer`.
+ */
+export type MessageSentV2Account = ReturnType<typeof messageSentV2Codec.decode>;
 
-/** Codec of {@link ReceiveMessageParams}. */
+/** Codec of `ReceiveMessageParams` of `receive_message` (v1 and v2). */
 export const receiveMessageParamsCodec = getStructCodec([
   ['message', vecU8],
   ['attestation', vecU8],
-]) as unknown as Codec<ReceiveMessageParams>;
+]);
 
-/** `MessageReceived` of MessageTransmitter v1 (`nonce` u64) or v2 (`nonce` bytes32). */
-export interface MessageReceivedEvent {
-  readonly caller: string;
-  readonly source_domain: number;
-  readonly nonce: bigint | Uint8Array;
-  readonly sender: string;
-  /** v2: the finality the message was attested at (1000 fast, 2000 standard). */
-  readonly finality_threshold_executed?: number;
-  readonly message_body: Uint8Array;
-}
+/**
+ * `ReceiveMessageParams` as decoded: `message`, the CCTP message; `attestation`, the attesters'
+ * 65-byte signatures, concatenated.
+ */
+export type ReceiveMessageParams = ReturnType<typeof receiveMessageParamsCodec.decode>;
 
-/** Codec of MessageTransmitter v1's `MessageReceived`. */
+/** Codec of MessageTransmitter v1's `MessageReceived`, decoded as {@link MessageReceivedV1Event}. */
 export const messageReceivedV1Codec = getStructCodec([
-  ['caller', getAddressCodec()],
+  ['caller', base58Address],
   ['source_domain', getU32Codec()],
   ['nonce', getU64Codec()],
-  ['sender', getAddressCodec()],
+  ['sender', base58Address],
   ['message_body', vecU8],
-]) as unknown as Codec<MessageReceivedEvent>;
+]);
 
-/** Codec of MessageTransmitter v2's `MessageReceived`. */
+/**
+ * MessageTransmitter v1's `MessageReceived` as decoded: `caller` and `sender` (base58),
+ * `source_domain`, `nonce` (u64) and `message_body`.
+ */
+export type MessageReceivedV1Event = ReturnType<typeof messageReceivedV1Codec.decode>;
+
+/** Codec of MessageTransmitter v2's `MessageReceived`, decoded as {@link MessageReceivedV2Event}. */
 export const messageReceivedV2Codec = getStructCodec([
-  ['caller', getAddressCodec()],
+  ['caller', base58Address],
   ['source_domain', getU32Codec()],
   ['nonce', bytes32],
-  ['sender', getAddressCodec()],
+  ['sender', base58Address],
   ['finality_threshold_executed', getU32Codec()],
   ['message_body', vecU8],
-]) as unknown as Codec<MessageReceivedEvent>;
+]);
 
-/** `MintAndWithdraw` of TokenMessengerMinter v1 (no fee) or v2 (`fee_collected`). */
-export interface MintAndWithdrawEvent {
-  readonly mint_recipient: string;
-  /** Minted to the recipient, base units. */
-  readonly amount: bigint;
-  readonly mint_token: string;
-  /** v2: minted to the fee recipient, base units. */
-  readonly fee_collected?: bigint;
-}
+/**
+ * MessageTransmitter v2's `MessageReceived` as decoded: v1's fields with `nonce` as bytes32 and
+ * `finality_threshold_executed`, the finality the message was attested at (1000 fast, 2000
+ * standard), before `message_body`.
+ */
+export type MessageReceivedV2Event = ReturnType<typeof messageReceivedV2Codec.decode>;
 
-/** Codec of TokenMessengerMinter v1's `MintAndWithdraw`. */
+/** Codec of TokenMessengerMinter v1's `MintAndWithdraw`, decoded as {@link MintAndWithdrawV1Event}. */
 export const mintAndWithdrawV1Codec = getStructCodec([
-  ['mint_recipient', getAddressCodec()],
+  ['mint_recipient', base58Address],
   ['amount', getU64Codec()],
-  ['mint_token', getAddressCodec()],
-]) as unknown as Codec<MintAndWithdrawEvent>;
+  ['mint_token', base58Address],
+]);
 
-/** Codec of TokenMessengerMinter v2's `MintAndWithdraw`. */
+/**
+ * TokenMessengerMinter v1's `MintAndWithdraw` as decoded: `mint_recipient` and `mint_token`
+ * (base58), `amount`, minted to the recipient, base units.
+ */
+export type MintAndWithdrawV1Event = ReturnType<typeof mintAndWithdrawV1Codec.decode>;
+
+/** Codec of TokenMessengerMinter v2's `MintAndWithdraw`, decoded as {@link MintAndWithdrawV2Event}. */
 export const mintAndWithdrawV2Codec = getStructCodec([
-  ['mint_recipient', getAddressCodec()],
+  ['mint_recipient', base58Address],
   ['amount', getU64Codec()],
-  ['mint_token', getAddressCodec()],
+  ['mint_token', base58Address],
   ['fee_collected', getU64Codec()],
-]) as unknown as Codec<MintAndWithdrawEvent>;
+]);
+
+/**
+ * TokenMessengerMinter v2's `MintAndWithdraw` as decoded: v1's fields with `fee_collected`,
+ * minted to the fee recipient, base units.
+ */
+export type MintAndWithdrawV2Event = ReturnType<typeof mintAndWithdrawV2Codec.decode>;
 
 /** Nonces one v1 `UsedNonces` account records (`UsedNonces::MAX_NONCES`). */
 export const USED_NONCES_PER_ACCOUNT = 6400n;
 
-/** MessageTransmitter v1's `UsedNonces` account: bit i of `used_nonces` is nonce first_nonce + i. */
-export interface UsedNoncesAccount {
-  readonly remote_domain: number;
-  readonly first_nonce: bigint;
-  /** 100 little-endian u64 words, bit `i % 64` of word `i / 64` for nonce first_nonce + i. */
-  readonly used_nonces: readonly bigint[];
-}
-
-/** Codec of {@link UsedNoncesAccount} (812 bytes). */
+/** Codec of MessageTransmitter v1's `UsedNonces` account (812 bytes), decoded as {@link UsedNoncesAccount}. */
 export const usedNoncesV1Codec = getStructCodec([
   ['remote_domain', getU32Codec()],
   ['first_nonce', getU64Codec()],
   ['used_nonces', getArrayCodec(getU64Codec(), { size: 100 })],
-]) as unknown as Codec<UsedNoncesAccount>;
+]);
 
-/** MessageTransmitter v2's `UsedNonce` account, one per message. */
-export interface UsedNonceAccount {
-  readonly is_used: boolean;
-}
+/**
+ * MessageTransmitter v1's `UsedNonces` account as decoded: bit i of `used_nonces` (100
+ * little-endian u64 words, bit `i % 64` of word `i / 64`) is nonce `first_nonce` + i of
+ * `remote_domain`.
+ */
+export type UsedNoncesAccount = ReturnType<typeof usedNoncesV1Codec.decode>;
 
-/** Codec of {@link UsedNonceAccount} (1 byte). */
-export const usedNonceV2Codec = getStructCodec([
-  ['is_used', getBooleanCodec()],
-]) as unknown as Codec<UsedNonceAccount>;
+/** Codec of MessageTransmitter v2's `UsedNonce` account (1 byte), one per message. */
+export const usedNonceV2Codec = getStructCodec([['is_used', getBooleanCodec()]]);
+
+/** MessageTransmitter v2's `UsedNonce` account as decoded: `is_used`. */
+export type UsedNonceAccount = ReturnType<typeof usedNonceV2Codec.decode>;
 
 /**
  * The first nonce of the v1 `UsedNonces` account recording `nonce` (`UsedNonces::first_nonce`):

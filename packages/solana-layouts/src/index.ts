@@ -11,16 +11,20 @@ import { anchorDiscriminator } from './anchor.js';
 export { type AnchorNamespace, anchorDiscriminator, EVENT_IX_TAG, startsWith } from './anchor.js';
 export { bytes32, vecU8 } from './borsh.js';
 export {
-  type TransferArgs,
   type TransferEvent,
+  type TransferV1Args,
+  type TransferV2Args,
   transferArgsCodec,
   transferEventCodec,
   transferV2ArgsCodec,
 } from './transfer-program.js';
 export {
-  type MessageReceivedEvent,
-  type MessageSentAccount,
-  type MintAndWithdrawEvent,
+  type MessageReceivedV1Event,
+  type MessageReceivedV2Event,
+  type MessageSentV1Account,
+  type MessageSentV2Account,
+  type MintAndWithdrawV1Event,
+  type MintAndWithdrawV2Event,
   type ReceiveMessageParams,
   type UsedNonceAccount,
   type UsedNonceKey,

@@ -137,6 +137,19 @@ describe('Solana layouts', () => {
     expect(v2.length).toBe(v1.length + 8 + 4);
     expect(bytes(v2.slice(0, v1.length))).toEqual(bytes(v1));
     expect(Buffer.from(v2).readUInt32LE(v1.length + 8)).toBe(1000);
+    // Each version has its own type: v2 without its two fields does not compile (and throws),
+    // and a decoded v1 has no v2 field.
+    // @ts-expect-error max_fee and min_finality_threshold are required by transfer_v2
+    expect(() => transferV2ArgsCodec.encode(args)).toThrow();
+    const decoded = transferArgsCodec.decode(v1);
+    expect(decoded).toEqual(args);
+    // @ts-expect-error a transfer (v1) has no max_fee
+    expect(decoded.max_fee).toBeUndefined();
+    expect(transferV2ArgsCodec.decode(v2)).toEqual({
+      ...args,
+      max_fee: 7n,
+      min_finality_threshold: 1000,
+    });
   });
 
   it('reads MessageSent of v1 without and of v2 with created_at', () => {

@@ -6,71 +6,42 @@
  * `TransferEvent` is emitted with `emit!` (a `Program data: <base64>` log line).
  */
 import {
-  getAddressCodec,
   getBooleanCodec,
   getI64Codec,
   getStructCodec,
   getU32Codec,
   getU64Codec,
-  type Codec,
 } from '@solana/kit';
-import { bytes32 } from './borsh.js';
+import { base58Address, bytes32 } from './borsh.js';
 
-/** `TransferEvent` of the transfer program, after its discriminator (165 bytes). */
-export interface TransferEvent {
-  readonly destination_domain: number;
-  /** The program's own transfer counter. */
-  readonly nonce: bigint;
-  /** Mint recipient on the destination (bytes32). */
-  readonly recipient: Uint8Array;
-  /** The wallet owning `recipient` when the destination is Solana, else zero. */
-  readonly solana_owner: Uint8Array;
-  /** The signer who paid (base58). */
-  readonly user: string;
-  /** USDC burned, base units. */
-  readonly amount: bigint;
-  /** Lamports when `fee_is_native`, else USDC base units. */
-  readonly gas_drop_amount: bigint;
-  readonly fee_is_native: boolean;
-  /** -1 for a CCTP v1 transfer, -2 for v2 (a placeholder: the nonce is in the message). */
-  readonly cctp_nonce: bigint;
-  /** The `MessageSent` account holding the CCTP message (base58). */
-  readonly cctp_message: string;
-}
-
-/** Codec of {@link TransferEvent} (fields in the program's order). */
+/**
+ * Codec of `TransferEvent` of the transfer program, after its discriminator (165 bytes; fields in
+ * the program's order, decoded as {@link TransferEvent}).
+ */
 export const transferEventCodec = getStructCodec([
   ['destination_domain', getU32Codec()],
   ['nonce', getU64Codec()],
   ['recipient', bytes32],
   ['solana_owner', bytes32],
-  ['user', getAddressCodec()],
+  ['user', base58Address],
   ['amount', getU64Codec()],
   ['gas_drop_amount', getU64Codec()],
   ['fee_is_native', getBooleanCodec()],
   ['cctp_nonce', getI64Codec()],
-  ['cctp_message', getAddressCodec()],
-]) as unknown as Codec<TransferEvent>;
+  ['cctp_message', base58Address],
+]);
 
-/** Arguments of `transfer` (v1) and, with `max_fee` and `min_finality_threshold`, `transfer_v2`. */
-export interface TransferArgs {
-  /** USDC taken from the user for the transfer (fee included, USDC gas drop excluded). */
-  readonly usdc_amount: bigint;
-  readonly destination_domain: number;
-  readonly recipient: Uint8Array;
-  readonly solana_owner: Uint8Array;
-  /** The quoted fixed fee: lamports when `fee_is_native`, else USDC base units. */
-  readonly fee: bigint;
-  /** Quote deadline, UNIX seconds. */
-  readonly deadline: bigint;
-  readonly gas_drop_amount: bigint;
-  readonly fee_is_native: boolean;
-  /** v2: Circle's maximum fee, base units. */
-  readonly max_fee?: bigint;
-  /** v2: 1000 fast, 2000 standard. */
-  readonly min_finality_threshold?: number;
-}
+/**
+ * `TransferEvent` as decoded: `destination_domain`; `nonce`, the program's own transfer counter;
+ * `recipient`, the mint recipient on the destination (bytes32); `solana_owner`, the wallet owning
+ * `recipient` when the destination is Solana, else zero; `user`, the signer who paid (base58);
+ * `amount`, USDC burned, base units; `gas_drop_amount`, lamports when `fee_is_native`, else USDC
+ * base units; `cctp_nonce`, -1 for a CCTP v1 transfer, -2 for v2 (a placeholder: the nonce is in
+ * the message); `cctp_message`, the `MessageSent` account holding the CCTP message (base58).
+ */
+export type TransferEvent = ReturnType<typeof transferEventCodec.decode>;
 
+/** The fields `transfer` and `transfer_v2` share, in the order of `lib.rs`. */
 const transferArgFields = [
   ['usdc_amount', getU64Codec()],
   ['destination_domain', getU32Codec()],
@@ -82,14 +53,27 @@ const transferArgFields = [
   ['fee_is_native', getBooleanCodec()],
 ] as const;
 
-/** Codec of the `transfer` arguments. */
-export const transferArgsCodec = getStructCodec([
-  ...transferArgFields,
-]) as unknown as Codec<TransferArgs>;
+/** Codec of the `transfer` (v1) arguments, decoded as {@link TransferV1Args}. */
+export const transferArgsCodec = getStructCodec(transferArgFields);
 
-/** Codec of the `transfer_v2` arguments. */
+/**
+ * The `transfer` (v1) arguments as decoded: `usdc_amount`, USDC taken from the user for the
+ * transfer (fee included, USDC gas drop excluded); `destination_domain`; `recipient` and
+ * `solana_owner` (bytes32, as in {@link TransferEvent}); `fee`, the quoted fixed fee: lamports
+ * when `fee_is_native`, else USDC base units; `deadline`, the quote's deadline, UNIX seconds;
+ * `gas_drop_amount`; `fee_is_native`.
+ */
+export type TransferV1Args = ReturnType<typeof transferArgsCodec.decode>;
+
+/** Codec of the `transfer_v2` arguments, decoded as {@link TransferV2Args}. */
 export const transferV2ArgsCodec = getStructCodec([
   ...transferArgFields,
   ['max_fee', getU64Codec()],
   ['min_finality_threshold', getU32Codec()],
-]) as unknown as Codec<TransferArgs>;
+]);
+
+/**
+ * The `transfer_v2` arguments as decoded: those of {@link TransferV1Args}, then `max_fee`,
+ * Circle's maximum fee, base units, and `min_finality_threshold` (1000 fast, 2000 standard).
+ */
+export type TransferV2Args = ReturnType<typeof transferV2ArgsCodec.decode>;

@@ -119,9 +119,9 @@ function knexLog(logger: Logger) {
 }
 
 /**
- * A knex instance with a connection of its own, for the migrations and the demo load at start-up
- * and the command-line tools (public knex configuration: `client: 'pg'`, a connection string and a
- * pool; no statement timeout). Destroy it when done. knex's own log lines go to `logger` (default:
+ * A knex instance with a connection of its own, for the migrations at start-up and the
+ * command-line tools (public knex configuration: `client: 'pg'`, a connection string and a pool;
+ * no statement timeout). Destroy it when done. knex's own log lines go to `logger` (default:
  * a JSON logger named `knex`), never to the console as plain text.
  */
 export function createAdminKnex(

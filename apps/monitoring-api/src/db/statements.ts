@@ -30,18 +30,6 @@ export function prepare(prefix: string, text: string): PreparedStatement {
   return { name: `${prefix}_${digest}`, text };
 }
 
-/**
- * `rows` as the JSON text of a `jsonb_populate_recordset` parameter (rows
- * written in one statement whose text does not depend on their number, docs/decisions.md "D250.
- * The indexer, the rank job and the seed on the database layer"): bigints as decimal strings
- * (read back by the column's own input function, so no precision is lost), dates as ISO 8601.
- */
-export function recordsetJson(rows: readonly object[]): string {
-  return JSON.stringify(rows, (_key, value: unknown) =>
-    typeof value === 'bigint' ? value.toString() : value,
-  );
-}
-
 /** A knex query (builder or raw) the layer compiles to text and values. */
 interface CompilableQuery {
   toSQL(): { toNative(): { sql: string; bindings: readonly unknown[] } };

@@ -1,10 +1,14 @@
 /**
  * The fields every chain entry of the indexer's configuration has alike (EVM and Solana
  * `INDEXER_CHAINS` entries, `INDEXER_SUI_CHAINS`, `INDEXER_APTOS_CHAINS`), each described once
- * for the generated field tables of docs/indexer.md "Configuration".
+ * for the generated field tables of docs/indexer.md "Configuration", and the http(s) URL of
+ * every endpoint they and their variables name.
  */
 import { TransferNetwork } from '@ctss/domain-types';
 import { z } from 'zod';
+
+/** An http(s) URL (an RPC, GraphQL or REST endpoint; shown as `URL` in the field tables). */
+export const httpUrl = z.url({ protocol: /^https?$/ });
 
 /**
  * A chain's display name; `withRpcVariable`: the chain's RPC URLs may also come from

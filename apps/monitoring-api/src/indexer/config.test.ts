@@ -74,6 +74,15 @@ describe('indexer configuration', () => {
       messageTransmitters: ['0x' + '22'.repeat(20)],
       usdc: '0x' + '33'.repeat(20),
     };
+    // Only what neither the entry nor a default gives is asked for.
+    expect(() =>
+      loadIndexerConfig({
+        ...base,
+        INDEXER_CHAINS: JSON.stringify([{ ...testnet, usdc: own.usdc }]),
+      }),
+    ).toThrow(
+      /no default Circle contracts for testnet domain 6: set tokenMessengers and messageTransmitters/,
+    );
     const config = loadIndexerConfig({
       ...base,
       INDEXER_CHAINS: JSON.stringify([{ ...testnet, ...own }]),

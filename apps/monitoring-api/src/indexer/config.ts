@@ -20,7 +20,14 @@ import {
   serviceConfigShape,
 } from '@ctss/server-kit';
 import { z } from 'zod';
-import { chainName, chainNetwork, pollIntervalMs, requestTimeoutMs } from './chain-fields.js';
+import { fillMainnetDefaults } from './chain-defaults.js';
+import {
+  chainName,
+  chainNetwork,
+  httpUrl,
+  pollIntervalMs,
+  requestTimeoutMs,
+} from './chain-fields.js';
 import { mainnetCircleContracts } from './circle-contracts.js';
 // Sui and Aptos chains (docs/indexer.md "Sui and Aptos").
 import { AptosChainSchema } from './aptos/config.js';
@@ -32,14 +39,8 @@ const address = z
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')
   .transform((value) => value.toLowerCase() as `0x${string}`);
 
-const rpcUrl = z.url({ protocol: /^https?$/ });
-
 /** A Move chain's endpoint given through its own variable (from a Secret). */
-const endpointUrl = z
-  .string()
-  .trim()
-  .pipe(z.url({ protocol: /^https?$/ }))
-  .optional();
+const endpointUrl = z.string().trim().pipe(httpUrl).optional();
 
 /** One indexed EVM chain as configured (before Circle's defaults and the RPC URLs are applied). */
 const ChainInputSchema = z.object({
@@ -51,7 +52,7 @@ const ChainInputSchema = z.object({
   network: chainNetwork,
   domain: z.number().int().min(0).max(4_294_967_295).describe('CCTP domain of the chain (uint32)'),
   rpcUrls: z
-    .array(rpcUrl)
+    .array(httpUrl)
     .default([])
     .describe(
       'http(s) JSON-RPC URLs, tried in order (viem `fallback`); accepted inline for local use, but RPC URLs carry provider keys, so production gives them through `INDEXER_RPC_URLS_<NAME>` or `INDEXER_RPC_URLS_FILE`',
@@ -108,28 +109,18 @@ const ChainInputSchema = z.object({
 });
 
 /**
- * One indexed EVM chain, with Circle's mainnet contracts filled in where not given.
- * Issues: a chain without known defaults that does not name its Circle contracts and USDC.
+ * One indexed EVM chain, with Circle's mainnet contracts filled in where not given (by domain,
+ * circle-contracts.ts). Fails validation when a chain without known defaults (not mainnet, or a
+ * domain without them) does not name its Circle contracts and USDC.
  */
 export const ChainConfigSchema = ChainInputSchema.transform((chain, ctx) => {
-  const defaults = chain.network === 'mainnet' ? mainnetCircleContracts(chain.domain) : undefined;
-  const tokenMessengers = chain.tokenMessengers ?? defaults?.tokenMessengers;
-  const messageTransmitters = chain.messageTransmitters ?? defaults?.messageTransmitters;
-  const usdc = chain.usdc ?? defaults?.usdc;
-  if (!tokenMessengers || !messageTransmitters || !usdc) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `no known Circle contracts for ${chain.network} domain ${chain.domain}: set tokenMessengers, messageTransmitters and usdc`,
-    });
-    return z.NEVER;
-  }
-  return {
-    ...chain,
-    family: 'evm' as const,
-    tokenMessengers: [...tokenMessengers],
-    messageTransmitters: [...messageTransmitters],
-    usdc,
-  };
+  const filled = fillMainnetDefaults(chain, ctx, {
+    fields: ['tokenMessengers', 'messageTransmitters', 'usdc'],
+    mainnet: (c) => mainnetCircleContracts(c.domain),
+    what: 'Circle contracts',
+    label: (c) => `${c.network} domain ${c.domain}`,
+  });
+  return filled === undefined ? z.NEVER : { ...filled, family: 'evm' as const };
 });
 
 /** One indexed chain, validated. */
@@ -225,7 +216,7 @@ export const indexerPreSchemaVariables = {
       'path of a file holding the `INDEXER_CHAINS` JSON (a mounted ConfigMap); instead of it',
     ),
   'INDEXER_RPC_URLS_<NAME>': envList()
-    .pipe(z.array(rpcUrl).min(1))
+    .pipe(z.array(httpUrl).min(1))
     .optional()
     .describe('comma-separated http(s) RPC URLs of the chain named NAME (from a Secret)'),
   INDEXER_RPC_URLS_FILE: z
@@ -307,7 +298,7 @@ function withEndpointVariables(
   return JSON.stringify(entries);
 }
 
-const rpcFileSchema = z.record(z.string(), z.array(rpcUrl).min(1));
+const rpcFileSchema = z.record(z.string(), z.array(httpUrl).min(1));
 
 const readText = (variable: string, path: string, issues: string[]): string | undefined => {
   try {

@@ -10,7 +10,8 @@
  * src/queries/indexer.sql by test/queries.int.test.ts.
  */
 import { keccak256, type Hex } from 'viem';
-import { recordsetJson, type Queryable, type Session } from '../db/statements.js';
+import { insertRecordset, recordsetInsertSql } from '../db/recordset-insert.js';
+import type { Queryable, Session } from '../db/statements.js';
 import { moveCursor, type ChainKey, type Cursor } from './cursor.js';
 import type { TransferRow } from './decode.js';
 
@@ -324,22 +325,26 @@ const RECEIVED_COLUMNS = [
  * stored keeps its row and takes the new block fields (a log re-included in another block).
  * Returns each row's id and whether it was inserted.
  */
-const INSERT_TRANSFERS_SQL = `insert into transactions (${TRANSFER_COLUMNS.join(', ')})
-  select ${TRANSFER_COLUMNS.join(', ')} from jsonb_populate_recordset(null::transactions, $1::jsonb)
-  on conflict (network, source_domain, source_tx_hash, log_index) do update
+const INSERT_TRANSFERS_SQL = recordsetInsertSql(
+  'transactions',
+  TRANSFER_COLUMNS,
+  `on conflict (network, source_domain, source_tx_hash, log_index) do update
      set block_number = excluded.block_number, block_hash = excluded.block_hash,
          created_at = excluded.created_at, confirmed = excluded.confirmed
    where (transactions.block_hash, transactions.created_at, transactions.confirmed)
          is distinct from (excluded.block_hash, excluded.created_at, excluded.confirmed)
-  returning id::text, (xmax = 0) as inserted`;
+  returning id::text, (xmax = 0) as inserted`,
+);
 
 /** Inserts the receipts of `$1` (a JSON array); a receipt already stored takes the new fields. */
-const INSERT_RECEIVED_SQL = `insert into cctp_received (${RECEIVED_COLUMNS.join(', ')})
-  select ${RECEIVED_COLUMNS.join(', ')} from jsonb_populate_recordset(null::cctp_received, $1::jsonb)
-  on conflict (network, destination_domain, tx_hash, log_index) do update
+const INSERT_RECEIVED_SQL = recordsetInsertSql(
+  'cctp_received',
+  RECEIVED_COLUMNS,
+  `on conflict (network, destination_domain, tx_hash, log_index) do update
      set block_number = excluded.block_number, block_hash = excluded.block_hash,
          mint_amount = excluded.mint_amount, fee_executed = excluded.fee_executed,
-         received_at = excluded.received_at`;
+         received_at = excluded.received_at`,
+);
 
 /**
  * Writes a batch and moves the cursor in one transaction. Re-writing the same logs changes
@@ -358,20 +363,15 @@ export async function writeBatch(db: Session, batch: Batch): Promise<number> {
       batch.safeBlock,
       batch.confirmedTime,
     );
-    let inserted = 0;
-    const ids: string[] = [];
-    for (let i = 0; i < batch.transfers.length; i += INSERT_CHUNK_ROWS) {
-      const rows = await tx.rows<{ id: string; inserted: boolean }>(INSERT_TRANSFERS_SQL, [
-        recordsetJson(batch.transfers.slice(i, i + INSERT_CHUNK_ROWS)),
-      ]);
-      inserted += rows.filter((r) => r.inserted).length;
-      ids.push(...rows.map((r) => r.id));
-    }
-    for (let i = 0; i < batch.received.length; i += INSERT_CHUNK_ROWS) {
-      await tx.execute(INSERT_RECEIVED_SQL, [
-        recordsetJson(batch.received.slice(i, i + INSERT_CHUNK_ROWS)),
-      ]);
-    }
+    const { returned } = await insertRecordset<{ id: string; inserted: boolean }>(
+      tx,
+      INSERT_TRANSFERS_SQL,
+      batch.transfers,
+      INSERT_CHUNK_ROWS,
+    );
+    const inserted = returned.filter((r) => r.inserted).length;
+    const ids = returned.map((r) => r.id);
+    await insertRecordset(tx, INSERT_RECEIVED_SQL, batch.received, INSERT_CHUNK_ROWS);
     await tx.execute(
       `update transactions set confirmed = true
         where network = $1 and source_domain = $2 and log_index is not null and not confirmed

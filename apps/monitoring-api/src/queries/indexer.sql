@@ -116,7 +116,7 @@ select id from transactions
       where network = $1 and source_tx_hash = $2 and source_domain = $3 and log_index is not null
       order by log_index;
 
--- indexedRecordsOf
+-- deferAttestationCheck
 update transactions set iris_next_at = now() + make_interval(secs => $4)
       where network = $1 and source_tx_hash = $2 and source_domain = $3
         and log_index is not null and not attested;

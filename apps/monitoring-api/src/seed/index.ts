@@ -31,13 +31,28 @@ export interface SeedOptions {
 
 /** Counts and timings of a seed run. */
 export interface SeedResult {
+  /** Transfer records written (both networks). */
   readonly transactions: number;
+  /** Users written (0 when none were asked for). */
   readonly users: number;
+  /** Time spent writing the transfers, milliseconds (rounded). */
   readonly transactionsMs: number;
+  /** Time spent writing the users and recomputing the ranks, milliseconds (rounded). */
   readonly usersMs: number;
 }
 
-/** Writes demo data into a migrated database. */
+/**
+ * Writes demo data into a migrated database (docs/architecture.md "Services and processes", the
+ * Seed row; docs/decisions.md "D311. The seeded share of pending transfers"): the transfers of
+ * `options` generated from `options.seed` (seed/transactions.ts), by batched INSERTs on `db` or
+ * COPY over a connection of its own to `options.url`, then, when `options.users` > 0, the users
+ * with their wallets, points, referrals and NFT stakes and the stored ranks (seed/users.ts). Not one
+ * transaction: what was written before a failure stays.
+ *
+ * @returns the counts written and the time each part took ({@link SeedResult}).
+ * @throws Error when `method` is `copy` without `url`; the database errors of the writes (e.g. a
+ *         unique violation when the users of the seed are already there).
+ */
 export async function seedDemoData(db: Session, options: SeedOptions): Promise<SeedResult> {
   const rng = createRng(options.seed);
   const records = generateTransactions(rng.fork('transactions'), {

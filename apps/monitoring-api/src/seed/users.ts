@@ -192,6 +192,9 @@ async function insertWalletBatch(
  * a migrated database, then recomputes the stored ranks.
  *
  * @returns the number of users written.
+ * @throws the database errors of the writes (the batches before stay written; e.g. a unique
+ *         violation when a generated username or wallet is already there), and those of
+ *         {@link recomputeRanks}.
  */
 export async function seedUsers(db: Session, rng: Rng, options: SeedUsersOptions): Promise<number> {
   const suffix = options.usernameSuffix ?? DEFAULT_USERNAME_SUFFIX;

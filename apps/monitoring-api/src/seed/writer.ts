@@ -1,6 +1,6 @@
 /**
  * Writes generated records: batched INSERTs of a JSON array of rows expanded against the table's
- * row type (works everywhere, also on the embedded PGlite; the idiom of indexer/store.ts), or COPY
+ * row type (db/recordset-insert.ts; works everywhere, also on the embedded PGlite), or COPY
  * FROM STDIN through pg-copy-streams for millions of rows on a real server.
  * Both go through the table's triggers, so rollups and sender counts are exact afterwards.
  */
@@ -8,7 +8,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { recordsetJson, type Queryable } from '../db/statements.js';
+import { insertRecordset, recordsetInsertSql } from '../db/recordset-insert.js';
+import type { Queryable } from '../db/statements.js';
 import type { SeedTransaction } from './transactions.js';
 
 /** Column order of both writers. */
@@ -37,8 +38,7 @@ const COLUMNS = [
 ] as const satisfies readonly (keyof SeedTransaction)[];
 
 /** Inserts the records of `$1` (a JSON array of {@link COLUMNS} objects). */
-const INSERT_SQL = `insert into transactions (${COLUMNS.join(', ')})
-  select ${COLUMNS.join(', ')} from jsonb_populate_recordset(null::transactions, $1::jsonb)`;
+const INSERT_SQL = recordsetInsertSql('transactions', COLUMNS);
 
 /**
  * Inserts `records` in INSERTs of `batchSize` rows.
@@ -51,20 +51,11 @@ export async function insertTransactions(
   records: Iterable<SeedTransaction>,
   batchSize = 1_000,
 ): Promise<number> {
-  let batch: Record<string, unknown>[] = [];
-  let written = 0;
-  const flush = async () => {
-    if (batch.length === 0) return;
-    await db.execute(INSERT_SQL, [recordsetJson(batch)]);
-    written += batch.length;
-    batch = [];
+  const rows = function* () {
+    for (const record of records)
+      yield Object.fromEntries(COLUMNS.map((column) => [column, record[column]]));
   };
-  for (const record of records) {
-    batch.push(Object.fromEntries(COLUMNS.map((column) => [column, record[column]])));
-    if (batch.length >= batchSize) await flush();
-  }
-  await flush();
-  return written;
+  return (await insertRecordset(db, INSERT_SQL, rows(), batchSize)).sent;
 }
 
 /** One value in COPY text format (values are alphanumeric: no escaping needed). */
@@ -145,7 +136,9 @@ export async function copyTransactions(
  * database, so they stay those of the migrations. Run it on a handle without a statement timeout
  * (an index build over millions of rows takes a while).
  *
- * @throws database errors (the indexes dropped so far are rebuilt first).
+ * @returns what `load` returns.
+ * @throws the error of a drop or of `load`, else the first error of a rebuild: every index dropped
+ *         is rebuilt (each attempted even when another fails) before anything is thrown.
  */
 export async function withIndexesDeferred<T>(db: Queryable, load: () => Promise<T>): Promise<T> {
   const indexes = await db.rows<{ indexname: string; indexdef: string }>(
@@ -154,11 +147,25 @@ export async function withIndexesDeferred<T>(db: Queryable, load: () => Promise<
       where i.schemaname = current_schema() and i.tablename = 'transactions'
         and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
   );
-  for (const index of indexes)
-    await db.execute(`drop index ${pg.escapeIdentifier(index.indexname)}`);
+  const dropped: string[] = [];
+  const errors: unknown[] = [];
+  let result: T | undefined;
   try {
-    return await load();
-  } finally {
-    for (const index of indexes) await db.execute(index.indexdef);
+    for (const index of indexes) {
+      await db.execute(`drop index ${pg.escapeIdentifier(index.indexname)}`);
+      dropped.push(index.indexdef);
+    }
+    result = await load();
+  } catch (err) {
+    errors.push(err);
   }
+  for (const definition of dropped) {
+    try {
+      await db.execute(definition);
+    } catch (err) {
+      errors.push(err);
+    }
+  }
+  if (errors.length > 0) throw errors[0];
+  return result as T;
 }

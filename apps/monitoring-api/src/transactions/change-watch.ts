@@ -35,7 +35,10 @@ export interface ChangeListeners {
    * then on reaches the listeners (in `seq` order, across reconnects and relay gaps).
    */
   readonly delivering: boolean;
-  /** Calls `listener` with each batch of mainnet changes delivered; returns its removal. */
+  /**
+   * Calls `listener` with each batch of mainnet changes delivered (an exception it throws is
+   * logged and goes no further); returns its removal.
+   */
   listen(listener: (events: readonly ChangeEvent[]) => void): () => void;
 }
 
@@ -45,9 +48,15 @@ export interface ChangeWatch {
    * Whether none of the records of `sourceTxHashes` changed at or after `since` (app-clock epoch
    * ms), known from this replica's changes when it received every change since then, else from
    * the changes in Redis (see the module comment); false when neither can tell (no Redis, or
-   * Redis fails). Never rejects.
+   * Redis fails). After {@link ChangeWatch.close}, from Redis alone. Never rejects.
    */
   unchangedSince(sourceTxHashes: readonly string[], since: number): Promise<boolean>;
+  /**
+   * Stops listening to the source and forgets the changes seen, so the watch holds neither a
+   * listener of the live feed nor its cache (call it when the app that owns the watch is done;
+   * the live feed outlives it). Idempotent.
+   */
+  close(): void;
 }
 
 /**
@@ -59,6 +68,8 @@ export function createChangeWatch(source: ChangeListeners, clock: Clock, kv: KvS
   const sharedKey = (hash: string) => `feed:changed:${hash}`;
   /** Changes before this time may have been missed; undefined until the source delivers. */
   let receivingSince: number | undefined;
+  /** Set by `close()`: this replica's changes are no longer received, only Redis can tell. */
+  let closed = false;
   const changed = new LRUCache<string, number>({
     max: MAX_WATCHED_RECORDS,
     dispose: (at, _hash, reason) => {
@@ -68,7 +79,7 @@ export function createChangeWatch(source: ChangeListeners, clock: Clock, kv: KvS
       }
     },
   });
-  source.listen((events) => {
+  const stopListening = source.listen((events) => {
     const now = clock();
     for (const event of events) {
       changed.set(event.sourceTxHash, now);
@@ -89,9 +100,11 @@ export function createChangeWatch(source: ChangeListeners, clock: Clock, kv: KvS
   if (source.delivering) receivingSince = clock();
   return {
     async unchangedSince(sourceTxHashes, since) {
-      if (receivingSince === undefined && source.delivering) receivingSince = clock();
-      if (!locallyUnchanged(sourceTxHashes, since)) return false;
-      if (receivingSince !== undefined && since >= receivingSince) return true;
+      if (!closed) {
+        if (receivingSince === undefined && source.delivering) receivingSince = clock();
+        if (!locallyUnchanged(sourceTxHashes, since)) return false;
+        if (receivingSince !== undefined && since >= receivingSince) return true;
+      }
       if (shared === undefined) return false;
       try {
         const times = await Promise.all(sourceTxHashes.map((h) => shared.get(sharedKey(h))));
@@ -99,6 +112,12 @@ export function createChangeWatch(source: ChangeListeners, clock: Clock, kv: KvS
       } catch {
         return false;
       }
+    },
+    close() {
+      stopListening();
+      closed = true;
+      receivingSince = undefined;
+      changed.clear();
     },
   };
 }

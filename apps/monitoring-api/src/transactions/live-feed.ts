@@ -91,7 +91,15 @@ export function createLiveFeed(options: {
   const listeners = new Set<(events: readonly ChangeEvent[]) => void>();
   const deliver = (events: readonly ChangeEvent[]) => {
     hub.publish(events);
-    for (const listener of listeners) listener(events);
+    // A failing listener is its own fault: it neither stops the others nor reaches the feed or
+    // the relay (whose delivery order it would break).
+    for (const listener of listeners) {
+      try {
+        listener(events);
+      } catch (err) {
+        options.logger.error({ err }, 'a listener of the live feed failed on a batch of changes');
+      }
+    }
   };
   const fanOut = options.kv?.kind === 'redis' ? options.kv : undefined;
   let relay: ChangeRelay | undefined;

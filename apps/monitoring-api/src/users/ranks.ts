@@ -23,6 +23,8 @@ export type RankUpdateCounts = Record<LeaderboardNetwork, number>;
  * written. The advisory lock is transaction scoped (`pg_advisory_xact_lock`).
  *
  * @returns how many users' ranks changed per network.
+ * @throws the database errors of the lock or the updates (the transaction is rolled back: the
+ *         stored ranks stay as they were), e.g. a statement timeout of the handle.
  */
 export async function recomputeRanks(db: Session): Promise<RankUpdateCounts> {
   return db.transaction(async (tx) => {

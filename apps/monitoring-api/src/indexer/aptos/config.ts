@@ -17,15 +17,22 @@
  * `startVersion` has no default.
  */
 import { z } from 'zod';
-import { chainName, chainNetwork, pollIntervalMs, requestTimeoutMs } from '../chain-fields.js';
+import { fillMainnetDefaults } from '../chain-defaults.js';
+import {
+  chainName,
+  chainNetwork,
+  httpUrl,
+  pollIntervalMs,
+  requestTimeoutMs,
+} from '../chain-fields.js';
 
 const aptosAddress = z
   .string()
   .regex(/^0x[0-9a-fA-F]{1,64}$/, 'must be a 0x-prefixed Aptos address (up to 32 bytes)')
   .transform((v) => `0x${v.slice(2).toLowerCase().padStart(64, '0')}`);
 
-const httpUrl = z
-  .url({ protocol: /^https?$/ })
+/** An http(s) base URL, its trailing slashes dropped. */
+const baseUrl = httpUrl
   .transform((v) => v.replace(/\/+$/, ''))
   .meta({ type: 'string', format: 'uri' });
 
@@ -41,10 +48,10 @@ const AptosChainInputSchema = z.object({
   name: chainName(false),
   network: chainNetwork,
   domain: z.number().int().min(0).max(4_294_967_295).default(9).describe('CCTP domain (Aptos: 9)'),
-  indexerUrl: httpUrl.describe(
+  indexerUrl: baseUrl.describe(
     'Indexer GraphQL endpoint (mainnet: `https://api.mainnet.aptoslabs.com/v1/graphql`); `INDEXER_APTOS_INDEXER_URL_<NAME>` fills it when set',
   ),
-  restUrl: httpUrl.describe(
+  restUrl: baseUrl.describe(
     'node REST API base, with its `/v1` (mainnet: `https://api.mainnet.aptoslabs.com/v1`); `INDEXER_APTOS_REST_URL_<NAME>` fills it when set',
   ),
   transferModules: z
@@ -88,28 +95,18 @@ const AptosChainInputSchema = z.object({
 });
 
 /**
- * One Aptos chain, with the mainnet addresses filled in where not given.
- * Issues: a testnet chain that does not name every address.
+ * One Aptos chain, with the mainnet addresses filled in where not given. Fails validation when a
+ * testnet chain does not name every address.
  */
-export const AptosChainSchema = AptosChainInputSchema.transform((chain, ctx) => {
-  const defaults = chain.network === 'mainnet' ? APTOS_MAINNET_MODULES : undefined;
-  const transferModules = chain.transferModules ?? defaults?.transferModules;
-  const tokenMessengerMinter = chain.tokenMessengerMinter ?? defaults?.tokenMessengerMinter;
-  const messageTransmitter = chain.messageTransmitter ?? defaults?.messageTransmitter;
-  if (!transferModules || !tokenMessengerMinter || !messageTransmitter) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `no default addresses for ${chain.network} Aptos: set transferModules, tokenMessengerMinter and messageTransmitter`,
-    });
-    return z.NEVER;
-  }
-  return {
-    ...chain,
-    transferModules: [...transferModules],
-    tokenMessengerMinter,
-    messageTransmitter,
-  };
-});
+export const AptosChainSchema = AptosChainInputSchema.transform(
+  (chain, ctx) =>
+    fillMainnetDefaults(chain, ctx, {
+      fields: ['transferModules', 'tokenMessengerMinter', 'messageTransmitter'],
+      mainnet: () => APTOS_MAINNET_MODULES,
+      what: 'addresses',
+      label: (c) => `${c.network} Aptos`,
+    }) ?? z.NEVER,
+);
 
 /** One Aptos chain, validated. */
 export type AptosChainConfig = z.infer<typeof AptosChainSchema>;

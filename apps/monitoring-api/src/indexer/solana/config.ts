@@ -10,13 +10,18 @@
  */
 import { isAddress } from '@solana/kit';
 import { z } from 'zod';
-import { chainName, chainNetwork, pollIntervalMs, requestTimeoutMs } from '../chain-fields.js';
+import { fillMainnetDefaults } from '../chain-defaults.js';
+import {
+  chainName,
+  chainNetwork,
+  httpUrl,
+  pollIntervalMs,
+  requestTimeoutMs,
+} from '../chain-fields.js';
 
 const base58Address = z
   .string()
   .refine((value): boolean => isAddress(value), 'must be a base58 Solana address (32 bytes)');
-
-const rpcUrl = z.url({ protocol: /^https?$/ });
 
 /** Mainnet program addresses (see the module comment for their sources). */
 const MAINNET_PROGRAMS = {
@@ -39,7 +44,7 @@ const SolanaChainInputSchema = z.object({
     .default(5)
     .describe('CCTP domain: 5, the only value (Solana mainnet and devnet)'),
   rpcUrls: z
-    .array(rpcUrl)
+    .array(httpUrl)
     .default([])
     .describe(
       'http(s) JSON-RPC URLs, each tried in turn, the list 3 times; better given through `INDEXER_RPC_URLS_<NAME>` or `INDEXER_RPC_URLS_FILE`, as for EVM',
@@ -90,35 +95,24 @@ const SolanaChainInputSchema = z.object({
 });
 
 /**
- * One Solana cluster, with the mainnet program addresses filled in where not given.
- * Issues: a testnet cluster that does not name every program.
+ * One Solana cluster, with the mainnet program addresses filled in where not given. Fails
+ * validation when a testnet cluster does not name every program.
  */
-export const SolanaChainConfigSchema = SolanaChainInputSchema.transform((chain, ctx) => {
-  const defaults = chain.network === 'mainnet' ? MAINNET_PROGRAMS : undefined;
-  const programs = {
-    transferProgram: chain.transferProgram ?? defaults?.transferProgram,
-    messageTransmitterV1: chain.messageTransmitterV1 ?? defaults?.messageTransmitterV1,
-    messageTransmitterV2: chain.messageTransmitterV2 ?? defaults?.messageTransmitterV2,
-    tokenMessengerMinterV1: chain.tokenMessengerMinterV1 ?? defaults?.tokenMessengerMinterV1,
-    tokenMessengerMinterV2: chain.tokenMessengerMinterV2 ?? defaults?.tokenMessengerMinterV2,
-  };
-  const missing = Object.entries(programs).filter(([, v]) => v === undefined);
-  if (missing.length > 0) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `no default programs for ${chain.network} Solana: set ${missing.map(([k]) => k).join(', ')}`,
-    });
-    return z.NEVER;
-  }
-  return {
-    ...chain,
-    transferProgram: programs.transferProgram!,
-    messageTransmitterV1: programs.messageTransmitterV1!,
-    messageTransmitterV2: programs.messageTransmitterV2!,
-    tokenMessengerMinterV1: programs.tokenMessengerMinterV1!,
-    tokenMessengerMinterV2: programs.tokenMessengerMinterV2!,
-  };
-});
+export const SolanaChainConfigSchema = SolanaChainInputSchema.transform(
+  (chain, ctx) =>
+    fillMainnetDefaults(chain, ctx, {
+      fields: [
+        'transferProgram',
+        'messageTransmitterV1',
+        'messageTransmitterV2',
+        'tokenMessengerMinterV1',
+        'tokenMessengerMinterV2',
+      ],
+      mainnet: () => MAINNET_PROGRAMS,
+      what: 'programs',
+      label: (c) => `${c.network} Solana`,
+    }) ?? z.NEVER,
+);
 
 /** One indexed Solana cluster, validated. */
 export type SolanaChainConfig = z.infer<typeof SolanaChainConfigSchema>;

@@ -8,7 +8,12 @@
  * `MintAndWithdraw` only when it is an `emit_cpi!` self-invocation of the configured Circle
  * program. A failed transaction (`meta.err` set) yields nothing.
  */
-import { getBase58Codec, getBase64Codec, getAddressCodec } from '@solana/kit';
+import {
+  getAddressCodec,
+  getBase58Codec,
+  getBase64Codec,
+  type ReadonlyUint8Array,
+} from '@solana/kit';
 import { keccak256, toHex } from 'viem';
 import { addressFromBytes32, isZero32, vmOfDomain } from '../addresses.js';
 import type { TransferRow } from '../decode.js';
@@ -24,7 +29,8 @@ import {
   transferArgsCodec,
   transferEventCodec,
   transferV2ArgsCodec,
-  type MintAndWithdrawEvent,
+  type MintAndWithdrawV1Event,
+  type MintAndWithdrawV2Event,
 } from '@ctss/solana-layouts';
 
 /** A compiled instruction as `getTransaction` (`json`) returns it. */
@@ -141,7 +147,8 @@ function invocations(tx: SolanaTransaction): Invocation[] {
   return ordered;
 }
 
-const hex32 = (bytes: Uint8Array) => toHex(bytes);
+/** `bytes` as 0x hex, lower case (a decoded byte field is read-only; viem takes a Uint8Array). */
+const hex = (bytes: ReadonlyUint8Array) => toHex(Uint8Array.from(bytes));
 
 /** What the origin decoder knows of the source chain. */
 export interface SolanaOrigin {
@@ -179,18 +186,20 @@ export function decodeSolanaTransfers(
     if (!origin.programs.transferPrograms.has(ix.program)) continue;
     const v2 = startsWith(ix.data, DISCRIMINATORS.transferV2);
     if (!v2 && !startsWith(ix.data, DISCRIMINATORS.transfer)) continue;
-    const args = (v2 ? transferV2ArgsCodec : transferArgsCodec).decode(ix.data.subarray(8));
+    const argBytes = ix.data.subarray(8);
+    const v2Args = v2 ? transferV2ArgsCodec.decode(argBytes) : undefined;
+    const args = v2Args ?? transferArgsCodec.decode(argBytes);
     const eventData = ix.logData.find((d) => startsWith(d, DISCRIMINATORS.transferEvent));
     if (!eventData) continue;
     const event = transferEventCodec.decode(eventData.subarray(8));
     const version: 1 | 2 = event.cctp_nonce === -1n ? 1 : 2;
     const destination = event.destination_domain;
     const vm = vmOfDomain(destination);
-    const owner = hex32(event.solana_owner);
+    const owner = hex(event.solana_owner);
     const recipient =
       vm === 'solana' && !isZero32(owner)
         ? addressFromBytes32(owner, vm)
-        : addressFromBytes32(hex32(event.recipient), vm);
+        : addressFromBytes32(hex(event.recipient), vm);
     const deposit = args.usdc_amount;
     out.push({
       messageAccount: event.cctp_message,
@@ -209,11 +218,11 @@ export function decodeSolanaTransfers(
         relayer_fee: deposit > event.amount ? deposit - event.amount : 0n,
         gas_drop_amount: event.gas_drop_amount,
         is_gas_drop_in_native: event.fee_is_native,
-        max_fee: version === 2 ? (args.max_fee ?? 0n) : 0n,
+        max_fee: version === 2 ? (v2Args?.max_fee ?? 0n) : 0n,
         version,
         cctp_nonce: null,
         message_hash: null,
-        min_finality_threshold: version === 2 ? (args.min_finality_threshold ?? null) : null,
+        min_finality_threshold: version === 2 ? (v2Args?.min_finality_threshold ?? null) : null,
         confirmed,
         created_at: createdAt,
       },
@@ -227,14 +236,17 @@ export function decodeSolanaTransfers(
  * uint64 at byte 12; docs/indexer.md "Events"). v2 messages carry nonce 0 at the source: Iris
  * assigns it, so v2 records keep both null until attested.
  */
-export function withMessage(row: TransferRow, message: Uint8Array | undefined): TransferRow {
+export function withMessage(
+  row: TransferRow,
+  message: ReadonlyUint8Array | undefined,
+): TransferRow {
   if (!message || row.version !== 1 || message.length < 20) return row;
   let nonce = 0n;
   for (let i = 12; i < 20; i++) nonce = (nonce << 8n) | BigInt(message[i]!);
-  return { ...row, cctp_nonce: nonce.toString(), message_hash: keccak256(toHex(message)) };
+  return { ...row, cctp_nonce: nonce.toString(), message_hash: keccak256(hex(message)) };
 }
 
-const uint = (bytes: Uint8Array, at: number, size: number): bigint => {
+const uint = (bytes: ReadonlyUint8Array, at: number, size: number): bigint => {
   let value = 0n;
   for (let i = at; i < at + size; i++) value = (value << 8n) | BigInt(bytes[i] ?? 0);
   return value;
@@ -259,7 +271,9 @@ export function decodeSolanaReceived(
   const slot = BigInt(tx.slot);
   const receivedAt = new Date(Number(tx.blockTime ?? 0) * 1000);
   const rows: ReceivedRow[] = [];
-  let mints: { version: 1 | 2; event: MintAndWithdrawEvent }[] = [];
+  let mints: (
+    { version: 1; event: MintAndWithdrawV1Event } | { version: 2; event: MintAndWithdrawV2Event }
+  )[] = [];
   for (const ix of invocations(tx)) {
     if (!startsWith(ix.data, EVENT_IX_TAG)) continue;
     const event = ix.data.subarray(8);
@@ -280,7 +294,8 @@ export function decodeSolanaReceived(
           ? 2
           : undefined;
     if (!version) continue;
-    const received = (version === 1 ? messageReceivedV1Codec : messageReceivedV2Codec).decode(body);
+    const received =
+      version === 1 ? messageReceivedV1Codec.decode(body) : messageReceivedV2Codec.decode(body);
     const burn = received.message_body;
     const burnOk = burn.length >= (version === 1 ? 132 : 228);
     const recipient = burnOk ? addressCodec.decode(burn.subarray(36, 68)) : undefined;
@@ -294,7 +309,7 @@ export function decodeSolanaReceived(
               m.version === version &&
               m.event.mint_recipient === recipient &&
               m.event.amount === amount - fee &&
-              (m.event.fee_collected ?? 0n) === fee,
+              (m.version === 2 ? m.event.fee_collected : 0n) === fee,
           )
       : undefined;
     mints = [];
@@ -303,7 +318,8 @@ export function decodeSolanaReceived(
       destination_domain: destination.domain,
       source_domain: received.source_domain,
       version,
-      nonce: version === 1 ? String(received.nonce) : toHex(received.nonce).toLowerCase(),
+      // v1: a u64 (decimal); v2: bytes32 (hex).
+      nonce: typeof received.nonce === 'bigint' ? String(received.nonce) : hex(received.nonce),
       tx_hash: signature,
       log_index: rows.length,
       block_number: slot,

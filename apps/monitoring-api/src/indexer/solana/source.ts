@@ -22,6 +22,7 @@ import {
   messageSentV1Codec,
   startsWith,
   usedNonceAddress,
+  type MessageSentV1Account,
 } from '@ctss/solana-layouts';
 import type { Session } from '../../db/statements.js';
 import type { TickResult } from '../chain-indexer.js';
@@ -232,7 +233,7 @@ export class SolanaSource implements IndexerSource {
       v1.map((t) => t.messageAccount),
       commitment,
     );
-    const messages = new Map<string, Uint8Array>();
+    const messages = new Map<string, MessageSentV1Account['message']>();
     v1.forEach((t, i) => {
       const bytes = data[i];
       if (bytes && startsWith(bytes, DISCRIMINATORS.messageSent)) {

@@ -17,7 +17,14 @@
  * so `startCheckpoint` has no default.
  */
 import { z } from 'zod';
-import { chainName, chainNetwork, pollIntervalMs, requestTimeoutMs } from '../chain-fields.js';
+import { fillMainnetDefaults } from '../chain-defaults.js';
+import {
+  chainName,
+  chainNetwork,
+  httpUrl,
+  pollIntervalMs,
+  requestTimeoutMs,
+} from '../chain-fields.js';
 
 const suiId = z
   .string()
@@ -36,11 +43,9 @@ const SuiChainInputSchema = z.object({
   name: chainName(false),
   network: chainNetwork,
   domain: z.number().int().min(0).max(4_294_967_295).default(8).describe('CCTP domain (Sui: 8)'),
-  graphqlUrl: z
-    .url({ protocol: /^https?$/ })
-    .describe(
-      'Sui GraphQL RPC endpoint (mainnet: `https://graphql.mainnet.sui.io/graphql`); `INDEXER_SUI_GRAPHQL_URL_<NAME>` fills it when set',
-    ),
+  graphqlUrl: httpUrl.describe(
+    'Sui GraphQL RPC endpoint (mainnet: `https://graphql.mainnet.sui.io/graphql`); `INDEXER_SUI_GRAPHQL_URL_<NAME>` fills it when set',
+  ),
   transferPackages: z
     .array(suiId)
     .min(1)
@@ -82,30 +87,18 @@ const SuiChainInputSchema = z.object({
 });
 
 /**
- * One Sui chain, with the mainnet package ids filled in where not given.
- * Issues: a testnet chain that does not name every package.
+ * One Sui chain, with the mainnet package ids filled in where not given. Fails validation when a
+ * testnet chain does not name every package.
  */
-export const SuiChainSchema = SuiChainInputSchema.transform((chain, ctx) => {
-  const defaults = chain.network === 'mainnet' ? SUI_MAINNET_PACKAGES : undefined;
-  const transferPackages = chain.transferPackages ?? defaults?.transferPackages;
-  const tokenMessengerMinterPackage =
-    chain.tokenMessengerMinterPackage ?? defaults?.tokenMessengerMinterPackage;
-  const messageTransmitterPackage =
-    chain.messageTransmitterPackage ?? defaults?.messageTransmitterPackage;
-  if (!transferPackages || !tokenMessengerMinterPackage || !messageTransmitterPackage) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `no default packages for ${chain.network} Sui: set transferPackages, tokenMessengerMinterPackage and messageTransmitterPackage`,
-    });
-    return z.NEVER;
-  }
-  return {
-    ...chain,
-    transferPackages: [...transferPackages],
-    tokenMessengerMinterPackage,
-    messageTransmitterPackage,
-  };
-});
+export const SuiChainSchema = SuiChainInputSchema.transform(
+  (chain, ctx) =>
+    fillMainnetDefaults(chain, ctx, {
+      fields: ['transferPackages', 'tokenMessengerMinterPackage', 'messageTransmitterPackage'],
+      mainnet: () => SUI_MAINNET_PACKAGES,
+      what: 'packages',
+      label: (c) => `${c.network} Sui`,
+    }) ?? z.NEVER,
+);
 
 /** One Sui chain, validated. */
 export type SuiChainConfig = z.infer<typeof SuiChainSchema>;
