@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { graphql, type GraphQLSchema } from 'graphql';
 
 /** A JSON answer: HTTP status and the body (serialized with `JSON.stringify`). */
-export interface JsonAnswer {
+interface JsonAnswer {
   readonly status: number;
   readonly body: unknown;
 }

@@ -155,7 +155,7 @@ export async function startIndexerProcess(o: {
 }
 
 /** When a watched record was first read, `performance.now()` ms. */
-export interface Arrival {
+interface Arrival {
   /** First read in `transactions`. */
   readonly inAt?: number;
   /** First read with `confirmed = true`. */

@@ -15,7 +15,7 @@ export async function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** A transfer a sending loop sent. */
-export interface Sent {
+interface Sent {
   /** Its origin transaction (0x hash, or a base58 Solana signature), followed to settlement. */
   readonly hash: string;
   /** What the demo logs about it. */
