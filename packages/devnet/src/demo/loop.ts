@@ -4,14 +4,15 @@
  * (solana.ts): one transfer every interval, each followed to settlement (track.ts), a failed send
  * counted and logged, the loop going on.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { CtssClient } from '@ctss/sdk';
 import { followTransfer } from './track.js';
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Waits `ms` milliseconds, or less once `signal` is aborted (seen within 100 ms). */
+/** Waits `ms` milliseconds (none when not positive), or until `signal` is aborted. */
 export async function pause(ms: number, signal: AbortSignal): Promise<void> {
-  for (let waited = 0; waited < ms && !signal.aborted; waited += 100) await sleep(100);
+  if (ms <= 0 || signal.aborted) return;
+  // node:timers/promises rejects with an AbortError when the signal aborts the wait.
+  await delay(ms, undefined, { signal }).catch(() => undefined);
 }
 
 /** A transfer a sending loop sent. */
