@@ -29,6 +29,7 @@ import { runMoveBench } from './move.js';
 import { parseIndexerOptions, USAGE, type Family, type IndexerBenchOptions } from './options.js';
 import {
   backfillTimeoutMs,
+  headLatencies,
   pollArrivals,
   startIndexerProcess,
   type RunningIndexer,
@@ -148,14 +149,14 @@ async function runEvm(o: IndexerBenchOptions): Promise<{
     } finally {
       await arrivals.stop();
     }
-    const inFeed: number[] = [];
-    const confirmed: number[] = [];
-    for (const s of samples) {
-      const { inAt, confirmedAt } = arrivals.arrival(s.hash);
-      if (inAt !== undefined) inFeed.push(inAt - s.minedAt);
-      const atDepth = minedAt.get(s.block + o.confirmations);
-      if (confirmedAt !== undefined && atDepth !== undefined) confirmed.push(confirmedAt - atDepth);
-    }
+    const { inFeed, confirmed } = headLatencies(
+      arrivals,
+      samples.map((s) => ({
+        id: s.hash,
+        shownAt: s.minedAt,
+        finalAt: minedAt.get(s.block + o.confirmations),
+      })),
+    );
     return {
       backfill: { transfers: o.transfers, blocks: o.blocks, seconds, transfersPerSecond: rate },
       inFeed,

@@ -25,7 +25,12 @@ import {
 } from '@ctss/devnet/move';
 import type { Hex } from 'viem';
 import type { IndexerBenchOptions } from './options.js';
-import { pollArrivals, startIndexerProcess, type RunningIndexer } from './process.js';
+import {
+  headLatencies,
+  pollArrivals,
+  startIndexerProcess,
+  type RunningIndexer,
+} from './process.js';
 
 const TRANSFER_EVERY_MS = 250;
 const DESTINATION_MESSENGER = '0x00000000000000000000000000000000000e0e01' as Hex;
@@ -145,10 +150,10 @@ async function headLatency(
   } finally {
     await arrivals.stop();
   }
-  return timed.flatMap((s) => {
-    const { inAt } = arrivals.arrival(s.id);
-    return inAt === undefined ? [] : [inAt - s.appearedAt];
-  });
+  return headLatencies(
+    arrivals,
+    timed.map((s) => ({ id: s.id, shownAt: s.appearedAt })),
+  ).inFeed;
 }
 
 /**

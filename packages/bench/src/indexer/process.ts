@@ -162,6 +162,35 @@ interface Arrival {
   readonly confirmedAt?: number;
 }
 
+/** A timed transfer of a head-latency row: its origin id and the times its latencies start from. */
+export interface HeadSample {
+  /** Its `source_tx_hash` as the indexer writes it. */
+  readonly id: string;
+  /** When the chain showed it (block mined, slot landed, event served), `performance.now()` ms. */
+  readonly shownAt: number;
+  /** When it became final on the chain, `performance.now()` ms; undefined: not (yet) final. */
+  readonly finalAt?: number | undefined;
+}
+
+/**
+ * The head latencies of `samples`, ms: from shown to first read (`inFeed`), and from final to
+ * first read confirmed (`confirmed`); a sample not read (or not final) adds nothing.
+ */
+export function headLatencies(
+  arrivals: ArrivalPoller,
+  samples: readonly HeadSample[],
+): { inFeed: number[]; confirmed: number[] } {
+  const inFeed: number[] = [];
+  const confirmed: number[] = [];
+  for (const s of samples) {
+    const { inAt, confirmedAt } = arrivals.arrival(s.id);
+    if (inAt !== undefined) inFeed.push(inAt - s.shownAt);
+    if (confirmedAt !== undefined && s.finalAt !== undefined)
+      confirmed.push(confirmedAt - s.finalAt);
+  }
+  return { inFeed, confirmed };
+}
+
 /** The head-latency reader of `transactions` ({@link pollArrivals}). */
 export interface ArrivalPoller {
   /** Watches the record of origin transaction `id` (its `source_tx_hash`, as the indexer writes it). */

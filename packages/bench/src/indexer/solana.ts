@@ -13,7 +13,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildSolanaTransfer, evmRecipient32, startFakeIris, startLocalSolana } from '@ctss/devnet';
 import type { IndexerBenchOptions } from './options.js';
-import { pollArrivals, startIndexerProcess, type RunningIndexer } from './process.js';
+import {
+  headLatencies,
+  pollArrivals,
+  startIndexerProcess,
+  type RunningIndexer,
+} from './process.js';
 
 const SLOT_EVERY_MS = 250;
 const FINALIZED_BEHIND = 2;
@@ -103,14 +108,14 @@ export async function runSolanaBench(
     } finally {
       await arrivals.stop();
     }
-    const inFeed: number[] = [];
-    const confirmed: number[] = [];
-    for (const s of samples) {
-      const { inAt, confirmedAt } = arrivals.arrival(s.signature);
-      if (inAt !== undefined) inFeed.push(inAt - s.landedAt);
-      const final = finalizedAt.get(s.slot);
-      if (confirmedAt !== undefined && final !== undefined) confirmed.push(confirmedAt - final);
-    }
+    const { inFeed, confirmed } = headLatencies(
+      arrivals,
+      samples.map((s) => ({
+        id: s.signature,
+        shownAt: s.landedAt,
+        finalAt: finalizedAt.get(s.slot),
+      })),
+    );
     return {
       backfill: { transfers: o.solanaTransfers, seconds, transfersPerSecond: rate },
       head: { boundMs: o.pollMs + 1000, samples: o.samples, inFeed, confirmed },
