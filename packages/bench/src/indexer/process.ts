@@ -163,7 +163,7 @@ interface Arrival {
 }
 
 /** A timed transfer of a head-latency row: its origin id and the times its latencies start from. */
-export interface HeadSample {
+interface HeadSample {
   /** Its `source_tx_hash` as the indexer writes it. */
   readonly id: string;
   /** When the chain showed it (block mined, slot landed, event served), `performance.now()` ms. */
