@@ -221,3 +221,62 @@ describe('a replica started after the pending page was kept', () => {
     60_000,
   );
 });
+
+describe('a change lost to the change log retention', () => {
+  const start = START - 72 * HOUR;
+  const path = `/transactionsmainnet?limit=100&start_time=${start}&end_time=${start + HOUR}`;
+  const hash = `0x${'9'.repeat(64)}`;
+  const filler = `0x${'a'.repeat(64)}`;
+
+  it('makes every replica render the kept pending page again instead of vouching for it', async () => {
+    await insertAll(db.database, [
+      aTransaction({ created_at: new Date((start + 60) * 1000) }),
+      aTransaction({
+        source_tx_hash: hash,
+        created_at: new Date((start + 30) * 1000),
+        destination_tx_status: 'pending',
+        destination_tx_hash: null,
+      }),
+      aTransaction({ source_tx_hash: filler, created_at: new Date((START + 90) * 1000) }),
+    ]);
+    await caughtUp(a);
+    await caughtUp(b);
+    for (const app of [a, b]) app.advance(CHANGE_GRACE_MS + 1);
+    for (const app of [a, b]) {
+      const kept = await request(app.base).get(path);
+      expect(kept.headers['cache-control']).toBe(PENDING_CLOSED_PAGE_CACHE_CONTROL);
+      const queries = app.queries();
+      await request(app.base).get(path);
+      expect(app.queries()).toBe(queries);
+    }
+
+    // One commit: the record settles, the retention deletes the log's oldest positions (that
+    // change among them) before any live feed read it, and a later change follows. The log is
+    // written by triggers deferred to the commit; `set constraints all immediate` writes the
+    // first change's position before the deletion.
+    await db.knex.transaction(async (trx) => {
+      await trx('transactions')
+        .where({ source_tx_hash: hash })
+        .update({ destination_tx_status: 'success', destination_tx_hash: `0x${'b'.repeat(64)}` });
+      await trx.raw('set constraints all immediate');
+      await trx.raw('delete from transaction_changes');
+      await trx('transactions')
+        .where({ source_tx_hash: filler })
+        .update({ has_attestation_error: true });
+    });
+    await caughtUp(a);
+    await caughtUp(b);
+    // A renders the page again; B too, or with Redis takes A's new rendering from it.
+    for (const [app, rendered] of [
+      [a, 1],
+      [b, process.env.REDIS_URL ? 0 : 1],
+    ] as const) {
+      const queries = app.queries();
+      const res = await request(app.base).get(path);
+      expect(app.queries()).toBe(queries + rendered);
+      expect(res.headers['cache-control']).toBe(CLOSED_WINDOW_CACHE_CONTROL);
+      const record = (res.body as Page).transactions.find((r) => r.source_tx_hash === hash);
+      expect(record?.destination_tx_status).toBe('success');
+    }
+  }, 60_000);
+});

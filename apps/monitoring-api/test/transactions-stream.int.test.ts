@@ -321,6 +321,67 @@ describe('GET /transactionsmainnet/stream', () => {
     }
   });
 
+  it("when the change log's retention deleted a change before the leader read it, then no replica's watch vouches for a time before the loss", async () => {
+    const watchKv = redisStore(uniquePrefix());
+    const watches = [a, b].map((i) => createChangeWatch(i.live.changes, Date.now, watchKv));
+    /** Resolves with the first batch an instance delivers with `missed` set. */
+    const missedOn = (instance: Instance) =>
+      new Promise<readonly string[]>((resolve) => {
+        const stop = instance.live.changes.listen((events, missed) => {
+          if (!missed) return;
+          stop();
+          resolve(events.map((e) => e.sourceTxHash));
+        });
+      });
+    try {
+      const stuck = aTransaction({ destination_tx_status: 'pending' });
+      const other = aTransaction({ destination_tx_status: 'pending' });
+      const seen = Promise.all([
+        delivered(a, other.source_tx_hash),
+        delivered(b, other.source_tx_hash),
+      ]);
+      await insertAll(db.database, [stuck, other]);
+      await seen;
+      // Past the millisecond in which the watches stamped the inserts.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const since = Date.now();
+      for (const watch of watches)
+        expect(await watch.unchangedSince([stuck.source_tx_hash], since)).toBe(true);
+
+      const lost = Promise.all([missedOn(a), missedOn(b)]);
+      // One commit: the stuck record's change, the retention's deletion of the log's oldest
+      // positions (its change among them) before any reader saw it, and a later change. The log
+      // is written by triggers deferred to the commit; `set constraints all immediate` writes
+      // the first change's position before the deletion.
+      await db.knex.transaction(async (trx) => {
+        await trx('transactions')
+          .where({ source_tx_hash: stuck.source_tx_hash })
+          .update({ destination_tx_status: 'success' });
+        await trx.raw('set constraints all immediate');
+        await trx.raw('delete from transaction_changes');
+        await trx('transactions')
+          .where({ source_tx_hash: other.source_tx_hash })
+          .update({ destination_tx_status: 'success' });
+      });
+      // The leader read the gap from the log; the follower learned it from the leader's message.
+      expect(await lost).toEqual([[other.source_tx_hash], [other.source_tx_hash]]);
+      for (const watch of watches)
+        expect(await watch.unchangedSince([stuck.source_tx_hash], since)).toBe(false);
+      // A replica that starts later reads the loss from Redis.
+      const later = createChangeWatch(
+        { delivering: false, listen: () => () => undefined },
+        Date.now,
+        watchKv,
+      );
+      expect(await later.unchangedSince([stuck.source_tx_hash], since)).toBe(false);
+      expect(await later.unchangedSince([stuck.source_tx_hash], Date.now() + 1)).toBe(true);
+      later.close();
+    } finally {
+      for (const watch of watches) watch.close();
+      await watchKv.close();
+    }
+  });
+
   it('when 1,000 clients listen, then each receives the event', async () => {
     const sender = hexId(40);
     const clients: SseStream[] = [];

@@ -51,19 +51,30 @@ interface WireEvent extends Omit<ChangeEvent, 'seq'> {
   readonly seq: string;
 }
 
-/** One message of the channel: the log positions after `from` up to `through`, and their changes. */
+/**
+ * One message of the channel: the log positions after `from` up to `through`, their changes, and
+ * `missed` when the leader found positions right after `from` already deleted by the log's
+ * retention (changes.ts `onChanges`).
+ */
 interface WireBatch {
   readonly from: string;
   readonly through: string;
   readonly events: readonly WireEvent[];
+  readonly missed?: true;
 }
 
 /** The message of a batch (JSON text). */
-function encode(from: bigint, through: bigint, events: readonly ChangeEvent[]): string {
+function encode(
+  from: bigint,
+  through: bigint,
+  events: readonly ChangeEvent[],
+  missed: boolean,
+): string {
   const batch: WireBatch = {
     from: from.toString(),
     through: through.toString(),
     events: events.map((e) => ({ ...e, seq: e.seq.toString() })),
+    ...(missed ? { missed: true } : {}),
   };
   return JSON.stringify(batch);
 }
@@ -80,7 +91,7 @@ function isWireEvent(value: unknown): value is WireEvent {
 /** A message as a batch; undefined when it is not one (a foreign publisher on the channel). */
 function decode(
   text: string,
-): { from: bigint; through: bigint; events: ChangeEvent[] } | undefined {
+): { from: bigint; through: bigint; events: ChangeEvent[]; missed: boolean } | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -88,7 +99,7 @@ function decode(
     return undefined;
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { from, through, events } = parsed as Record<string, unknown>;
+  const { from, through, events, missed } = parsed as Record<string, unknown>;
   if (
     typeof from !== 'string' ||
     typeof through !== 'string' ||
@@ -103,6 +114,7 @@ function decode(
     from: BigInt(from),
     through: BigInt(through),
     events: list.map((e) => ({ ...e, seq: BigInt(e.seq) })),
+    missed: missed === true,
   };
 }
 
@@ -112,8 +124,11 @@ export interface ChangeRelayOptions {
   readonly kv: KvStore;
   /** This replica's change-log reader, created with `listen: false` (the relay decides). */
   readonly feed: ChangeFeed;
-  /** Receives every mainnet change once, in `seq` order (the replica's stream hub). */
-  readonly deliver: (events: readonly ChangeEvent[]) => void;
+  /**
+   * Receives every mainnet change once, in `seq` order (the replica's stream hub); `missed` when
+   * changes before this batch were lost to the log's retention (none delivered may be all).
+   */
+  readonly deliver: (events: readonly ChangeEvent[], missed: boolean) => void;
   /** Lease length, seconds (STREAM_LEADER_LEASE_SECONDS); renewed every third of it. */
   readonly leaseSeconds: number;
   readonly logger: Logger;
@@ -182,14 +197,16 @@ export class ChangeRelay {
    * A batch read by this replica's feed (it listens: leader or direct). The leader publishes it
    * before handing it to its own streams.
    */
-  onLocal(events: readonly ChangeEvent[], from: bigint, through: bigint): void {
+  onLocal(events: readonly ChangeEvent[], from: bigint, through: bigint, missed: boolean): void {
     if (this.#role === 'leader') {
-      this.options.kv.publish(CHANNEL, encode(from, through, events)).catch((err: unknown) => {
-        // The followers see the gap in the next message, or LISTEN themselves if Redis is gone.
-        this.options.logger.warn({ err }, 'live feed: publishing changes to Redis failed');
-      });
+      this.options.kv
+        .publish(CHANNEL, encode(from, through, events, missed))
+        .catch((err: unknown) => {
+          // The followers see the gap in the next message, or LISTEN themselves if Redis is gone.
+          this.options.logger.warn({ err }, 'live feed: publishing changes to Redis failed');
+        });
     }
-    this.#enqueue(from, through, events);
+    this.#enqueue(from, through, events, missed);
   }
 
   /** A message of the channel (from the leader, possibly this replica). */
@@ -200,20 +217,29 @@ export class ChangeRelay {
       this.options.logger.warn('live feed: a message on the Redis channel is not a change batch');
       return;
     }
-    this.#enqueue(batch.from, batch.through, batch.events);
+    this.#enqueue(batch.from, batch.through, batch.events, batch.missed);
   }
 
-  #enqueue(from: bigint, through: bigint, events: readonly ChangeEvent[]): void {
-    this.#chain = this.#chain.then(() => this.#apply(from, through, events));
+  #enqueue(from: bigint, through: bigint, events: readonly ChangeEvent[], missed: boolean): void {
+    this.#chain = this.#chain.then(() => this.#apply(from, through, events, missed));
   }
 
-  /** Delivers the positions of a batch not delivered yet; reads a gap before it from the log. */
-  async #apply(from: bigint, through: bigint, events: readonly ChangeEvent[]): Promise<void> {
+  /**
+   * Delivers the positions of a batch not delivered yet; reads a gap before it from the log (a
+   * gap the retention already deleted is `missed`).
+   */
+  async #apply(
+    from: bigint,
+    through: bigint,
+    events: readonly ChangeEvent[],
+    missedBefore: boolean,
+  ): Promise<void> {
     if (this.#stopped) return;
     // The first batch starts the sequence (changes before it are history, as at a feed's start).
     const delivered = (this.#delivered ??= from);
     if (through <= delivered) return;
     let batch: readonly ChangeEvent[];
+    let missed = missedBefore;
     if (from > delivered) {
       try {
         const read = await this.options.feed.backlog(
@@ -222,6 +248,7 @@ export class ChangeRelay {
           through,
         );
         batch = read.events;
+        missed ||= read.truncated;
       } catch (err) {
         // Not delivered: the next message shows the gap again.
         this.options.logger.warn({ err }, 'live feed: reading a missed part of the log failed');
@@ -230,7 +257,7 @@ export class ChangeRelay {
     } else batch = events;
     const fresh = batch.filter((e) => e.seq > delivered);
     this.#delivered = through;
-    if (fresh.length > 0) this.options.deliver(fresh);
+    if (fresh.length > 0 || missed) this.options.deliver(fresh, missed);
   }
 
   async #subscribe(): Promise<void> {
@@ -262,7 +289,7 @@ export class ChangeRelay {
       await this.#subscribe();
       if (leading) {
         const head = feed.head;
-        await kv.publish(CHANNEL, encode(head, head, []));
+        await kv.publish(CHANNEL, encode(head, head, [], false));
       }
     } catch (err) {
       if (this.#stopped) return;

@@ -16,6 +16,12 @@
  * time before it was receiving (a page another replica rendered before this one started) reads
  * those keys instead. Changes committed while no replica ran are in neither: a page kept then
  * stays until its own lifetime ends (closed-windows.ts).
+ *
+ * Changes the live feed lost to the change log's retention (it fell further behind than the log
+ * keeps, changes.ts; docs/decisions.md "D330. Changes lost to the change log's retention") are in
+ * neither either: a delivery marked `missed` moves this replica's
+ * `receivingSince` to now and writes the time under {@link MISSED_KEY}, and no replica vouches
+ * for a time before the last such loss.
  */
 import type { KvStore } from '@ctss/server-kit';
 import { LRUCache } from 'lru-cache';
@@ -28,6 +34,9 @@ const MAX_WATCHED_RECORDS = 50_000;
 /** Seconds a change's time is kept in Redis: at least a pending page's lifetime (closed-windows.ts). */
 const SHARED_CHANGE_TTL_SECONDS = 3_700;
 
+/** Redis key of the last time a replica's live feed lost changes to the log's retention. */
+const MISSED_KEY = 'feed:changes-missed';
+
 /** What the watch listens to: the live feed's delivered changes (live-feed.ts). */
 export interface ChangeListeners {
   /**
@@ -37,9 +46,10 @@ export interface ChangeListeners {
   readonly delivering: boolean;
   /**
    * Calls `listener` with each batch of mainnet changes delivered (an exception it throws is
-   * logged and goes no further); returns its removal.
+   * logged and goes no further), `missed` when changes before it were lost to the change log's
+   * retention (the batch may then be empty); returns its removal.
    */
-  listen(listener: (events: readonly ChangeEvent[]) => void): () => void;
+  listen(listener: (events: readonly ChangeEvent[], missed: boolean) => void): () => void;
 }
 
 /** The changes seen ({@link createChangeWatch}). */
@@ -79,8 +89,13 @@ export function createChangeWatch(source: ChangeListeners, clock: Clock, kv: KvS
       }
     },
   });
-  const stopListening = source.listen((events) => {
+  const stopListening = source.listen((events, missed) => {
     const now = clock();
+    if (missed) {
+      // Nothing before now can be vouched for, here or (through the key) by another replica.
+      receivingSince = now;
+      shared?.set(MISSED_KEY, String(now), SHARED_CHANGE_TTL_SECONDS).catch(() => undefined);
+    }
     for (const event of events) {
       changed.set(event.sourceTxHash, now);
       // Best effort: a lost write leaves only the replicas started since without this change.
@@ -107,7 +122,9 @@ export function createChangeWatch(source: ChangeListeners, clock: Clock, kv: KvS
       }
       if (shared === undefined) return false;
       try {
-        const times = await Promise.all(sourceTxHashes.map((h) => shared.get(sharedKey(h))));
+        const times = await Promise.all(
+          [MISSED_KEY, ...sourceTxHashes.map(sharedKey)].map((key) => shared.get(key)),
+        );
         return times.every((at) => at === null || Number(at) < since);
       } catch {
         return false;

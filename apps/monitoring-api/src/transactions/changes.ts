@@ -160,9 +160,16 @@ export interface ChangeFeedOptions {
   /**
    * Receives every read of the log while listening, in `seq` order (at most 200 changes): the
    * mainnet changes of the log positions after `from` up to `through` (testnet rows leave no
-   * event, so `events` may be empty).
+   * event, so `events` may be empty). `missed`: positions right after `from` were already deleted
+   * by the log's retention when read (the reader fell more than the retention behind, e.g. while
+   * its connection was down), so changes in between may never reach the listener.
    */
-  readonly onChanges: (events: readonly ChangeEvent[], from: bigint, through: bigint) => void;
+  readonly onChanges: (
+    events: readonly ChangeEvent[],
+    from: bigint,
+    through: bigint,
+    missed: boolean,
+  ) => void;
   /** Whether to LISTEN once connected (default true; see {@link ChangeFeed.setListening}). */
   readonly listen?: boolean;
   /** The embedded database, whose connections share one session: never UNLISTEN. */
@@ -356,6 +363,16 @@ export class ChangeFeed {
     return run;
   }
 
+  /** The oldest position the log still holds (0 when it is empty). */
+  async #oldest(): Promise<bigint> {
+    const { rows } = await this.#serial((client) =>
+      client.query<{ oldest: string | null }>(
+        'select min(seq)::text as oldest from transaction_changes',
+      ),
+    );
+    return BigInt(rows[0]?.oldest ?? '0');
+  }
+
   /** Reads up to {@link READ_BATCH} changes after `after`. */
   #read(after: bigint): Promise<ChangeRow[]> {
     return this.#serial(
@@ -385,7 +402,13 @@ export class ChangeFeed {
               const event = toEvent(row);
               if (event !== undefined) events.push(event);
             }
-            if (rows.length > 0) this.options.onChanges(events, from, this.#head);
+            // A jump past `from + 1` is a rolled-back position or the retention's deletion;
+            // only the latter leaves the log's oldest position past `from + 1`.
+            const missed =
+              rows.length > 0 &&
+              BigInt(rows[0]!.seq) > from + 1n &&
+              (await this.#oldest()) > from + 1n;
+            if (rows.length > 0) this.options.onChanges(events, from, this.#head, missed);
             if (rows.length < READ_BATCH) break;
           }
         } while (this.#wakeAgain && !this.#stopped);
@@ -406,15 +429,8 @@ export class ChangeFeed {
    * @throws when the connection is down (the route answers 503).
    */
   async backlog(after: bigint, max: number, until: bigint = this.#head): Promise<Backlog> {
-    const [{ oldest }] = (await this.#serial(
-      async (client) =>
-        (
-          await client.query<{ oldest: string | null }>(
-            'select min(seq)::text as oldest from transaction_changes',
-          )
-        ).rows,
-    )) as [{ oldest: string | null }];
-    const truncated = after < until && oldest !== null && BigInt(oldest) > after + 1n;
+    const oldest = await this.#oldest();
+    const truncated = after < until && oldest > after + 1n;
     const events: ChangeEvent[] = [];
     let through = after;
     while (through < until && through - after < BigInt(max)) {

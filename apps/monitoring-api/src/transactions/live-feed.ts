@@ -88,14 +88,14 @@ export function createLiveFeed(options: {
   readonly sessionShared?: boolean;
 }): RunningLiveFeed {
   const hub = new StreamHub(options.limits);
-  const listeners = new Set<(events: readonly ChangeEvent[]) => void>();
-  const deliver = (events: readonly ChangeEvent[]) => {
-    hub.publish(events);
+  const listeners = new Set<(events: readonly ChangeEvent[], missed: boolean) => void>();
+  const deliver = (events: readonly ChangeEvent[], missed: boolean) => {
+    if (events.length > 0) hub.publish(events);
     // A failing listener is its own fault: it neither stops the others nor reaches the feed or
     // the relay (whose delivery order it would break).
     for (const listener of listeners) {
       try {
-        listener(events);
+        listener(events, missed);
       } catch (err) {
         options.logger.error({ err }, 'a listener of the live feed failed on a batch of changes');
       }
@@ -111,9 +111,9 @@ export function createLiveFeed(options: {
     // With the fan-out, the relay decides whether this replica LISTENs.
     listen: fanOut === undefined,
     sessionShared: options.sessionShared === true,
-    onChanges: (events, from, through) => {
-      if (relay !== undefined) relay.onLocal(events, from, through);
-      else if (events.length > 0) deliver(events);
+    onChanges: (events, from, through, missed) => {
+      if (relay !== undefined) relay.onLocal(events, from, through, missed);
+      else if (events.length > 0 || missed) deliver(events, missed);
     },
   });
   if (fanOut !== undefined)
