@@ -53,6 +53,17 @@ async function confirmNow(knex: Knex): Promise<void> {
   );
 }
 
+/** A settled record and a pending one (`hash`) in the hour from `start` (UNIX seconds). */
+const hourWithPending = (start: number, hash: string) => [
+  aTransaction({ created_at: new Date((start + 60) * 1000) }),
+  aTransaction({
+    source_tx_hash: hash,
+    created_at: new Date((start + 30) * 1000),
+    destination_tx_status: 'pending',
+    destination_tx_hash: null,
+  }),
+];
+
 /** Waits until `app`'s live feed has delivered the change log up to its end. */
 async function caughtUp(app: ServedApp): Promise<void> {
   const [{ seq }] = (
@@ -172,15 +183,7 @@ describe('a replica started after the pending page was kept', () => {
   (process.env.REDIS_URL ? it : it.skip)(
     'serves it while the record is unchanged and renders it again once it changed, by the changes kept in Redis',
     async () => {
-      await insertAll(db.database, [
-        aTransaction({ created_at: new Date((start + 60) * 1000) }),
-        aTransaction({
-          source_tx_hash: hash,
-          created_at: new Date((start + 30) * 1000),
-          destination_tx_status: 'pending',
-          destination_tx_hash: null,
-        }),
-      ]);
+      await insertAll(db.database, hourWithPending(start, hash));
       // Their insertion is a change too: the page is rendered past it.
       await caughtUp(a);
       await caughtUp(b);
@@ -230,13 +233,7 @@ describe('a change lost to the change log retention', () => {
 
   it('makes every replica render the kept pending page again instead of vouching for it', async () => {
     await insertAll(db.database, [
-      aTransaction({ created_at: new Date((start + 60) * 1000) }),
-      aTransaction({
-        source_tx_hash: hash,
-        created_at: new Date((start + 30) * 1000),
-        destination_tx_status: 'pending',
-        destination_tx_hash: null,
-      }),
+      ...hourWithPending(start, hash),
       aTransaction({ source_tx_hash: filler, created_at: new Date((START + 90) * 1000) }),
     ]);
     await caughtUp(a);
