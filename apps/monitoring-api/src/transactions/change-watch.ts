@@ -19,9 +19,9 @@
  *
  * Changes the live feed lost to the change log's retention (it fell further behind than the log
  * keeps, changes.ts; docs/decisions.md "D330. Changes lost to the change log's retention") are in
- * neither either: a delivery marked `missed` moves this replica's
- * `receivingSince` to now and writes the time under {@link MISSED_KEY}, and no replica vouches
- * for a time before the last such loss.
+ * neither either: a delivery marked `missed` moves this replica's `receivingSince` to now and
+ * writes the time under {@link MISSED_KEY}, and no replica vouches for a time before the last
+ * such loss.
  */
 import type { KvStore } from '@ctss/server-kit';
 import { LRUCache } from 'lru-cache';
