@@ -19,6 +19,7 @@ import {
 } from '../src/transactions/closed-windows.js';
 import { WATERMARK_REFRESH_MS } from '../src/transactions/watermark.js';
 import { aTransaction, insertAll } from './support/builders.js';
+import { commitWithLostChange } from './support/change-log.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { TEST_NOW } from './support/deps.js';
 import { serveApp, type ServedApp } from './support/served-app.js';
@@ -247,20 +248,15 @@ describe('a change lost to the change log retention', () => {
       expect(app.queries()).toBe(queries);
     }
 
-    // One commit: the record settles, the retention deletes the log's oldest positions (that
-    // change among them) before any live feed read it, and a later change follows. The log is
-    // written by triggers deferred to the commit; `set constraints all immediate` writes the
-    // first change's position before the deletion.
-    await db.knex.transaction(async (trx) => {
-      await trx('transactions')
-        .where({ source_tx_hash: hash })
-        .update({ destination_tx_status: 'success', destination_tx_hash: `0x${'b'.repeat(64)}` });
-      await trx.raw('set constraints all immediate');
-      await trx.raw('delete from transaction_changes');
-      await trx('transactions')
-        .where({ source_tx_hash: filler })
-        .update({ has_attestation_error: true });
-    });
+    // The record settles in a change no live feed reads (the retention deleted it).
+    await commitWithLostChange(
+      db.knex,
+      {
+        sourceTxHash: hash,
+        set: { destination_tx_status: 'success', destination_tx_hash: `0x${'b'.repeat(64)}` },
+      },
+      { sourceTxHash: filler, set: { has_attestation_error: true } },
+    );
     await caughtUp(a);
     await caughtUp(b);
     // A renders the page again; B too, or with Redis takes A's new rendering from it.

@@ -32,6 +32,7 @@ import {
   type RunningLiveFeed,
 } from '../src/transactions/live-feed.js';
 import { aTransaction, hexId, insertAll } from './support/builders.js';
+import { commitWithLostChange } from './support/change-log.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { startListeningService } from './support/child-service.js';
 import { buildTestDeps, type TestDeps } from './support/deps.js';
@@ -349,20 +350,11 @@ describe('GET /transactionsmainnet/stream', () => {
         expect(await watch.unchangedSince([stuck.source_tx_hash], since)).toBe(true);
 
       const lost = Promise.all([missedOn(a), missedOn(b)]);
-      // One commit: the stuck record's change, the retention's deletion of the log's oldest
-      // positions (its change among them) before any reader saw it, and a later change. The log
-      // is written by triggers deferred to the commit; `set constraints all immediate` writes
-      // the first change's position before the deletion.
-      await db.knex.transaction(async (trx) => {
-        await trx('transactions')
-          .where({ source_tx_hash: stuck.source_tx_hash })
-          .update({ destination_tx_status: 'success' });
-        await trx.raw('set constraints all immediate');
-        await trx.raw('delete from transaction_changes');
-        await trx('transactions')
-          .where({ source_tx_hash: other.source_tx_hash })
-          .update({ destination_tx_status: 'success' });
-      });
+      await commitWithLostChange(
+        db.knex,
+        { sourceTxHash: stuck.source_tx_hash, set: { destination_tx_status: 'success' } },
+        { sourceTxHash: other.source_tx_hash, set: { destination_tx_status: 'success' } },
+      );
       // The leader read the gap from the log; the follower learned it from the leader's message.
       expect(await lost).toEqual([[other.source_tx_hash], [other.source_tx_hash]]);
       for (const watch of watches)
