@@ -772,6 +772,17 @@ function checkDockerfile(app) {
     errors.push('the runtime stage must switch to the non-root user');
   if (!/^HEALTHCHECK /m.test(runtime)) errors.push('the runtime stage needs a HEALTHCHECK');
   if (!/^CMD \[/m.test(runtime)) errors.push('the runtime stage needs an exec-form CMD');
+  // The image's command is the chart's default one, node flags included (docs/decisions.md D240,
+  // D340): a pod run from either starts the same process.
+  const chartCommand = parseYaml(
+    readFileSync(join(repo, 'infra', 'helm', app, 'values.yaml'), 'utf8'),
+  )?.command;
+  const cmd = /^CMD (\[.*\])$/m.exec(runtime)?.[1];
+  if (
+    chartCommand !== undefined &&
+    JSON.stringify(JSON.parse(cmd ?? 'null')) !== JSON.stringify(chartCommand)
+  )
+    errors.push(`CMD ${cmd} differs from the chart's command ${JSON.stringify(chartCommand)}`);
   if (/pnpm|corepack|turbo/.test(runtime.replace(/^#.*$/gm, '')))
     errors.push('the runtime stage must not carry build tools');
   if (!existsSync(`${file}.dockerignore`))

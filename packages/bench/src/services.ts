@@ -138,9 +138,14 @@ export async function startGasQuoteApi(
 /**
  * Node flags of the monitoring API as deployed (the `CMD` of infra/docker/monitoring-api.Dockerfile,
  * the chart's `command`; docs/decisions.md "D240. The monitoring API's heap limit follows its
- * memory limit"), so the suite measures the memory and CPU of the process that runs.
+ * memory limit" and "D340. The monitoring API's heap growth and young generation"), so the suite
+ * measures the memory and CPU of the process that runs.
  */
-export const MONITORING_NODE_FLAGS: readonly string[] = ['--max-old-space-size=256'];
+export const MONITORING_NODE_FLAGS: readonly string[] = [
+  '--max-old-space-size=256',
+  '--heap-growing-percent=70',
+  '--max-semi-space-size=8',
+];
 
 /**
  * Starts apps/monitoring-api (dist/bin/main.js) on the benchmark database with caching off (statistics
