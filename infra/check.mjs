@@ -771,17 +771,21 @@ function checkDockerfile(app) {
   if (!/^USER (1000|node)(:1000)?$/m.test(runtime))
     errors.push('the runtime stage must switch to the non-root user');
   if (!/^HEALTHCHECK /m.test(runtime)) errors.push('the runtime stage needs a HEALTHCHECK');
-  if (!/^CMD \[/m.test(runtime)) errors.push('the runtime stage needs an exec-form CMD');
-  // The image's command is the chart's default one, node flags included (docs/decisions.md D240,
-  // D340): a pod run from either starts the same process.
+  // Exec form is a JSON array (anything else Docker runs through a shell). The image's command is
+  // the chart's default one, node flags included (docs/decisions.md D240, D340): a pod run from
+  // either starts the same process.
+  const cmd = /^CMD (\[.*\])$/m.exec(runtime)?.[1];
+  let cmdArgs;
+  try {
+    cmdArgs = JSON.parse(cmd ?? '');
+  } catch {
+    cmdArgs = undefined;
+  }
   const chartCommand = parseYaml(
     readFileSync(join(repo, 'infra', 'helm', app, 'values.yaml'), 'utf8'),
   )?.command;
-  const cmd = /^CMD (\[.*\])$/m.exec(runtime)?.[1];
-  if (
-    chartCommand !== undefined &&
-    JSON.stringify(JSON.parse(cmd ?? 'null')) !== JSON.stringify(chartCommand)
-  )
+  if (!Array.isArray(cmdArgs)) errors.push('the runtime stage needs an exec-form CMD');
+  else if (chartCommand !== undefined && JSON.stringify(cmdArgs) !== JSON.stringify(chartCommand))
     errors.push(`CMD ${cmd} differs from the chart's command ${JSON.stringify(chartCommand)}`);
   if (/pnpm|corepack|turbo/.test(runtime.replace(/^#.*$/gm, '')))
     errors.push('the runtime stage must not carry build tools');
