@@ -131,6 +131,12 @@ export class KvUnavailableError extends DependencyUnavailableError {
 
 /** Longest wait for one Redis command (or, at start-up, for the first connection), ms. */
 export const KV_COMMAND_TIMEOUT_MS = 500;
+
+/**
+ * Most commands one Redis connection holds unwritten or unanswered; past it a command fails at once
+ * (node-redis `commandsQueueMaxLength`) instead of queueing behind a stalled server.
+ */
+export const KV_QUEUE_MAX_LENGTH = 10_000;
 /** Longest wait for a TCP connection to Redis to open, ms. */
 export const KV_CONNECT_TIMEOUT_MS = 1000;
 /**
@@ -248,6 +254,12 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
     url,
     disableOfflineQueue: true,
     socket: { connectTimeout: KV_CONNECT_TIMEOUT_MS, reconnectStrategy: reconnectDelay },
+    // Each command's wait is bounded by `bounded` below (KV_COMMAND_TIMEOUT_MS). node-redis 6's
+    // own default command timeout (5 s) arms an `AbortSignal.timeout` per command, which lives
+    // its 5 s after the reply; opted out as node-redis's v5-to-v6 guide shows (docs/decisions.md
+    // D341). The queue behind a stalled server is bounded by its length instead.
+    commandOptions: { timeout: undefined },
+    commandsQueueMaxLength: KV_QUEUE_MAX_LENGTH,
   });
   const events = new EventEmitter();
   events.setMaxListeners(0);

@@ -14,6 +14,7 @@ import {
   createRateLimiter,
   finishHttpApp,
   KV_COMMAND_TIMEOUT_MS,
+  KV_QUEUE_MAX_LENGTH,
   KvUnavailableError,
   listen,
   type KvStore,
@@ -173,6 +174,23 @@ describe('a KV store and rate limiter whose Redis goes away and comes back', () 
       // Counted in memory again, where this client's window from the outage already holds 6 hits.
       expect(res.status).toBe(429);
       expect(Date.now() - started).toBeLessThan(FAST_MS);
+    } finally {
+      redis.resume();
+    }
+    await waitFor(async () => (await kv.get('a').catch(() => null)) === 'again');
+  });
+
+  it('fails a command at once, without waiting for its timeout, while a hung Redis holds a full queue', async () => {
+    redis.pause();
+    try {
+      const queued = Array.from({ length: KV_QUEUE_MAX_LENGTH }, (_, i) => kv.get(`q${i}`));
+      const { ms, result } = await timed(() => kv.get('one-more'));
+      expect(result.status).toBe('rejected');
+      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(KvUnavailableError);
+      expect(ms).toBeLessThan(KV_COMMAND_TIMEOUT_MS - 100);
+      // The queued ones are still bounded by the command timeout.
+      const settled = await Promise.allSettled(queued);
+      expect(settled.every((r) => r.status === 'rejected')).toBe(true);
     } finally {
       redis.resume();
     }
