@@ -5,8 +5,10 @@
  * fan-out workload publishes the updates itself, so no periodic update lands mid-measurement).
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { freePort, startNode, waitForHttp, type Child } from './child.js';
 import type { CapturedPage } from './prepare.js';
 import {
@@ -14,6 +16,7 @@ import {
   HELLO_WORLD_ENTRY,
   MONITORING_APP_DIR,
   PACKAGE_DIR,
+  REPO_ROOT,
   RUN_DIR,
 } from './paths.js';
 
@@ -135,17 +138,41 @@ export async function startGasQuoteApi(
   return { child, baseUrl, port };
 }
 
+/** The monitoring API chart's values, whose `command` the image's `CMD` equals (infra/check.mjs). */
+const MONITORING_CHART_VALUES = path.join(
+  REPO_ROOT,
+  'infra',
+  'helm',
+  'monitoring-api',
+  'values.yaml',
+);
+
 /**
- * Node flags of the monitoring API as deployed (the `CMD` of infra/docker/monitoring-api.Dockerfile,
- * the chart's `command`; docs/decisions.md "D240. The monitoring API's heap limit follows its
- * memory limit" and "D340. The monitoring API's heap growth and young generation"), so the suite
- * measures the memory and CPU of the process that runs.
+ * The node flags of a chart's `command` (`node`, its flags, then the script).
+ *
+ * @param file a chart's values.yaml.
+ * @throws Error naming the file when `command` is not a list of strings starting with `node`.
  */
-export const MONITORING_NODE_FLAGS: readonly string[] = [
-  '--max-old-space-size=256',
-  '--heap-growing-percent=70',
-  '--max-semi-space-size=8',
-];
+export function chartNodeFlags(file: string): string[] {
+  const values = parseYaml(readFileSync(file, 'utf8')) as { command?: unknown } | null;
+  const command = values?.command;
+  if (
+    !Array.isArray(command) ||
+    command[0] !== 'node' ||
+    !command.every((arg): arg is string => typeof arg === 'string')
+  ) {
+    throw new Error(`${file}: command must be a list of strings starting with node`);
+  }
+  return command.slice(1).filter((arg) => arg.startsWith('--'));
+}
+
+/**
+ * Node flags of the monitoring API as deployed, read from the chart's `command` (docs/decisions.md
+ * "D240. The monitoring API's heap limit follows its memory limit" and "D340. The monitoring API's
+ * heap growth and young generation"), so the suite measures the memory and CPU of the process that
+ * runs.
+ */
+export const MONITORING_NODE_FLAGS: readonly string[] = chartNodeFlags(MONITORING_CHART_VALUES);
 
 /**
  * Starts apps/monitoring-api (dist/bin/main.js) on the benchmark database with caching off (statistics
