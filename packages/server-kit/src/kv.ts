@@ -137,6 +137,7 @@ export const KV_COMMAND_TIMEOUT_MS = 500;
  * (node-redis `commandsQueueMaxLength`) instead of queueing behind a stalled server.
  */
 export const KV_QUEUE_MAX_LENGTH = 10_000;
+
 /** Longest wait for a TCP connection to Redis to open, ms. */
 export const KV_CONNECT_TIMEOUT_MS = 1000;
 /**
