@@ -12,6 +12,14 @@ export const REPO_ROOT = path.resolve(PACKAGE_DIR, '..', '..');
 export const GAS_APP_DIR = path.join(REPO_ROOT, 'apps', 'gas-quote-api');
 /** apps/monitoring-api. */
 export const MONITORING_APP_DIR = path.join(REPO_ROOT, 'apps', 'monitoring-api');
+/** The monitoring API chart's values, whose `command` the image's `CMD` equals (infra/check.mjs). */
+export const MONITORING_CHART_VALUES = path.join(
+  REPO_ROOT,
+  'infra',
+  'helm',
+  'monitoring-api',
+  'values.yaml',
+);
 /** Committed results, one JSON file per dataset size; BENCHMARKS.md is rendered from them. */
 export const RESULTS_DIR = path.join(PACKAGE_DIR, 'results');
 /** Logs and CPU profiles of the child processes (git-ignored). */

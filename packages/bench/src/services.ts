@@ -15,8 +15,8 @@ import {
   GAS_APP_DIR,
   HELLO_WORLD_ENTRY,
   MONITORING_APP_DIR,
+  MONITORING_CHART_VALUES,
   PACKAGE_DIR,
-  REPO_ROOT,
   RUN_DIR,
 } from './paths.js';
 
@@ -137,15 +137,6 @@ export async function startGasQuoteApi(
   await waitForHttp(child, `${baseUrl}/tokenPrices`);
   return { child, baseUrl, port };
 }
-
-/** The monitoring API chart's values, whose `command` the image's `CMD` equals (infra/check.mjs). */
-const MONITORING_CHART_VALUES = path.join(
-  REPO_ROOT,
-  'infra',
-  'helm',
-  'monitoring-api',
-  'values.yaml',
-);
 
 /**
  * The node flags of a chart's `command` (`node`, its flags, then the script).
