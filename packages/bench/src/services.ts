@@ -69,10 +69,26 @@ const profFlags = (cpuProf: boolean, name: string): string[] =>
     : [];
 
 /**
- * Starts the Express 5 hello-world, or with `page` the same-bytes server sending that page's
- * bytes (written to bench-results/same-bytes-page.body for it to read once).
+ * The Redis form of the same-bytes server (hello-world.ts): the page kept under `keys` keys
+ * `<keyPrefix><n>` in the Redis at `redisUrl` and read back on every request, in a process
+ * started with `nodeFlags`.
  */
-export async function startHelloWorld(page?: CapturedPage): Promise<RunningService> {
+export interface RedisBytesOptions {
+  readonly redisUrl: string;
+  readonly keyPrefix: string;
+  readonly keys: number;
+  readonly nodeFlags: readonly string[];
+}
+
+/**
+ * Starts the Express 5 hello-world, or with `page` the same-bytes server sending that page's
+ * bytes (written to bench-results/same-bytes-page.body for it to read once), or with `redis` as
+ * well the Redis-bytes server reading them from Redis per request (`GET /<n>`).
+ */
+export async function startHelloWorld(
+  page?: CapturedPage,
+  redis?: RedisBytesOptions,
+): Promise<RunningService> {
   const port = await freePort();
   let pageEnv: Record<string, string> = {};
   if (page) {
@@ -81,14 +97,23 @@ export async function startHelloWorld(page?: CapturedPage): Promise<RunningServi
     await writeFile(file, page.body);
     pageEnv = { BODY_FILE: file, CONTENT_TYPE: page.contentType };
   }
+  if (page && redis) {
+    pageEnv = {
+      ...pageEnv,
+      REDIS_URL: redis.redisUrl,
+      KEY_PREFIX: redis.keyPrefix,
+      KEY_COUNT: String(redis.keys),
+    };
+  }
   const child = await startNode({
-    name: page ? 'same-bytes' : 'hello-world',
+    name: redis ? 'redis-bytes' : page ? 'same-bytes' : 'hello-world',
     script: HELLO_WORLD_ENTRY,
     cwd: PACKAGE_DIR,
+    nodeFlags: redis?.nodeFlags,
     env: { PORT: String(port), NODE_ENV: 'production', ...pageEnv },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(child, `${baseUrl}/`);
+  await waitForHttp(child, `${baseUrl}/${redis ? '0' : ''}`);
   return { child, baseUrl, port };
 }
 
@@ -164,6 +189,14 @@ export function chartNodeFlags(file: string): string[] {
  * runs.
  */
 export const MONITORING_NODE_FLAGS: readonly string[] = chartNodeFlags(MONITORING_CHART_VALUES);
+
+/**
+ * The node flags a tool's `node flags` argument names (README "Tools"): the monitoring API's
+ * ({@link MONITORING_NODE_FLAGS}) when it is absent, none for `-`, else its space-separated flags.
+ */
+export function nodeFlagsArgument(arg: string | undefined): readonly string[] {
+  return arg === undefined ? MONITORING_NODE_FLAGS : arg.split(' ').filter((f) => f !== '-' && f);
+}
 
 /**
  * Starts apps/monitoring-api (dist/bin/main.js) on the benchmark database with caching off (statistics

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { chartNodeFlags, MONITORING_NODE_FLAGS } from '../src/services.js';
+import { chartNodeFlags, MONITORING_NODE_FLAGS, nodeFlagsArgument } from '../src/services.js';
 
 /** Writes `text` as a values.yaml in a fresh directory and returns its path. */
 async function values(text: string): Promise<string> {
@@ -30,5 +30,16 @@ describe('the node flags the suite starts the monitoring API with', () => {
     expect(MONITORING_NODE_FLAGS.some((flag) => /^--max-old-space-size=\d+$/.test(flag))).toBe(
       true,
     );
+  });
+});
+
+describe("a tool's node flags argument", () => {
+  it("names the chart's flags when absent, none for -, else its own", () => {
+    expect(nodeFlagsArgument(undefined)).toEqual(MONITORING_NODE_FLAGS);
+    expect(nodeFlagsArgument('-')).toEqual([]);
+    expect(nodeFlagsArgument('--max-semi-space-size=16  --no-opt')).toEqual([
+      '--max-semi-space-size=16',
+      '--no-opt',
+    ]);
   });
 });

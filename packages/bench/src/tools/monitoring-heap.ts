@@ -23,7 +23,7 @@ import { databaseUrl, pickParams } from '../dataset.js';
 import { runLoad } from '../load.js';
 import { preparePlan } from '../prepare.js';
 import { readMemory } from '../rss.js';
-import { MONITORING_NODE_FLAGS, startMonitoringApi } from '../services.js';
+import { nodeFlagsArgument, startMonitoringApi } from '../services.js';
 import { httpWorkloads } from '../workloads.js';
 
 /** The parts of a `.heapsnapshot` this tool reads (V8 heap snapshot JSON). */
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     extraEnv: {},
     databaseUrl: url,
     nodeFlags: [
-      ...(flags === undefined ? MONITORING_NODE_FLAGS : flags.split(' ').filter((f) => f !== '-')),
+      ...nodeFlagsArgument(flags),
       '--heapsnapshot-signal=SIGUSR2',
       `--diagnostic-dir=${dir}`,
     ],
