@@ -14,6 +14,7 @@ import { createClient, ErrorReply, RESP_TYPES } from 'redis';
 import type { Logger } from './logger.js';
 import { createLogger } from './logger.js';
 import { DependencyUnavailableError } from './problem.js';
+import { withTimeout } from './timeout.js';
 
 /** A message handler for {@link KvStore.subscribe}. */
 export type MessageHandler = (message: string) => void;
@@ -175,25 +176,15 @@ export function createKvStore(opts: KvStoreOptions): KvStore {
 /** The message of an error-like value, for a log line (never a stack per retry). */
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/** A failure of a command as the store reports it: Redis's error replies as they are, else unavailable. */
+const asKvError = (err: unknown): Error =>
+  err instanceof ErrorReply || err instanceof KvUnavailableError
+    ? err
+    : new KvUnavailableError(messageOf(err), { cause: err });
+
 /** Rejects with KvUnavailableError unless `promise` settles within `ms`; Redis error replies pass through. */
 function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new KvUnavailableError(`no answer within ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(
-          err instanceof ErrorReply || err instanceof KvUnavailableError
-            ? err
-            : new KvUnavailableError(messageOf(err), { cause: err }),
-        );
-      },
-    );
-  });
+  return withTimeout(promise, ms, asKvError);
 }
 
 /** The first connection attempt of a node-redis client, to wait on (bounded) before giving up. */
