@@ -7,7 +7,7 @@
  * Settles as `promise` does, or rejects after `ms` milliseconds, whichever comes first. The timer
  * is cleared once either settles (it never keeps the process alive); `promise` itself is not
  * cancelled, and a rejection of it after the timeout is handled (not an unhandled rejection).
- * One promise and one timer per call: the KV store bounds every Redis command with it (kv.ts).
+ * One promise and one timer per call (it is on the path of every Redis command).
  *
  * @param ms the wait, milliseconds.
  * @param mapError turns the rejection (`promise`'s, or the timeout's Error) into the error the
