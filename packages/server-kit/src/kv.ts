@@ -176,7 +176,7 @@ export function createKvStore(opts: KvStoreOptions): KvStore {
 /** The message of an error-like value, for a log line (never a stack per retry). */
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/** A failure of a command as the store reports it: Redis's error replies as they are, else unavailable. */
+/** A command's failure as the store reports it: Redis's error replies as they are, else unavailable. */
 const asKvError = (err: unknown): Error =>
   err instanceof ErrorReply || err instanceof KvUnavailableError
     ? err

@@ -10,8 +10,8 @@
  * the `node flags` argument (one argument, `-` for none) names others, so its figure is the
  * ceiling of the API's kept-page path under the same heap settings. Prints req/s, server CPU per
  * request (from /proc, as the suite accounts it) and peak RSS per measurement, then the median
- * ratio of the Redis-bytes server's req/s to the same-bytes server's. Redis at REDIS_URL (default the local one); the keys expire after an hour and are
- * deleted at the end.
+ * ratio of the Redis-bytes server's req/s to the same-bytes server's. Redis at REDIS_URL (default
+ * the local one); the keys expire after an hour and are deleted at the end.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
