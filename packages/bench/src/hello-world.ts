@@ -15,41 +15,41 @@ import { createClient, RESP_TYPES } from 'redis';
 const app = express();
 const bodyFile = process.env.BODY_FILE;
 const redisUrl = process.env.REDIS_URL;
-if (bodyFile && redisUrl) {
-  const body = readFileSync(bodyFile);
-  const contentType = process.env.CONTENT_TYPE || 'application/json';
-  const prefix = process.env.KEY_PREFIX ?? 'bench:redis-bytes:';
-  const keys = Number(process.env.KEY_COUNT ?? '1');
-  // As server-kit's store: no per-command timer, blob strings read as bytes.
-  const client = createClient({
-    url: redisUrl,
-    commandOptions: { timeout: undefined, typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } },
-  });
-  await client.connect();
-  for (let n = 0; n < keys; n++) await client.set(`${prefix}${n}`, body, { EX: 3600 });
-  app.set('etag', false);
-  app.get('/:n', async (req, res) => {
-    const page = await client.get(`${prefix}${Number(req.params.n) % keys}`);
-    if (page === null) {
-      res.status(404).end();
-      return;
-    }
-    res.set('Content-Type', contentType);
-    res.send(page);
-  });
-} else if (bodyFile) {
+if (bodyFile) {
   const body = readFileSync(bodyFile);
   const contentType = process.env.CONTENT_TYPE || 'application/json';
   app.set('etag', false);
-  app.get('/', (_req, res) => {
-    res.set('Content-Type', contentType);
-    res.send(body);
-  });
+  if (redisUrl) {
+    const prefix = process.env.KEY_PREFIX ?? 'bench:redis-bytes:';
+    const keys = Number(process.env.KEY_COUNT ?? '1');
+    // As server-kit's store: no per-command timer, blob strings read as bytes.
+    const client = createClient({
+      url: redisUrl,
+      commandOptions: { timeout: undefined, typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } },
+    });
+    await client.connect();
+    for (let n = 0; n < keys; n++) await client.set(`${prefix}${n}`, body, { EX: 3600 });
+    app.get('/:n', async (req, res) => {
+      const page = await client.get(`${prefix}${Number(req.params.n) % keys}`);
+      if (page === null) {
+        res.status(404).end();
+        return;
+      }
+      res.set('Content-Type', contentType);
+      res.send(page);
+    });
+  } else {
+    app.get('/', (_req, res) => {
+      res.set('Content-Type', contentType);
+      res.send(body);
+    });
+  }
 } else {
   app.get('/', (_req, res) => {
     res.send('Hello World!');
   });
 }
+
 const port = Number(process.env.PORT ?? '0');
 const server = app.listen(port, '127.0.0.1', () => {
   process.stdout.write(`baseline listening on ${JSON.stringify(server.address())}\n`);

@@ -8,11 +8,11 @@ import { writeFile } from 'node:fs/promises';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { applyBaselines } from './baselines.js';
-import { accountCpu, type CpuAccount, type CpuPerRequest } from './cpu.js';
+import type { CpuPerRequest } from './cpu.js';
 import { markIndexedThroughNow } from './closed-windows.js';
 import { ensureDataset, pickParams } from './dataset.js';
 import { measureDbFloor } from './db-floor.js';
-import { runLoad, type LoadResult, type RequestPlan } from './load.js';
+import type { LoadResult, RequestPlan } from './load.js';
 import { describeMachine } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { measurePointsJob, median } from './points/measure.js';
@@ -32,6 +32,7 @@ import {
   type WorkloadRecord,
 } from './results.js';
 import { sampleRss } from './rss.js';
+import { loadWithUsage, toMb } from './usage.js';
 import {
   startGasQuoteApi,
   startHelloWorld,
@@ -51,8 +52,6 @@ import {
 } from './workloads.js';
 
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
-const toMb = (bytes: number | undefined) =>
-  bytes === undefined ? undefined : Math.round(bytes / 2 ** 20);
 const WARMUP_SECONDS = 1;
 /**
  * Seconds of the hello-world measured between HTTP workloads; each workload's ratio uses the mean
@@ -91,34 +90,6 @@ async function buildApps(): Promise<void> {
 }
 
 /**
- * One load run of `plan` on `service` over `connections` connections for `opts.duration` seconds
- * after the warm-up, with the service's CPU time per request (counted from the end of the
- * warm-up) and its peak resident set size in MiB (undefined where it could not be sampled).
- */
-async function loadWithUsage(
-  service: RunningService,
-  plan: RequestPlan,
-  connections: number,
-  opts: BenchOptions,
-): Promise<{ r: LoadResult; cpu: CpuPerRequest | undefined; peakRssMb: number | undefined }> {
-  const rss = await sampleRss([service.child.pid]);
-  let account: CpuAccount | undefined;
-  const r = await runLoad({
-    baseUrl: service.baseUrl,
-    plan,
-    connections,
-    durationSeconds: opts.duration,
-    warmupSeconds: WARMUP_SECONDS,
-    beforeMeasure: async () => {
-      account = await accountCpu(service.child.pid);
-    },
-  });
-  const cpu = await account?.stop(r.total);
-  const peakRssMb = toMb(await rss.stop());
-  return { r, cpu, peakRssMb };
-}
-
-/**
  * Measures `w` on `service` with `plan` (its own, or as prepared); the ratio is against
  * `baselineRps` until {@link applyBaselines} sets the final one.
  */
@@ -129,7 +100,13 @@ async function measure(
   baselineRps: number,
   plan: RequestPlan = w.plan,
 ): Promise<WorkloadRecord> {
-  const { r, cpu, peakRssMb } = await loadWithUsage(service, plan, w.connections, opts);
+  const { r, cpu, peakRssMb } = await loadWithUsage(
+    service,
+    plan,
+    w.connections,
+    opts.duration,
+    WARMUP_SECONDS,
+  );
   const record: WorkloadRecord = {
     name: w.name,
     description: w.description,
@@ -172,7 +149,8 @@ async function helloWorld(
       hello,
       workload.plan,
       workload.connections,
-      opts,
+      opts.duration,
+      WARMUP_SECONDS,
     );
     log(
       `${workload.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${peakRssMb ?? 'n/a'} MB, ${cpu?.apiUs ?? 'n/a'} us CPU/request`,

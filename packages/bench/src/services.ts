@@ -96,14 +96,11 @@ export async function startHelloWorld(
     const file = path.join(RUN_DIR, 'same-bytes-page.body');
     await writeFile(file, page.body);
     pageEnv = { BODY_FILE: file, CONTENT_TYPE: page.contentType };
-  }
-  if (page && redis) {
-    pageEnv = {
-      ...pageEnv,
-      REDIS_URL: redis.redisUrl,
-      KEY_PREFIX: redis.keyPrefix,
-      KEY_COUNT: String(redis.keys),
-    };
+    if (redis) {
+      pageEnv.REDIS_URL = redis.redisUrl;
+      pageEnv.KEY_PREFIX = redis.keyPrefix;
+      pageEnv.KEY_COUNT = String(redis.keys);
+    }
   }
   const child = await startNode({
     name: redis ? 'redis-bytes' : page ? 'same-bytes' : 'hello-world',

@@ -16,11 +16,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createClient } from 'redis';
-import { accountCpu } from '../cpu.js';
-import { runLoad } from '../load.js';
 import { RUN_DIR } from '../paths.js';
-import { sampleRss } from '../rss.js';
 import { nodeFlagsArgument, startHelloWorld, type RunningService } from '../services.js';
+import { loadWithUsage } from '../usage.js';
 
 const USAGE = "usage: redis-floor <seconds> <pairs> ['<node flags>' | -]";
 
@@ -30,7 +28,10 @@ const KEYS = 2_000;
 /** Connections of the load, as the window workloads. */
 const CONNECTIONS = 32;
 
-/** One measurement: req/s, the server's CPU per request (us) and its peak RSS (MB). */
+/** Unmeasured seconds before each measurement. */
+const WARMUP_SECONDS = 2;
+
+/** One measurement: req/s, the server's CPU per request (us) and its peak RSS (MiB). */
 interface Figures {
   readonly rps: number;
   readonly cpuUs: number;
@@ -43,23 +44,15 @@ async function measure(
   paths: readonly string[],
   seconds: number,
 ): Promise<Figures> {
-  let account: Awaited<ReturnType<typeof accountCpu>> | undefined;
-  let rss: Awaited<ReturnType<typeof sampleRss>> | undefined;
-  const r = await runLoad({
-    baseUrl: service.baseUrl,
-    plan: { kind: 'paths', paths },
-    connections: CONNECTIONS,
-    durationSeconds: seconds,
-    warmupSeconds: 2,
-    beforeMeasure: async () => {
-      account = await accountCpu(service.child.pid);
-      rss = await sampleRss([service.child.pid]);
-    },
-  });
+  const { r, cpu, peakRssMb } = await loadWithUsage(
+    service,
+    { kind: 'paths', paths },
+    CONNECTIONS,
+    seconds,
+    WARMUP_SECONDS,
+  );
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${service.child.name}: failed responses`);
-  const cpu = await account?.stop(r.total);
-  const peak = await rss?.stop();
-  return { rps: r.rps, cpuUs: cpu?.apiUs ?? NaN, peakMb: (peak ?? NaN) / 2 ** 20 };
+  return { rps: r.rps, cpuUs: cpu?.apiUs ?? NaN, peakMb: peakRssMb ?? NaN };
 }
 
 async function main(): Promise<void> {
