@@ -238,7 +238,6 @@ async function run(opts: BenchOptions): Promise<void> {
     latestRps.set(w.name, record.rps);
     return record;
   };
-  /** Prepares `w` against the monitoring API and measures it there, or on the same-bytes server. */
   /** A feed workload's database floor, measured just after it (db-floor.ts). */
   const withFloor = async (w: HttpWorkload, record: WorkloadRecord, plan: RequestPlan) => {
     if (!dataset || opts.noFloor || w.group !== 'feed' || !w.name.startsWith('feed-'))
@@ -258,6 +257,7 @@ async function run(opts: BenchOptions): Promise<void> {
     );
     return floored;
   };
+  /** Prepares `w` against the monitoring API and measures it there, or on the same-bytes server. */
   const measureMonitoring = async (w: HttpWorkload, monitoring: RunningService) => {
     const { plan, page } = await preparePlan(w.prepare, w.plan, monitoring.baseUrl, log);
     if (w.service !== 'same-bytes')
