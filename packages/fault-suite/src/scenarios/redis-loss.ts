@@ -125,7 +125,10 @@ export async function redisLoss(
       `${fmt(f.ratio * 100)} % (${outcomes(fresh.filter((s) => !ok(s)))})`,
       f.ratio >= LIMITS.minSuccessRatio,
     );
-    const stale = during.filter((s) => pick(s) && s.startedAt >= staleFrom);
+    // Answered before the restart began: from then on the feeder may store fresh prices again.
+    const stale = during.filter(
+      (s) => pick(s) && s.startedAt >= staleFrom && s.endedAt < restartAt,
+    );
     const missing = stale.filter(
       (s) => s.status === 500 && s.code === 'MISSING_PRICE_DATA' && s.problemBody,
     );
@@ -138,8 +141,8 @@ export async function redisLoss(
     );
   }
   const lastSigned = Math.max(
-    // Answered before Redis was back: after it, fresh prices may have been stored.
-    ...during.filter((s) => isQuote(s) && ok(s) && s.endedAt < backAt).map((s) => s.endedAt),
+    // Answered before the restart began, as above.
+    ...during.filter((s) => isQuote(s) && ok(s) && s.endedAt < restartAt).map((s) => s.endedAt),
     killedAt,
   );
   const signedAfter = (lastSigned - killedAt) / 1000;
