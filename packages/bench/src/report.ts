@@ -4,7 +4,7 @@
  */
 import { indexerSection } from './indexer/report.js';
 import type { IndexerRecord } from './indexer/record.js';
-import { median } from './points/measure.js';
+import { median } from './median.js';
 import type {
   FanoutRecord,
   PointsJobRecord,

@@ -17,6 +17,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { runNode } from '../child.js';
 import { databaseUrl } from '../dataset.js';
+import { median } from '../median.js';
 import { MONITORING_APP_DIR } from '../paths.js';
 
 const DATABASE = 'ctss_bench_points';
@@ -73,11 +74,6 @@ function insertSql(n: number, wallets: number, offset: number, salt: string): st
            'recipient', 1000000 + (i * 7919) % 5000000000, 1000000,
            i % 10 <> 0, 'success', timestamptz '2026-12-01' + (i % 86400) * interval '1 second'
       from generate_series(1::bigint, ${n}::bigint) i, lateral (select ${offset} + (i * 48271) % ${wallets} as s) w`;
-}
-
-/** The median of `xs` (the upper one of an even count). */
-export function median(xs: readonly number[]): number {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 }
 
 /**

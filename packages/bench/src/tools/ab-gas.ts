@@ -5,15 +5,15 @@
  * pairs it starts both builds side by side with the suite's environment, measures each of the
  * suite's gas workloads (default the quote rotations) once on each, in alternating order, and
  * stops both. Prints req/s and the server's CPU per request (from /proc, as the suite accounts it)
- * per measurement, then per workload the median over the pairs of B's CPU per request over A's.
+ * and peak RSS per measurement (usage.ts, as the suite measures), then per workload the median over the pairs of B's CPU per request over A's.
  * Fresh processes per pair: one process of a pair can run 15-25 % slower than the other for its
  * whole life with the same code (FINDINGS.md "Reading the figures"), so one pair is not an A/B.
  * A variant is `<dir>` or `<dir>@<node flags>` (the same build with other flags, e.g.
  * `dist@--max-semi-space-size=32`). Redis at REDIS_URL (default the local one).
  */
-import { accountCpu } from '../cpu.js';
-import { runLoad } from '../load.js';
+import { median } from '../median.js';
 import { startGasQuoteApi, type RunningService } from '../services.js';
+import { loadWithUsage } from '../usage.js';
 import { httpWorkloads, PLACEHOLDER_PARAMS } from '../workloads.js';
 
 const USAGE = 'usage: ab-gas <seconds> <pairs> <variantA> <variantB> [workload-regexp]';
@@ -50,21 +50,10 @@ async function main(): Promise<void> {
       for (const w of workloads) {
         const cpuOf = new Map<string, number>();
         for (const v of pair % 2 ? [a, b] : [b, a]) {
-          let account: Awaited<ReturnType<typeof accountCpu>> | undefined;
-          const r = await runLoad({
-            baseUrl: v.baseUrl,
-            plan: w.plan,
-            connections: w.connections,
-            durationSeconds: seconds,
-            warmupSeconds: 1,
-            beforeMeasure: async () => {
-              account = await accountCpu(v.child.pid);
-            },
-          });
-          const cpu = await account?.stop(r.total);
+          const { r, cpu, peakRssMb } = await loadWithUsage(v, w.plan, w.connections, seconds, 1);
           cpuOf.set(v.variant, cpu?.apiUs ?? NaN);
           console.log(
-            `pair ${pair} ${w.name.padEnd(14)} ${v.variant.padEnd(8)} ${String(Math.round(r.rps)).padStart(6)} req/s  p99 ${r.p99} ms  server ${cpu?.apiUs} us  load generator ${cpu?.loadGeneratorUs} us${r.non2xx ? `  non-2xx ${r.non2xx}` : ''}`,
+            `pair ${pair} ${w.name.padEnd(14)} ${v.variant.padEnd(8)} ${String(Math.round(r.rps)).padStart(6)} req/s  p99 ${r.p99} ms  server ${cpu?.apiUs} us  load generator ${cpu?.loadGeneratorUs} us  peak RSS ${peakRssMb} MB${r.non2xx ? `  non-2xx ${r.non2xx}` : ''}`,
           );
         }
         ratios.get(w.name)!.push(cpuOf.get(variantB)! / cpuOf.get(variantA)!);
@@ -76,9 +65,8 @@ async function main(): Promise<void> {
   }
   for (const [name, values] of ratios) {
     const sorted = [...values].sort((x, y) => x - y);
-    const median = sorted[Math.floor(sorted.length / 2)]!;
     console.log(
-      `${name}: ${variantB} / ${variantA} CPU per request, median ${median.toFixed(3)} over ${values.length} pairs, lower in ${values.filter((x) => x < 1).length} (${sorted.map((x) => x.toFixed(2)).join(' ')})`,
+      `${name}: ${variantB} / ${variantA} CPU per request, median ${median(values).toFixed(3)} over ${values.length} pairs, lower in ${values.filter((x) => x < 1).length} (${sorted.map((x) => x.toFixed(2)).join(' ')})`,
     );
   }
 }

@@ -16,6 +16,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createClient } from 'redis';
+import { median } from '../median.js';
 import { RUN_DIR } from '../paths.js';
 import { nodeFlagsArgument, startHelloWorld, type RunningService } from '../services.js';
 import { loadWithUsage } from '../usage.js';
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
   }
   const sorted = [...ratios].sort((x, y) => x - y);
   console.log(
-    `Redis-bytes / same-bytes req/s: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} over ${ratios.length} pairs (${sorted.map((x) => x.toFixed(2)).join(' ')})`,
+    `Redis-bytes / same-bytes req/s: median ${median(ratios).toFixed(2)} over ${ratios.length} pairs (${sorted.map((x) => x.toFixed(2)).join(' ')})`,
   );
 }
 
