@@ -8,10 +8,17 @@
  * A strong `ETag` names one representation (RFC 9110 section 8.8.3.3: the gzip and the identity
  * body of one resource are different representations), so the coding applied is appended to a
  * strong tag: `"<digest>"` becomes `"<digest>-gzip"` or `"<digest>-br"` ({@link codingTag}).
+ *
+ * A route that keeps a body that can no longer change may keep its compressed form too and send it
+ * as it is ({@link negotiatedCoding}, {@link compressBody}): the middleware leaves a response that
+ * already has a `Content-Encoding` alone and still renames its tag.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import compression from 'compression';
 import type { RequestHandler } from 'express';
+import Negotiator from 'negotiator';
 import onHeaders from 'on-headers';
 
 /** Bodies below this many bytes are sent uncompressed (the frame overhead outweighs the gain). */
@@ -31,6 +38,51 @@ export function codingTag(tag: string, coding: string): string {
 }
 
 /**
+ * The codings the compression package offers, and those it prefers between equally acceptable
+ * ones (compression 1.8 `index.js`, `SUPPORTED_ENCODING` and `PREFERRED_ENCODING`, with brotli).
+ */
+const OFFERED_CODINGS = ['br', 'gzip', 'deflate', 'identity'];
+const PREFERRED_CODINGS = ['br', 'gzip'];
+
+/** A coding a body may be kept in ahead of its requests ({@link compressBody}). */
+export type StoredCoding = 'br' | 'gzip';
+
+/** Requests the middleware saw with an `Accept-Encoding` (it negotiates a coding for them). */
+const negotiating = new WeakSet<IncomingMessage>();
+
+/**
+ * The coding the compression middleware applies to `req`'s answer (when the body reaches
+ * {@link COMPRESSION_THRESHOLD_BYTES}), if it is one a body may be kept in: negotiated from
+ * `Accept-Encoding` with the package's own negotiator (negotiator 0.6, the version compression
+ * 1.8 depends on) and lists, so brotli wins a tie. Undefined when the middleware is not installed
+ * (`compression` false), the request has no `Accept-Encoding` or is a `HEAD`, or the choice is
+ * `deflate` or `identity`: the middleware then decides as before.
+ */
+export function negotiatedCoding(req: IncomingMessage): StoredCoding | undefined {
+  if (!negotiating.has(req) || req.method === 'HEAD') return undefined;
+  const coding = new Negotiator(req).encoding(OFFERED_CODINGS, PREFERRED_CODINGS);
+  return coding === 'br' || coding === 'gzip' ? coding : undefined;
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/**
+ * `body` (UTF-8 text or its bytes) compressed with `coding` as the middleware compresses it: gzip
+ * at zlib's default level (6), brotli at quality 4 (compression 1.8's default), on libuv's thread
+ * pool.
+ *
+ * @throws Error from zlib (not expected for a body in memory)
+ */
+export function compressBody(body: string | Buffer, coding: StoredCoding): Promise<Buffer> {
+  const input = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  if (coding === 'gzip') return gzipAsync(input);
+  return brotliAsync(input, {
+    params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 },
+  });
+}
+
+/**
  * The compression middleware: `compression` with its defaults (gzip level 6, brotli quality 4)
  * and a {@link COMPRESSION_THRESHOLD_BYTES} threshold, preceded by a hook that renames a strong
  * `ETag` after the coding chosen. on-headers runs listeners in reverse order of registration, so
@@ -47,6 +99,7 @@ export function compressionMiddleware(): RequestHandler {
       next();
       return;
     }
+    negotiating.add(req);
     onHeaders(res, function renameTag(this: ServerResponse<IncomingMessage>) {
       const coding = this.getHeader('Content-Encoding');
       const tag = this.getHeader('ETag');

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import fresh from 'fresh';
-import { CONTENT_CODINGS, codingTag } from './compression.js';
+import { CONTENT_CODINGS, codingTag, type StoredCoding } from './compression.js';
 import { sendJsonText } from './json.js';
 
 /**
@@ -45,6 +45,10 @@ function matchedTag(req: Request, tag: string): string | undefined {
  * @param cacheControl the `Cache-Control` value, e.g. `public, max-age=60`.
  * @param tag the body's {@link strongEtag}, when the caller kept it with the body (computed here
  *   otherwise).
+ * @param coding set when `body` is already compressed with it (a kept compressed copy,
+ *   compression.ts `negotiatedCoding`): sent as it is with `Content-Encoding`, the tag (of
+ *   the identity body) renamed after the coding by the compression middleware as for any
+ *   compressed answer. `tag` is then required.
  */
 export function sendCacheableJson(
   req: Request,
@@ -52,6 +56,7 @@ export function sendCacheableJson(
   body: string | Buffer,
   cacheControl: string,
   tag: string = strongEtag(body),
+  coding?: StoredCoding,
 ): void {
   res.setHeader('Cache-Control', cacheControl);
   res.vary('Accept-Encoding');
@@ -63,5 +68,6 @@ export function sendCacheableJson(
     return;
   }
   res.setHeader('ETag', tag);
+  if (coding !== undefined) res.setHeader('Content-Encoding', coding);
   sendJsonText(res, 200, body);
 }

@@ -36,6 +36,11 @@ export interface KvStore {
   getBytes(key: string): Promise<Buffer | null>;
   /** Sets `key`; with `ttlSeconds` it expires after that many seconds. */
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  /**
+   * Sets `key` to `value`'s bytes as they are (binary data such as a compressed body, read back
+   * with {@link KvStore.getBytes}); with `ttlSeconds` it expires after that many seconds.
+   */
+  setBytes(key: string, value: Buffer, ttlSeconds?: number): Promise<void>;
   /** Sets `key` only when absent (SET NX EX); true when set. */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   /** Atomically reads and deletes `key` (GETDEL): a value is taken at most once. */
@@ -339,19 +344,22 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
     return subscriber;
   };
   const k = (key: string) => prefix + key;
+  /** SET of text or bytes (node-redis sends a Buffer argument as it is), with EX when given. */
+  const setValue = async (key: string, value: string | Buffer, ttlSeconds: number | undefined) => {
+    await run(() =>
+      ttlSeconds !== undefined
+        ? client.set(k(key), value, { expiration: { type: 'EX', value: ttlSeconds } })
+        : client.set(k(key), value),
+    );
+  };
 
   return {
     kind: 'redis',
     redis: connection,
     get: (key) => run(() => client.get(k(key))),
     getBytes: (key) => run(() => bytesClient.get(k(key))),
-    async set(key, value, ttlSeconds) {
-      await run(() =>
-        ttlSeconds !== undefined
-          ? client.set(k(key), value, { expiration: { type: 'EX', value: ttlSeconds } })
-          : client.set(k(key), value),
-      );
-    },
+    set: (key, value, ttlSeconds) => setValue(key, value, ttlSeconds),
+    setBytes: (key, value, ttlSeconds) => setValue(key, value, ttlSeconds),
     async setIfAbsent(key, value, ttlSeconds) {
       const reply = await run(() =>
         client.set(k(key), value, {
@@ -434,9 +442,14 @@ function createRedisKvStore(url: string, prefix: string, logger: Logger): KvStor
 }
 
 interface MemoryEntry {
-  value: string;
+  /** Text, or bytes set with `setBytes`. */
+  value: string | Buffer;
   expiresAt: number | undefined;
 }
+
+/** An entry's value as text (bytes decoded as UTF-8, as Redis's text replies are). */
+const asText = (value: string | Buffer | undefined): string | null =>
+  value === undefined ? null : typeof value === 'string' ? value : value.toString('utf8');
 
 /** The in-process store: a Map with lazy expiry and an EventEmitter for pub/sub. */
 export function createMemoryKvStore(prefix = ''): KvStore {
@@ -458,13 +471,18 @@ export function createMemoryKvStore(prefix = ''): KvStore {
   return {
     kind: 'memory',
     redis: undefined,
-    get: (key) => Promise.resolve(live(k(key))?.value ?? null),
+    get: (key) => Promise.resolve(asText(live(k(key))?.value)),
     getBytes(key) {
       const value = live(k(key))?.value;
-      return Promise.resolve(value === undefined ? null : Buffer.from(value, 'utf8'));
+      if (value === undefined) return Promise.resolve(null);
+      return Promise.resolve(typeof value === 'string' ? Buffer.from(value, 'utf8') : value);
     },
     set(key, value, ttlSeconds) {
       entries.set(k(key), { value, expiresAt: expiry(ttlSeconds) });
+      return Promise.resolve();
+    },
+    setBytes(key, value, ttlSeconds) {
+      entries.set(k(key), { value: Buffer.from(value), expiresAt: expiry(ttlSeconds) });
       return Promise.resolve();
     },
     setIfAbsent(key, value, ttlSeconds) {
@@ -475,7 +493,7 @@ export function createMemoryKvStore(prefix = ''): KvStore {
     getDel(key) {
       const entry = live(k(key));
       entries.delete(k(key));
-      return Promise.resolve(entry?.value ?? null);
+      return Promise.resolve(asText(entry?.value));
     },
     del(key) {
       const existed = live(k(key)) !== undefined;
@@ -483,18 +501,18 @@ export function createMemoryKvStore(prefix = ''): KvStore {
       return Promise.resolve(existed ? 1 : 0);
     },
     delIfEquals(key, value) {
-      if (live(k(key))?.value !== value) return Promise.resolve(false);
+      if (asText(live(k(key))?.value) !== value) return Promise.resolve(false);
       entries.delete(k(key));
       return Promise.resolve(true);
     },
     expireIfEquals(key, value, ttlSeconds) {
       const entry = live(k(key));
-      if (entry?.value !== value) return Promise.resolve(false);
+      if (entry === undefined || asText(entry.value) !== value) return Promise.resolve(false);
       entry.expiresAt = expiry(ttlSeconds);
       return Promise.resolve(true);
     },
     setIfHeld(key, value, ttlSeconds, fence) {
-      if (live(k(fence.key))?.value !== fence.value) return Promise.resolve(false);
+      if (asText(live(k(fence.key))?.value) !== fence.value) return Promise.resolve(false);
       entries.set(k(key), { value, expiresAt: expiry(ttlSeconds) });
       return Promise.resolve(true);
     },

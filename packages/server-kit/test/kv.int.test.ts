@@ -26,6 +26,16 @@ describe.each(backends)('KvStore (%s)', (_kind, url) => {
     expect(await kv.del('a')).toBe(0);
   });
 
+  it('keeps bytes set with setBytes as they are, with their TTL', async () => {
+    // Not valid UTF-8: a text round trip would replace these bytes.
+    const bytes = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0xff, 0xfe, 0x0a, 0x80]);
+    await kv.setBytes('bytes', bytes, 60);
+    expect(await kv.getBytes('bytes')).toEqual(bytes);
+    await kv.setBytes('short-lived', bytes, 1);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await kv.getBytes('short-lived')).toBeNull();
+  });
+
   it('expires values after their TTL', async () => {
     await kv.set('ttl', 'x', 1);
     expect(await kv.get('ttl')).toBe('x');
