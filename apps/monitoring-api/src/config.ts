@@ -169,7 +169,7 @@ const CoreConfigSchema = z.object({
   FEED_CLOSED_PAGE_MEMORY_BYTES: envInteger(0, 1024 * 1024 * 1024)
     .default(8 * 1024 * 1024)
     .describe(
-      'bytes of closed-window feed pages kept in process in front of Redis; `0` = Redis only',
+      'bytes of closed-window feed pages (and their kept `br`/`gzip` copies) kept in process in front of Redis; `0` = Redis only',
     ),
 });
 

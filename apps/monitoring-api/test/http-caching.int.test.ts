@@ -5,41 +5,14 @@
  * above 1 KiB (a 100-record page several times smaller), a coding-specific ETag, and
  * `HTTP_COMPRESSION=false` sending every body as it is.
  */
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingHttpHeaders,
-  type Server,
-} from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { listen } from '@ctss/server-kit';
 import { createRng } from '../src/seed/rng.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { startTestApp, type TestApp } from './support/app.js';
-
-/** One answer: status, headers and the body bytes as they came over the wire. */
-interface Wire {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** GET `path` from `base` with `headers`, without decoding the body. */
-function get(base: string, path: string, headers: Record<string, string> = {}): Promise<Wire> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+import { getWire as get } from './support/wire.js';
 
 /** A served test app: its dependencies and the base URL of its listening server. */
 interface Served {

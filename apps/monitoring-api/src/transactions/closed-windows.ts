@@ -20,9 +20,22 @@
  * Redis's own `maxmemory` bounds the total). With the in-process KV store (no `REDIS_URL`) only
  * the LRU is used. A Redis failure is a miss (the page is rendered from PostgreSQL); it never
  * fails the request. Concurrent misses of one page in a process run one query.
+ *
+ * A settled page asked for in a coding the client accepts (`br` or `gzip`, as the compression
+ * middleware negotiates it) is compressed once and its compressed copy kept beside it, in both
+ * layers, for {@link CLOSED_PAGE_TTL_SECONDS}: later requests in that coding send the kept bytes
+ * instead of compressing about 80 KB each time (docs/decisions.md "D342. Closed pages kept
+ * compressed"). A page holding a pending record is compressed per request by the middleware, as
+ * every other answer.
  */
 import { createHash } from 'node:crypto';
-import { strongEtag, type KvStore } from '@ctss/server-kit';
+import {
+  compressBody,
+  COMPRESSION_THRESHOLD_BYTES,
+  strongEtag,
+  type KvStore,
+  type StoredCoding,
+} from '@ctss/server-kit';
 import { LRUCache } from 'lru-cache';
 import type { TransferNetwork } from '@ctss/domain-types';
 import type { Clock } from '../clock.js';
@@ -84,13 +97,17 @@ interface RenderedClosedPage {
   readonly pending: readonly string[];
 }
 
-/** A page to answer: body, ETag, and whether it is settled and kept, i.e. immutable. */
+/**
+ * A page to answer: body, ETag (of the identity body), and whether it is settled and kept, i.e.
+ * immutable; `coding` when the body is that coding's compressed copy.
+ */
 interface ClosedAnswer {
   readonly body: string | Buffer;
   readonly etag: string;
   readonly immutable: boolean;
   /** Whether a page holding a pending record is served from (or now in) the store. */
   readonly keptPending: boolean;
+  readonly coding?: StoredCoding;
 }
 
 /** The kept pages ({@link createClosedWindowStore}). */
@@ -101,12 +118,16 @@ export interface ClosedWindowStore {
    *
    * @param watched whether the change watch covers the page's records (the live feed carries
    *   mainnet changes only).
+   * @param coding the coding the client's answer will be compressed with (server-kit
+   *   `negotiatedCoding`), if any: a settled page of at least the compression threshold is then
+   *   answered with its kept compressed copy (made now if there is none).
    * @throws `render`'s error (nothing is kept), also to the calls that waited for it.
    */
   page(
     key: string,
     render: () => Promise<RenderedClosedPage>,
     watched: boolean,
+    coding?: StoredCoding,
   ): Promise<ClosedAnswer>;
 }
 
@@ -165,6 +186,9 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
   const running = new Map<string, Promise<ClosedAnswer>>();
   const sharedKey = (key: string) =>
     `feed:closed:v2:${createHash('sha256').update(key).digest('base64url')}`;
+  // A page's key holds no newline (its filter is JSON text), so these never meet a page's key.
+  const codedKey = (key: string, coding: StoredCoding) => `${key}\n${coding}`;
+  const sharedCodedKey = (key: string, coding: StoredCoding) => `${sharedKey(key)}:${coding}`;
 
   /** Whether a kept page may be served: settled, or its pending records unchanged (D310). */
   const valid = async (page: ClosedPage, watched: boolean): Promise<boolean> =>
@@ -250,19 +274,94 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
     if (keepable) keep(key, page);
     return answer(page, keepable);
   };
+  /** Runs `work` once for concurrent callers of the same `key`. */
+  const once = (key: string, work: () => Promise<ClosedAnswer>): Promise<ClosedAnswer> => {
+    let pending = running.get(key);
+    if (pending === undefined) {
+      pending = work().finally(() => running.delete(key));
+      running.set(key, pending);
+    }
+    return pending;
+  };
+  /** The identity page of `key` (see {@link ClosedWindowStore.page}). */
+  const identity = async (
+    key: string,
+    render: () => Promise<RenderedClosedPage>,
+    watched: boolean,
+  ): Promise<ClosedAnswer> => {
+    const hit = local?.get(key);
+    if (hit !== undefined) {
+      if (await valid(hit, watched)) return answer(hit, true);
+      local!.delete(key);
+    }
+    return once(key, () => load(key, render, watched));
+  };
+
+  /**
+   * A kept compressed copy. Redis value: the identity body's ETag and a newline, then the
+   * compressed bytes. Only settled pages are compressed ahead, so a copy is valid while it lasts.
+   */
+  const codedFromShared = async (
+    key: string,
+    coding: StoredCoding,
+  ): Promise<ClosedAnswer | undefined> => {
+    if (shared === undefined) return undefined;
+    let value: Buffer | null;
+    try {
+      value = await shared.getBytes(sharedCodedKey(key, coding));
+    } catch {
+      return undefined;
+    }
+    const etagEnd = value === null ? -1 : value.indexOf(NEWLINE);
+    if (value === null || etagEnd < 0) return undefined;
+    const page: ClosedPage = {
+      etag: value.toString('latin1', 0, etagEnd),
+      renderedAt: 0,
+      pending: [],
+      body: value.subarray(etagEnd + 1),
+    };
+    local?.set(codedKey(key, coding), page);
+    return { ...answer(page, true), coding };
+  };
+  /**
+   * Compresses a settled page's identity answer and keeps the copy in both layers; should zlib
+   * fail, the identity answer (the middleware then compresses it as any other).
+   */
+  const compressAndKeep = async (
+    key: string,
+    coding: StoredCoding,
+    plain: ClosedAnswer,
+  ): Promise<ClosedAnswer> => {
+    let body: Buffer;
+    try {
+      body = await compressBody(plain.body, coding);
+    } catch {
+      return plain;
+    }
+    local?.set(codedKey(key, coding), { body, etag: plain.etag, renderedAt: 0, pending: [] });
+    // Best effort: a copy not kept is compressed again.
+    shared
+      ?.setBytes(
+        sharedCodedKey(key, coding),
+        Buffer.concat([Buffer.from(`${plain.etag}\n`, 'latin1'), body]),
+        CLOSED_PAGE_TTL_SECONDS,
+      )
+      .catch(() => undefined);
+    return { ...plain, body, coding };
+  };
+
   return {
-    async page(key, render, watched) {
-      const hit = local?.get(key);
-      if (hit !== undefined) {
-        if (await valid(hit, watched)) return answer(hit, true);
-        local!.delete(key);
+    async page(key, render, watched, coding) {
+      if (coding === undefined) return identity(key, render, watched);
+      const hit = local?.get(codedKey(key, coding));
+      if (hit !== undefined) return { ...answer(hit, true), coding };
+      const kept = await codedFromShared(key, coding);
+      if (kept !== undefined) return kept;
+      const plain = await identity(key, render, watched);
+      if (!plain.immutable || Buffer.byteLength(plain.body) < COMPRESSION_THRESHOLD_BYTES) {
+        return plain;
       }
-      let pending = running.get(key);
-      if (pending === undefined) {
-        pending = load(key, render, watched).finally(() => running.delete(key));
-        running.set(key, pending);
-      }
-      return pending;
+      return once(codedKey(key, coding), () => compressAndKeep(key, coding, plain));
     },
   };
 }

@@ -3,9 +3,11 @@
  * first, keyset cursor pagination (docs/api.md "Transaction feeds", "Pagination"); and the
  * single-record lookups `GET /transactionsmainnet/{source_tx_hash}` and
  * `GET /transactions/{source_tx_hash}` (docs/api.md "Transaction by hash (either leg)"). Every page
- * carries a strong `ETag` and a `Cache-Control` (docs/api.md "Compression and HTTP caching").
+ * carries a strong `ETag` and a `Cache-Control` (docs/api.md "Compression and HTTP caching"); a
+ * settled closed window's page goes to a client accepting `br` or `gzip` as its kept compressed
+ * copy (closed-windows.ts).
  */
-import { parseQuery, sendCacheableJson } from '@ctss/server-kit';
+import { negotiatedCoding, parseQuery, sendCacheableJson } from '@ctss/server-kit';
 import type { Express, Request, Response } from 'express';
 import type { TransferNetwork } from '@ctss/domain-types';
 import { FeedQuery, RecordParams, RecordQuery } from './schemas.js';
@@ -25,12 +27,12 @@ export function addTransactionRoutes(app: Express, deps: TransactionRouteDeps): 
   const { transactions } = deps;
   const send = (req: Request, res: Response, page: PageAnswer): void => {
     if (page.ageSeconds !== undefined) res.setHeader('Age', page.ageSeconds);
-    sendCacheableJson(req, res, page.body, page.cacheControl, page.etag);
+    sendCacheableJson(req, res, page.body, page.cacheControl, page.etag, page.coding);
   };
   const feed = (network: TransferNetwork) =>
     async function handler(req: Request, res: Response): Promise<void> {
       const query = parseQuery(FeedQuery, req.query);
-      send(req, res, await transactions.feed(network, query));
+      send(req, res, await transactions.feed(network, query, negotiatedCoding(req)));
     };
   const lookup = (network: TransferNetwork) =>
     async function handler(req: Request, res: Response): Promise<void> {

@@ -5,7 +5,7 @@
  * "D63. In-process first-page cache"), each answer with its `Cache-Control` (docs/api.md
  * "Compression and HTTP caching").
  */
-import { HttpProblem, type KvStore } from '@ctss/server-kit';
+import { HttpProblem, type KvStore, type StoredCoding } from '@ctss/server-kit';
 import {
   NOT_FOUND_CACHE_CONTROL,
   recordCacheControl,
@@ -53,16 +53,19 @@ export interface TransactionsServiceDeps {
 }
 
 /**
- * A page to send: JSON text (or its UTF-8 bytes, for a closed window's page read from Redis), its
- * `Cache-Control`, and for a kept page its tag and, for a cached first page, its age.
+ * A page to send: JSON text (or its UTF-8 bytes, for a closed window's page read from Redis; or
+ * its compressed copy, with `coding`), its `Cache-Control`, and for a kept page its tag and, for a
+ * cached first page, its age.
  */
 export interface PageAnswer {
   readonly body: string | Buffer;
   readonly cacheControl: string;
-  /** The strong ETag of a cached first page (else computed from `body` when sent). */
+  /** The strong ETag of a kept page's identity body (else computed from `body` when sent). */
   readonly etag?: string;
   /** Seconds since a cached first page was rendered (the `Age` header). */
   readonly ageSeconds?: number;
+  /** Set when `body` is a closed page's kept copy compressed with this coding. */
+  readonly coding?: StoredCoding;
 }
 
 /** The feeds and lookups of both networks. */
@@ -70,9 +73,11 @@ export interface TransactionsService {
   /**
    * A feed page, newest first.
    *
+   * @param coding the coding the answer will be compressed with (server-kit `negotiatedCoding`),
+   *   if any: a settled closed page then comes as its kept compressed copy (closed-windows.ts).
    * @throws HttpProblem 400 INVALID_NAME, INVALID_QUERY, INVALID_CURSOR (filters.ts).
    */
-  feed(network: TransferNetwork, query: FeedQuery): Promise<PageAnswer>;
+  feed(network: TransferNetwork, query: FeedQuery, coding?: StoredCoding): Promise<PageAnswer>;
   /**
    * The records of one transaction hash, origin or destination leg, as a page (several transfers
    * may share one transaction, e.g. a batch relayer's receives).
@@ -115,7 +120,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
     return mark !== undefined && filter.endTime <= mark;
   };
   return {
-    async feed(network, query) {
+    async feed(network, query, coding) {
       const filter = await toFilter(deps, query);
       if (await isClosed(network, filter)) {
         const fields = fieldsOf(network);
@@ -127,13 +132,19 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
           },
           // The live feed carries mainnet changes only.
           network === 'mainnet',
+          coding,
         );
         const cacheControl = page.immutable
           ? CLOSED_WINDOW_CACHE_CONTROL
           : page.keptPending
             ? PENDING_CLOSED_PAGE_CACHE_CONTROL
             : windowCacheControl(query.end_time, deps.clock());
-        return { body: page.body, cacheControl, etag: page.etag };
+        return {
+          body: page.body,
+          cacheControl,
+          etag: page.etag,
+          ...(page.coding !== undefined ? { coding: page.coding } : {}),
+        };
       }
       const render = async () =>
         (await listTransactions(deps.db.read, network, filter, query.limit, fieldsOf(network)))
