@@ -45,6 +45,7 @@ import { measureSseFanout } from './sse.js';
 import { measureFanout } from './websocket.js';
 import {
   CLOSED_WINDOW_WALK,
+  CLOSED_WINDOW_WALK_GZIP,
   HELLO_WORLD_32,
   httpWorkloads,
   PLACEHOLDER_PARAMS,
@@ -205,7 +206,7 @@ async function run(opts: BenchOptions): Promise<void> {
       log,
     });
     params = await pickParams(dataset.url);
-    if (wanted.includes(CLOSED_WINDOW_WALK))
+    if (wanted.includes(CLOSED_WINDOW_WALK) || wanted.includes(CLOSED_WINDOW_WALK_GZIP))
       params = { ...params, indexedChains: await markIndexedThroughNow(dataset.url) };
     log(
       `params: ${params.deepCursors.length} deep cursors, ${params.senders.length} senders, ${params.lookups.length} lookups, ${params.windows.length} windows, ${params.searches.length} searches`,

@@ -103,7 +103,8 @@ export async function withIfNoneMatch(
  * Completes `plan` by `preparation` against the API at `baseUrl`: `same-bytes-page` fetches a full
  * page of the walk `plan` and measures `GET /` of the server that will send it, `replay-walk`
  * turns the walk `plan` into the rotation of its first {@link REPLAY_PAGES} pages with the walk's
- * headers, `if-none-match` adds the first path's ETag.
+ * headers, `replay-walk-warmed` does the same and then requests each page once with those headers,
+ * `if-none-match` adds the first path's ETag.
  * @throws Error when `plan` is not of the kind the preparation takes, or the API answers a
  *   preparing request with another status than 200
  */
@@ -129,5 +130,28 @@ export async function preparePlan(
     return { plan: { kind: 'paths', paths: ['/'] }, page };
   }
   const paths = await collectWalk(baseUrl, plan, REPLAY_PAGES);
+  if (preparation === 'replay-walk-warmed') await warmWithHeaders(baseUrl, paths, plan.headers);
   return { plan: { kind: 'paths', paths, ...(plan.headers && { headers: plan.headers }) } };
+}
+
+/**
+ * Requests each of `paths` once with `headers` (the walk's, e.g. its Accept-Encoding), a few at a
+ * time, so that what the API keeps per request form (a closed page's compressed copy) is kept
+ * before the run.
+ * @throws Error when a page answers another status than 200
+ */
+async function warmWithHeaders(
+  baseUrl: string,
+  paths: readonly string[],
+  headers: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  let next = 0;
+  const warmer = async (): Promise<void> => {
+    while (next < paths.length) {
+      const path = paths[next++]!;
+      const res = await httpGet(`${baseUrl}${path}`, headers);
+      if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: COLLECT_CONCURRENCY }, warmer));
 }

@@ -18,7 +18,8 @@ export type Service = 'hello' | 'same-bytes' | 'gas' | 'monitoring';
  * server, `replay-walk` collects the walk's pages into a rotation, `if-none-match` adds the first
  * path's ETag.
  */
-export type Preparation = 'same-bytes-page' | 'replay-walk' | 'if-none-match';
+export type Preparation =
+  'same-bytes-page' | 'replay-walk' | 'replay-walk-warmed' | 'if-none-match';
 
 /** Pages the compressed walk replays: about a run's worth of the plain walk at 32 connections. */
 export const REPLAY_PAGES = 2_000;
@@ -174,6 +175,12 @@ const SAME_BYTES = 'same-bytes-window-page';
  */
 export const CLOSED_WINDOW_WALK = 'feed-time-window-closed';
 
+/**
+ * The closed-window walk asked for with `Accept-Encoding: gzip`: the kept compressed copies
+ * (closed-windows.ts), each made by the preparation's own request of the page in that coding.
+ */
+export const CLOSED_WINDOW_WALK_GZIP = 'feed-time-window-closed-gzip';
+
 /** Workload names in report order (the WebSocket fan-out is `ws-fanout`). */
 export const WORKLOAD_ORDER: readonly string[] = [
   'hello-world',
@@ -190,6 +197,7 @@ export const WORKLOAD_ORDER: readonly string[] = [
   'feed-time-window',
   'feed-time-window-gzip',
   CLOSED_WINDOW_WALK,
+  CLOSED_WINDOW_WALK_GZIP,
   'leaderboard',
   'leaderboard-search',
   'stats-volumes',
@@ -365,6 +373,17 @@ export function httpWorkloads(p: BenchParams): HttpWorkload[] {
       connections: 32,
       plan: timeWindowWalk(p.windows),
       prepare: 'replay-walk',
+      baseline: SAME_BYTES,
+      env: { FEED_INDEXED_CHAINS: p.indexedChains ?? '' },
+    },
+    {
+      name: CLOSED_WINDOW_WALK_GZIP,
+      description: `the same closed pages requested with \`Accept-Encoding: gzip\`: each sent as its kept compressed copy, made when the preparation asked for it in gzip once`,
+      service: 'monitoring',
+      group: 'feed',
+      connections: 32,
+      plan: timeWindowWalk(p.windows, { 'accept-encoding': 'gzip' }),
+      prepare: 'replay-walk-warmed',
       baseline: SAME_BYTES,
       env: { FEED_INDEXED_CHAINS: p.indexedChains ?? '' },
     },

@@ -102,6 +102,16 @@ describe('preparePlan', () => {
     expect(acceptEncodings.every((a) => a === undefined)).toBe(true);
   });
 
+  it("warmed: then requests each replayed page once more, with the walk's headers", async () => {
+    acceptEncodings.length = 0;
+    const walk = timeWindowWalk(hours(0, 1, 2), { 'accept-encoding': 'gzip' });
+    const { plan } = await preparePlan('replay-walk-warmed', walk, baseUrl, () => undefined);
+    expect(plan).toMatchObject({ kind: 'paths', headers: { 'accept-encoding': 'gzip' } });
+    // The collection without Accept-Encoding, then one request per replayed page with it.
+    expect(acceptEncodings.filter((a) => a === undefined)).toHaveLength(2_000);
+    expect(acceptEncodings.filter((a) => a === 'gzip')).toHaveLength(2_000);
+  });
+
   it('serves a captured page from `/` for the same-bytes baseline', async () => {
     const prepared = await preparePlan(
       'same-bytes-page',
