@@ -11,10 +11,10 @@ import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createKvStore, createLogger } from '@ctss/server-kit';
-import type { Knex } from 'knex';
 import { CLOSED_WINDOW_CACHE_CONTROL } from '../src/transactions/closed-windows.js';
 import { WATERMARK_REFRESH_MS } from '../src/transactions/watermark.js';
 import { aTransaction, insertAll } from './support/builders.js';
+import { setConfirmed } from './support/cursors.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { TEST_NOW } from './support/deps.js';
 import { serveApp, type ServedApp } from './support/served-app.js';
@@ -32,17 +32,6 @@ const ENV = {
   FEED_INDEXED_CHAINS: 'mainnet:0,mainnet:6',
   REDIS_PREFIX: `ctss:test:${randomBytes(6).toString('hex')}:`,
 };
-
-/** Sets a chain's cursor with its confirmed time (UNIX seconds), as the indexer writes it. */
-async function setConfirmed(knex: Knex, domain: number, seconds: number): Promise<void> {
-  await knex.raw(
-    `insert into indexer_cursors (chain, network, domain, block_number, block_hash, safe_block, confirmed_time)
-     values (?, 'mainnet', ?, 100, '0xabc', 100, to_timestamp(?))
-     on conflict (network, domain) where domain is not null
-     do update set confirmed_time = excluded.confirmed_time`,
-    [`mainnet-chain-${domain}`, domain, seconds],
-  );
-}
 
 let db: TestDatabase;
 let s: ServedApp;

@@ -20,6 +20,7 @@ import {
 import { WATERMARK_REFRESH_MS } from '../src/transactions/watermark.js';
 import { aTransaction, insertAll } from './support/builders.js';
 import { commitWithLostChange } from './support/change-log.js';
+import { setConfirmed } from './support/cursors.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { TEST_NOW } from './support/deps.js';
 import { serveApp, type ServedApp } from './support/served-app.js';
@@ -46,13 +47,7 @@ let b: ServedApp;
 type Page = { transactions: { source_tx_hash: string; destination_tx_status: string }[] };
 
 /** Sets domain 0's cursor as the indexer writes it, confirmed up to now. */
-async function confirmNow(knex: Knex): Promise<void> {
-  await knex.raw(
-    `insert into indexer_cursors (chain, network, domain, block_number, block_hash, safe_block, confirmed_time)
-     values ('chain-0', 'mainnet', 0, 100, '0xabc', 100, to_timestamp(?))`,
-    [NOW_S],
-  );
-}
+const confirmNow = (knex: Knex): Promise<void> => setConfirmed(knex, 0, NOW_S);
 
 /** A settled record and a pending one (`hash`) in the hour from `start` (UNIX seconds). */
 const hourWithPending = (start: number, hash: string) => [

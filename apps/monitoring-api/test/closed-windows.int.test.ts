@@ -12,12 +12,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseConfig } from '@ctss/server-kit';
-import type { Knex } from 'knex';
 import request from 'supertest';
 import { ConfigSchema } from '../src/config.js';
 import { CLOSED_WINDOW_CACHE_CONTROL } from '../src/transactions/closed-windows.js';
 import { WATERMARK_REFRESH_MS } from '../src/transactions/watermark.js';
 import { aTransaction, insertAll } from './support/builders.js';
+import { setConfirmed } from './support/cursors.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { TEST_NOW } from './support/deps.js';
 import { serveApp, type ServedApp } from './support/served-app.js';
@@ -26,22 +26,6 @@ const HOUR = 3_600;
 const NOW_S = Math.floor(TEST_NOW.getTime() / 1000);
 /** Start of the hour 48 hours before now: the windows of the walk below. */
 const FIRST_HOUR = Math.floor(NOW_S / HOUR) * HOUR - 48 * HOUR;
-
-/** Sets a chain's cursor with its confirmed time (UNIX seconds), as the indexer writes it. */
-async function setConfirmed(
-  knex: Knex,
-  domain: number,
-  seconds: number,
-  network: 'mainnet' | 'testnet' = 'mainnet',
-): Promise<void> {
-  await knex.raw(
-    `insert into indexer_cursors (chain, network, domain, block_number, block_hash, safe_block, confirmed_time)
-     values (?, ?, ?, 100, '0xabc', 100, to_timestamp(?))
-     on conflict (network, domain) where domain is not null
-     do update set confirmed_time = excluded.confirmed_time`,
-    [`${network}-chain-${domain}`, network, domain, seconds],
-  );
-}
 
 const ENV = {
   HTTP_COMPRESSION: 'false',

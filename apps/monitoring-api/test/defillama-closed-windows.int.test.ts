@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { replayBridgesServer, type ReplayReport } from '@ctss/test-support/defillama-clients';
 import { aTransaction, insertAll } from './support/builders.js';
 import { startTestApp, type TestApp } from './support/app.js';
+import { setConfirmed } from './support/cursors.js';
 import { TEST_NOW } from './support/deps.js';
 import { listenOnLoopback, type Listening } from './support/listen.js';
 import { watchQueries } from './support/queries.js';
@@ -50,11 +51,7 @@ beforeAll(async () => {
     [0, NOW],
     [6, NOW - LAG],
   ] as const) {
-    await t.db.knex.raw(
-      `insert into indexer_cursors (chain, network, domain, block_number, block_hash, safe_block, confirmed_time)
-       values (?, 'mainnet', ?, 100, '0xabc', 100, to_timestamp(?))`,
-      [`chain-${domain}`, domain, confirmed],
-    );
+    await setConfirmed(t.db.knex, domain, confirmed);
   }
   server = await listenOnLoopback(t.app);
 }, 120_000);
