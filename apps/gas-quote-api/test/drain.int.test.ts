@@ -18,8 +18,6 @@ it('drains a keep-alive load with no failed request, /ready 503 at once, well in
   const logger = createLogger({ name: 'drain-test', level: 'silent' });
   const { port, shutdown } = await startAsMain(config, logger, 10_000);
   const base = `http://127.0.0.1:${port}`;
-  const probe = new Agent({ keepAlive: true, maxSockets: 1 });
-  expect((await fetchOn(probe, `${base}/ready`)).status).toBe(200);
 
   // A keep-alive connection that answered one request and then sits idle through the shutdown.
   const idle = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -31,6 +29,11 @@ it('drains a keep-alive load with no failed request, /ready 503 at once, well in
   const load = keepAliveLoad(`${base}/tokenPrices`, 6);
   await load.warm;
   await new Promise((resolve) => setTimeout(resolve, 300));
+  // Right before the signal: the probe's keep-alive connection is then busy or idle for less than
+  // the drain's idle grace (1 s), so the drain does not close it under the next /ready (a slow
+  // host's warm-up alone can outlast the grace).
+  const probe = new Agent({ keepAlive: true, maxSockets: 1 });
+  expect((await fetchOn(probe, `${base}/ready`)).status).toBe(200);
 
   const started = Date.now();
   const stopping = shutdown('SIGTERM');

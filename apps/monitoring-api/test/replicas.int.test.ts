@@ -20,7 +20,8 @@ describe('read replicas', () => {
       await db.knex.raw(`create table marker as select '${name}'::text as name`);
       dbs.push(db);
     }
-  });
+    // Three embedded databases start one after the other: seconds each on a slow host.
+  }, 120_000);
   afterAll(async () => {
     for (const db of dbs) await db.drop();
   });
