@@ -9,6 +9,7 @@
  * clock moves by hand.
  */
 import { randomBytes } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Knex } from 'knex';
 import request from 'supertest';
@@ -24,6 +25,7 @@ import { setConfirmed } from './support/cursors.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { TEST_NOW } from './support/deps.js';
 import { serveApp, type ServedApp } from './support/served-app.js';
+import { getWire } from './support/wire.js';
 
 const HOUR = 3_600;
 const NOW_S = Math.floor(TEST_NOW.getTime() / 1000);
@@ -219,6 +221,54 @@ describe('a replica started after the pending page was kept', () => {
     },
     60_000,
   );
+});
+
+describe('a pending page asked for in gzip', () => {
+  const start = START - 96 * HOUR;
+  const path = `/transactionsmainnet?limit=100&start_time=${start}&end_time=${start + HOUR}`;
+  const hash = `0x${'b'.repeat(64)}`;
+
+  it('is sent as its kept compressed copy while the record is unchanged, and made again after', async () => {
+    // A replica with compression on (the others have it off), its clock past the others'.
+    const c = await serveApp(
+      db,
+      { ...ENV, HTTP_COMPRESSION: 'true' },
+      { poolMax: 4 },
+      { withLiveFeed: true, clockMs: TEST_NOW.getTime() + 20 * CHANGE_GRACE_MS },
+    );
+    try {
+      await insertAll(db.database, hourWithPending(start, hash));
+      await caughtUp(c);
+      c.advance(CHANGE_GRACE_MS + 1);
+      const gzip = { 'Accept-Encoding': 'gzip' };
+      const first = await getWire(c.base, path, gzip);
+      expect(first.headers['cache-control']).toBe(PENDING_CLOSED_PAGE_CACHE_CONTROL);
+      expect(first.headers['content-encoding']).toBe('gzip');
+      // The kept copy goes out whole, with its length (the middleware would stream it chunked).
+      expect(Number(first.headers['content-length'])).toBe(first.body.length);
+      const queried = c.queries();
+      const again = await getWire(c.base, path, gzip);
+      expect(again.body.equals(first.body)).toBe(true);
+      expect(again.headers.etag).toBe(first.headers.etag);
+      expect(c.queries()).toBe(queried);
+
+      await db
+        .knex('transactions')
+        .where({ source_tx_hash: hash })
+        .update({ destination_tx_status: 'success', destination_tx_hash: `0x${'c'.repeat(64)}` });
+      await caughtUp(c);
+      const settled = await getWire(c.base, path, gzip);
+      expect(c.queries()).toBe(queried + 1);
+      expect(settled.headers['cache-control']).toBe(CLOSED_WINDOW_CACHE_CONTROL);
+      expect(settled.headers.etag).not.toBe(first.headers.etag);
+      const page = JSON.parse(gunzipSync(settled.body).toString('utf8')) as Page;
+      expect(page.transactions.find((r) => r.source_tx_hash === hash)?.destination_tx_status).toBe(
+        'success',
+      );
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
 });
 
 describe('a change lost to the change log retention', () => {

@@ -21,12 +21,11 @@
  * the LRU is used. A Redis failure is a miss (the page is rendered from PostgreSQL); it never
  * fails the request. Concurrent misses of one page in a process run one query.
  *
- * A settled page asked for in a coding the client accepts (`br` or `gzip`, as the compression
- * middleware negotiates it) is compressed once and its compressed copy kept beside it, in both
- * layers, for {@link CLOSED_PAGE_TTL_SECONDS}: later requests in that coding send the kept bytes
- * instead of compressing about 80 KB each time (docs/decisions.md "D342. Closed pages kept
- * compressed"). A page holding a pending record is compressed per request by the middleware, as
- * every other answer.
+ * A kept page asked for in a coding the client accepts (`br` or `gzip`, as the compression
+ * middleware negotiates it) is compressed once and the copy kept beside it, in both layers and in
+ * the same form (the page's ETag, rendering time and pending records, so the copy is served
+ * exactly while the page would be): later requests in that coding send the kept bytes instead of
+ * compressing about 80 KB each time (docs/decisions.md "D342. Closed pages kept compressed").
  */
 import { createHash } from 'node:crypto';
 import {
@@ -110,6 +109,13 @@ interface ClosedAnswer {
   readonly coding?: StoredCoding;
 }
 
+/** A page as found or rendered, whether it is kept, and the coding of its body if compressed. */
+interface Served {
+  readonly page: ClosedPage;
+  readonly kept: boolean;
+  readonly coding?: StoredCoding;
+}
+
 /** The kept pages ({@link createClosedWindowStore}). */
 export interface ClosedWindowStore {
   /**
@@ -183,12 +189,11 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
             page.body.length + page.etag.length + key.length + 70 * page.pending.length,
         })
       : undefined;
-  const running = new Map<string, Promise<ClosedAnswer>>();
-  const sharedKey = (key: string) =>
-    `feed:closed:v2:${createHash('sha256').update(key).digest('base64url')}`;
-  // A page's key holds no newline (its filter is JSON text), so these never meet a page's key.
+  const running = new Map<string, Promise<Served>>();
+  // A page's key holds no newline (its filter is JSON text), so a copy's key never meets a page's.
   const codedKey = (key: string, coding: StoredCoding) => `${key}\n${coding}`;
-  const sharedCodedKey = (key: string, coding: StoredCoding) => `${sharedKey(key)}:${coding}`;
+  const sharedKey = (key: string, coding?: StoredCoding) =>
+    `feed:closed:v2:${createHash('sha256').update(key).digest('base64url')}${coding ? `:${coding}` : ''}`;
 
   /** Whether a kept page may be served: settled, or its pending records unchanged (D310). */
   const valid = async (page: ClosedPage, watched: boolean): Promise<boolean> =>
@@ -197,23 +202,25 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
       watch !== undefined &&
       clock() - page.renderedAt < PENDING_PAGE_TTL_SECONDS * 1000 &&
       (await watch.unchangedSince(page.pending, page.renderedAt - CHANGE_GRACE_MS)));
-  const answer = (page: ClosedPage, kept: boolean): ClosedAnswer => ({
+  const answer = (page: ClosedPage, kept: boolean, coding?: StoredCoding): ClosedAnswer => ({
     body: page.body,
     etag: page.etag,
     immutable: kept && page.pending.length === 0,
     keptPending: kept && page.pending.length > 0,
+    ...(coding !== undefined ? { coding } : {}),
   });
 
   /**
-   * Redis value: ETag, rendering time, pending hashes (space-separated), each ended by a newline,
-   * then the body. Read as bytes: the body is sent as it came (no UTF-8 decoding and encoding of
-   * about 80 KB per answer), only the short header lines are decoded.
+   * Redis value of a page or of its compressed copy: ETag (of the identity body), rendering time,
+   * pending hashes (space-separated), each ended by a newline, then the body. Read as bytes: the
+   * body is sent as it came (no UTF-8 decoding and encoding of about 80 KB per answer), only the
+   * short header lines are decoded.
    */
-  const fromShared = async (key: string): Promise<ClosedPage | undefined> => {
+  const fromShared = async (redisKey: string): Promise<ClosedPage | undefined> => {
     if (shared === undefined) return undefined;
     let value: Buffer | null;
     try {
-      value = await shared.getBytes(sharedKey(key));
+      value = await shared.getBytes(redisKey);
     } catch {
       return undefined;
     }
@@ -235,35 +242,74 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
       body: value.subarray(pendingEnd + 1),
     };
   };
-  /** Keeps a page just rendered (its body the text PostgreSQL returned). */
-  const keep = (key: string, page: ClosedPage & { readonly body: string }) => {
+  /**
+   * Keeps `page` under `localKey` in process and under `redisKey` in Redis, for as long as a page
+   * of its kind (settled or pending) is kept; best effort: a page not kept is made again.
+   */
+  const keep = (localKey: string, redisKey: string, page: ClosedPage) => {
     if (Buffer.byteLength(page.body) > MAX_STORED_PAGE_BYTES) return;
-    local?.set(key, page);
-    if (shared !== undefined) {
-      const ttl = page.pending.length === 0 ? CLOSED_PAGE_TTL_SECONDS : PENDING_PAGE_TTL_SECONDS;
-      // Best effort: a page not kept is rendered again.
-      shared
-        .set(
-          sharedKey(key),
-          `${page.etag}\n${page.renderedAt}\n${page.pending.join(' ')}\n${page.body}`,
-          ttl,
-        )
-        .catch(() => undefined);
-    }
+    local?.set(localKey, page);
+    if (shared === undefined) return;
+    const ttl = page.pending.length === 0 ? CLOSED_PAGE_TTL_SECONDS : PENDING_PAGE_TTL_SECONDS;
+    const header = `${page.etag}\n${page.renderedAt}\n${page.pending.join(' ')}\n`;
+    const stored =
+      typeof page.body === 'string'
+        ? shared.set(redisKey, header + page.body, ttl)
+        : shared.setBytes(redisKey, Buffer.concat([Buffer.from(header, 'latin1'), page.body]), ttl);
+    stored.catch(() => undefined);
   };
+  /** Runs `work` once for concurrent callers of the same `localKey`. */
+  const once = (localKey: string, work: () => Promise<Served>): Promise<Served> => {
+    let pending = running.get(localKey);
+    if (pending === undefined) {
+      pending = work().finally(() => running.delete(localKey));
+      running.set(localKey, pending);
+    }
+    return pending;
+  };
+  /** The page of `key`: its kept copy while valid, else rendered (and kept when it may be). */
+  const identity = async (
+    key: string,
+    render: () => Promise<RenderedClosedPage>,
+    watched: boolean,
+  ): Promise<Served> => {
+    const hit = local?.get(key);
+    if (hit !== undefined) {
+      if (await valid(hit, watched)) return { page: hit, kept: true };
+      local!.delete(key);
+    }
+    return once(key, () => load(key, render, watched));
+  };
+  /** The compressed copy under `localKey` / `redisKey` while valid, from either layer. */
+  const kept = async (
+    localKey: string,
+    redisKey: string,
+    watched: boolean,
+  ): Promise<ClosedPage | undefined> => {
+    const hit = local?.get(localKey);
+    if (hit !== undefined) {
+      if (await valid(hit, watched)) return hit;
+      local!.delete(localKey);
+    }
+    const stored = await fromShared(redisKey);
+    if (stored === undefined || !(await valid(stored, watched))) return undefined;
+    local?.set(localKey, stored);
+    return stored;
+  };
+  /** Renders the page of `key`, keeping it when it may be kept. */
   const load = async (
     key: string,
     render: () => Promise<RenderedClosedPage>,
     watched: boolean,
-  ): Promise<ClosedAnswer> => {
-    const kept = await fromShared(key);
-    if (kept !== undefined && (await valid(kept, watched))) {
-      local?.set(key, kept);
-      return answer(kept, true);
+  ): Promise<Served> => {
+    const stored = await fromShared(sharedKey(key));
+    if (stored !== undefined && (await valid(stored, watched))) {
+      local?.set(key, stored);
+      return { page: stored, kept: true };
     }
     const renderedAt = clock();
     const rendered = await render();
-    const page: ClosedPage & { readonly body: string } = {
+    const page: ClosedPage = {
       body: rendered.body,
       etag: strongEtag(rendered.body),
       pending: rendered.pending,
@@ -271,97 +317,46 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
     };
     // An unsettled page whose pending records are not known is never kept as settled.
     const keepable = (rendered.settled || page.pending.length > 0) && (await valid(page, watched));
-    if (keepable) keep(key, page);
-    return answer(page, keepable);
-  };
-  /** Runs `work` once for concurrent callers of the same `key`. */
-  const once = (key: string, work: () => Promise<ClosedAnswer>): Promise<ClosedAnswer> => {
-    let pending = running.get(key);
-    if (pending === undefined) {
-      pending = work().finally(() => running.delete(key));
-      running.set(key, pending);
-    }
-    return pending;
-  };
-  /** The identity page of `key` (see {@link ClosedWindowStore.page}). */
-  const identity = async (
-    key: string,
-    render: () => Promise<RenderedClosedPage>,
-    watched: boolean,
-  ): Promise<ClosedAnswer> => {
-    const hit = local?.get(key);
-    if (hit !== undefined) {
-      if (await valid(hit, watched)) return answer(hit, true);
-      local!.delete(key);
-    }
-    return once(key, () => load(key, render, watched));
-  };
-
-  /**
-   * A kept compressed copy. Redis value: the identity body's ETag and a newline, then the
-   * compressed bytes. Only settled pages are compressed ahead, so a copy is valid while it lasts.
-   */
-  const codedFromShared = async (
-    key: string,
-    coding: StoredCoding,
-  ): Promise<ClosedAnswer | undefined> => {
-    if (shared === undefined) return undefined;
-    let value: Buffer | null;
-    try {
-      value = await shared.getBytes(sharedCodedKey(key, coding));
-    } catch {
-      return undefined;
-    }
-    const etagEnd = value === null ? -1 : value.indexOf(NEWLINE);
-    if (value === null || etagEnd < 0) return undefined;
-    const page: ClosedPage = {
-      etag: value.toString('latin1', 0, etagEnd),
-      renderedAt: 0,
-      pending: [],
-      body: value.subarray(etagEnd + 1),
-    };
-    local?.set(codedKey(key, coding), page);
-    return { ...answer(page, true), coding };
+    if (keepable) keep(key, sharedKey(key), page);
+    return { page, kept: keepable };
   };
   /**
-   * Compresses a settled page's identity answer and keeps the copy in both layers; should zlib
-   * fail, the identity answer (the middleware then compresses it as any other).
+   * Compresses a kept page and keeps the copy beside it, with the page's ETag, rendering time and
+   * pending records (so it is served exactly while the page would be); should zlib fail, the page
+   * itself (the middleware then compresses it as any other answer).
    */
   const compressAndKeep = async (
     key: string,
     coding: StoredCoding,
-    plain: ClosedAnswer,
-  ): Promise<ClosedAnswer> => {
+    plain: ClosedPage,
+  ): Promise<Served> => {
     let body: Buffer;
     try {
       body = await compressBody(plain.body, coding);
     } catch {
-      return plain;
+      return { page: plain, kept: true };
     }
-    local?.set(codedKey(key, coding), { body, etag: plain.etag, renderedAt: 0, pending: [] });
-    // Best effort: a copy not kept is compressed again.
-    shared
-      ?.setBytes(
-        sharedCodedKey(key, coding),
-        Buffer.concat([Buffer.from(`${plain.etag}\n`, 'latin1'), body]),
-        CLOSED_PAGE_TTL_SECONDS,
-      )
-      .catch(() => undefined);
-    return { ...plain, body, coding };
+    const copy: ClosedPage = { ...plain, body };
+    keep(codedKey(key, coding), sharedKey(key, coding), copy);
+    return { page: copy, kept: true, coding };
   };
 
   return {
     async page(key, render, watched, coding) {
-      if (coding === undefined) return identity(key, render, watched);
-      const hit = local?.get(codedKey(key, coding));
-      if (hit !== undefined) return { ...answer(hit, true), coding };
-      const kept = await codedFromShared(key, coding);
-      if (kept !== undefined) return kept;
-      const plain = await identity(key, render, watched);
-      if (!plain.immutable || Buffer.byteLength(plain.body) < COMPRESSION_THRESHOLD_BYTES) {
-        return plain;
+      if (coding !== undefined) {
+        const copy = await kept(codedKey(key, coding), sharedKey(key, coding), watched);
+        if (copy !== undefined) return answer(copy, true, coding);
       }
-      return once(codedKey(key, coding), () => compressAndKeep(key, coding, plain));
+      const own = await identity(key, render, watched);
+      if (
+        coding === undefined ||
+        !own.kept ||
+        Buffer.byteLength(own.page.body) < COMPRESSION_THRESHOLD_BYTES
+      ) {
+        return answer(own.page, own.kept);
+      }
+      const coded = await once(codedKey(key, coding), () => compressAndKeep(key, coding, own.page));
+      return answer(coded.page, coded.kept, coded.coding);
     },
   };
 }
