@@ -125,7 +125,7 @@ export interface ClosedWindowStore {
    * @param watched whether the change watch covers the page's records (the live feed carries
    *   mainnet changes only).
    * @param coding the coding the client's answer will be compressed with (server-kit
-   *   `negotiatedCoding`), if any: a settled page of at least the compression threshold is then
+   *   `negotiatedCoding`), if any: a kept page of at least the compression threshold is then
    *   answered with its kept compressed copy (made now if there is none).
    * @throws `render`'s error (nothing is kept), also to the calls that waited for it.
    */

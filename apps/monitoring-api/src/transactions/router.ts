@@ -4,8 +4,8 @@
  * single-record lookups `GET /transactionsmainnet/{source_tx_hash}` and
  * `GET /transactions/{source_tx_hash}` (docs/api.md "Transaction by hash (either leg)"). Every page
  * carries a strong `ETag` and a `Cache-Control` (docs/api.md "Compression and HTTP caching"); a
- * settled closed window's page goes to a client accepting `br` or `gzip` as its kept compressed
- * copy (closed-windows.ts).
+ * kept closed window's page goes to a client accepting `br` or `gzip` as its kept compressed copy
+ * (closed-windows.ts).
  */
 import { negotiatedCoding, parseQuery, sendCacheableJson } from '@ctss/server-kit';
 import type { Express, Request, Response } from 'express';

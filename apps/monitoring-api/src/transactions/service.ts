@@ -74,7 +74,7 @@ export interface TransactionsService {
    * A feed page, newest first.
    *
    * @param coding the coding the answer will be compressed with (server-kit `negotiatedCoding`),
-   *   if any: a settled closed page then comes as its kept compressed copy (closed-windows.ts).
+   *   if any: a kept closed page then comes as its kept compressed copy (closed-windows.ts).
    * @throws HttpProblem 400 INVALID_NAME, INVALID_QUERY, INVALID_CURSOR (filters.ts).
    */
   feed(network: TransferNetwork, query: FeedQuery, coding?: StoredCoding): Promise<PageAnswer>;
