@@ -267,34 +267,34 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
     }
     return pending;
   };
+  /** The copy kept in process under `localKey` while valid (an invalid one is dropped). */
+  const fromLocal = async (localKey: string, watched: boolean): Promise<ClosedPage | undefined> => {
+    const hit = local?.get(localKey);
+    if (hit === undefined) return undefined;
+    if (await valid(hit, watched)) return hit;
+    local!.delete(localKey);
+    return undefined;
+  };
+  /** The copy kept in Redis under `redisKey` while valid, then kept in process under `localKey`. */
+  const fromRedis = async (
+    localKey: string,
+    redisKey: string,
+    watched: boolean,
+  ): Promise<ClosedPage | undefined> => {
+    const stored = await fromShared(redisKey);
+    if (stored === undefined || !(await valid(stored, watched))) return undefined;
+    local?.set(localKey, stored);
+    return stored;
+  };
   /** The page of `key`: its kept copy while valid, else rendered (and kept when it may be). */
   const identity = async (
     key: string,
     render: () => Promise<RenderedClosedPage>,
     watched: boolean,
   ): Promise<Served> => {
-    const hit = local?.get(key);
-    if (hit !== undefined) {
-      if (await valid(hit, watched)) return { page: hit, kept: true };
-      local!.delete(key);
-    }
+    const hit = await fromLocal(key, watched);
+    if (hit !== undefined) return { page: hit, kept: true };
     return once(key, () => load(key, render, watched));
-  };
-  /** The compressed copy under `localKey` / `redisKey` while valid, from either layer. */
-  const kept = async (
-    localKey: string,
-    redisKey: string,
-    watched: boolean,
-  ): Promise<ClosedPage | undefined> => {
-    const hit = local?.get(localKey);
-    if (hit !== undefined) {
-      if (await valid(hit, watched)) return hit;
-      local!.delete(localKey);
-    }
-    const stored = await fromShared(redisKey);
-    if (stored === undefined || !(await valid(stored, watched))) return undefined;
-    local?.set(localKey, stored);
-    return stored;
   };
   /** Renders the page of `key`, keeping it when it may be kept. */
   const load = async (
@@ -302,11 +302,8 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
     render: () => Promise<RenderedClosedPage>,
     watched: boolean,
   ): Promise<Served> => {
-    const stored = await fromShared(sharedKey(key));
-    if (stored !== undefined && (await valid(stored, watched))) {
-      local?.set(key, stored);
-      return { page: stored, kept: true };
-    }
+    const stored = await fromRedis(key, sharedKey(key), watched);
+    if (stored !== undefined) return { page: stored, kept: true };
     const renderedAt = clock();
     const rendered = await render();
     const page: ClosedPage = {
@@ -344,7 +341,10 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
   return {
     async page(key, render, watched, coding) {
       if (coding !== undefined) {
-        const copy = await kept(codedKey(key, coding), sharedKey(key, coding), watched);
+        const copyKey = codedKey(key, coding);
+        const copy =
+          (await fromLocal(copyKey, watched)) ??
+          (await fromRedis(copyKey, sharedKey(key, coding), watched));
         if (copy !== undefined) return answer(copy, true, coding);
       }
       const own = await identity(key, render, watched);
