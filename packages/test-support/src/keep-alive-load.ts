@@ -28,7 +28,9 @@ export interface KeepAliveLoad {
 /**
  * Starts `clients` loops of `GET url` on keep-alive agents. A client stops on its own when its
  * connection attempt is refused (ECONNREFUSED: the server stopped listening, which a load balancer
- * treats as "try another endpoint"), else when `stop` is called.
+ * treats as "try another endpoint"), else when `stop` is called; a client whose last answer closed
+ * its connection (`Connection: close`) still makes that one next attempt, so `stop` never cuts
+ * off the reconnection a drain sends it to.
  */
 export function keepAliveLoad(url: string, clients = 6): KeepAliveLoad {
   let stopped = false;
@@ -43,7 +45,7 @@ export function keepAliveLoad(url: string, clients = 6): KeepAliveLoad {
   };
   const warmed: Promise<void>[] = [];
 
-  const one = (agent: Agent): Promise<'ok' | 'refused' | 'failed'> =>
+  const one = (agent: Agent): Promise<'ok' | 'closed' | 'refused' | 'failed'> =>
     new Promise((resolve) => {
       const req = get(url, { agent }, (res) => {
         const chunks: Buffer[] = [];
@@ -58,14 +60,15 @@ export function keepAliveLoad(url: string, clients = 6): KeepAliveLoad {
             resolve('failed');
             return;
           }
-          if (res.headers.connection === 'close') closing += 1;
+          const closed = res.headers.connection === 'close';
+          if (closed) closing += 1;
           if ((res.statusCode ?? 500) >= 500) {
             fail(`status ${res.statusCode}`);
             resolve('failed');
             return;
           }
           ok += 1;
-          resolve('ok');
+          resolve(closed ? 'closed' : 'ok');
         });
       });
       req.on('error', (err: NodeJS.ErrnoException) => {
@@ -85,11 +88,14 @@ export function keepAliveLoad(url: string, clients = 6): KeepAliveLoad {
     warmed.push(new Promise<void>((resolve) => (markWarm = resolve)));
     return (async () => {
       try {
+        let outcome: Awaited<ReturnType<typeof one>> | undefined;
         while (!stopped) {
-          const outcome = await one(agent);
-          if (outcome === 'ok') markWarm();
+          outcome = await one(agent);
+          if (outcome === 'ok' || outcome === 'closed') markWarm();
           if (outcome === 'refused') break;
         }
+        // Stopped right after its connection was closed: the one attempt it was about to make.
+        if (outcome === 'closed') await one(agent);
       } finally {
         markWarm();
         agent.destroy();
