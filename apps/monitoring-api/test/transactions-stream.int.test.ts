@@ -322,7 +322,7 @@ describe('GET /transactionsmainnet/stream', () => {
     }
   });
 
-  it("when the change log's retention deleted a change before the leader read it, then no replica's watch vouches for a time before the loss", async () => {
+  it("when the change log's retention deleted a change before the leader read it, then no replica's watch vouches for a time before the loss, and every open stream gets a reset before the next change", async () => {
     const watchKv = redisStore(uniquePrefix());
     const watches = [a, b].map((i) => createChangeWatch(i.live.changes, Date.now, watchKv));
     /** Resolves with the first batch an instance delivers with `missed` set. */
@@ -349,6 +349,7 @@ describe('GET /transactionsmainnet/stream', () => {
       for (const watch of watches)
         expect(await watch.unchangedSince([stuck.source_tx_hash], since)).toBe(true);
 
+      const streams = [await sse(a), await sse(b)];
       const lost = Promise.all([missedOn(a), missedOn(b)]);
       await commitWithLostChange(
         db.knex,
@@ -357,6 +358,21 @@ describe('GET /transactionsmainnet/stream', () => {
       );
       // The leader read the gap from the log; the follower learned it from the leader's message.
       expect(await lost).toEqual([[other.source_tx_hash], [other.source_tx_hash]]);
+      for (const stream of streams) {
+        await stream.waitFor(
+          (e) => e.event === 'update' && json(e).source_tx_hash === other.source_tx_hash,
+        );
+        // The lost update of `stuck` is never sent; the reset stands in its place.
+        expect(
+          stream.events.map((e) => [
+            e.event,
+            e.event === 'reset' ? json(e) : json(e).source_tx_hash,
+          ]),
+        ).toEqual([
+          ['reset', { reason: 'changes_lost' }],
+          ['update', other.source_tx_hash],
+        ]);
+      }
       for (const watch of watches)
         expect(await watch.unchangedSince([stuck.source_tx_hash], since)).toBe(false);
       // A replica that starts later reads the loss from Redis.

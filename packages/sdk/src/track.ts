@@ -69,7 +69,7 @@ function timeOf(stage: TransferStage, record: TransactionRecord): Date {
 /** What the event stream of one transfer gives. */
 type StreamItem =
   | { readonly kind: 'record'; readonly record: TransactionRecord }
-  /** A `reset` (a resume the server cannot serve) or an event that is not a record: look up. */
+  /** A `reset` (changes lost, or a resume the server cannot serve) or an event that is not a record: look up. */
   | { readonly kind: 'resync' }
   /** The connection ended (the server drained, the network dropped). */
   | { readonly kind: 'ended' };

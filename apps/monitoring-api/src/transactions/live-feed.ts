@@ -90,7 +90,7 @@ export function createLiveFeed(options: {
   const hub = new StreamHub(options.limits);
   const listeners = new Set<(events: readonly ChangeEvent[], missed: boolean) => void>();
   const deliver = (events: readonly ChangeEvent[], missed: boolean) => {
-    if (events.length > 0) hub.publish(events);
+    if (events.length > 0 || missed) hub.publish(events, missed);
     // A failing listener is its own fault: it neither stops the others nor reaches the feed or
     // the relay (whose delivery order it would break).
     for (const listener of listeners) {

@@ -69,13 +69,28 @@ const BACKLOG_BATCH = 200;
 /** Changes held for a stream still reading its backlog, beyond which it is dropped. */
 const HELD_MAX = 100_000;
 
+/**
+ * The event that tells a stream that changes before the next one were lost to the change log's
+ * retention (docs/decisions.md "D343. Open streams are told of lost changes").
+ */
+const CHANGES_LOST_FRAME = 'event: reset\ndata: {"reason":"changes_lost"}\n\n';
+
+/** One batch of the feed (one read of the log) held for a stream catching up. */
+interface HeldBatch {
+  readonly events: readonly ChangeEvent[];
+  /** Changes before this batch were lost to the change log's retention. */
+  readonly missed: boolean;
+}
+
 /** Why a stream was refused. */
 export type Refusal = 'replica' | 'address';
 
 /** One open stream. */
 class Stream {
-  /** Changes of the feed held back while the client's backlog is being read and sent. */
-  held: ChangeEvent[] | undefined = [];
+  /** Batches of the feed held back while the client's backlog is being read and sent. */
+  held: HeldBatch[] | undefined = [];
+  /** Changes in {@link Stream.held}. */
+  heldCount = 0;
   /** The `seq` of the last change sent or skipped for this client. */
   last: bigint;
 
@@ -153,22 +168,35 @@ export class StreamHub {
         if (through > stream.last) stream.last = through;
         const held = stream.held ?? [];
         stream.held = undefined;
-        this.#sendBatch(stream, held);
+        for (const batch of held) if (!this.#deliver(stream, batch)) return;
       },
       write: (text) => this.#write(stream, text),
       close: () => this.#remove(stream),
     };
   }
 
-  /** Hands one batch of changes (oldest first) to every stream (held by those catching up). */
-  publish(events: readonly ChangeEvent[]): void {
+  /**
+   * Hands one batch of changes (oldest first) to every stream (held by those catching up). With
+   * `missed` (changes before the batch were lost to the change log's retention, which may leave
+   * the batch empty), each stream first gets a `reset` event (`{"reason":"changes_lost"}`), in
+   * its place among the changes.
+   */
+  publish(events: readonly ChangeEvent[], missed = false): void {
+    const batch: HeldBatch = { events, missed };
     for (const stream of [...this.#streams]) {
       if (stream.held !== undefined) {
-        stream.held.push(...events);
+        stream.held.push(batch);
+        stream.heldCount += events.length;
         // A client that far behind is one the buffer limit would drop anyway.
-        if (stream.held.length > HELD_MAX) this.#drop(stream);
-      } else this.#sendBatch(stream, events);
+        if (stream.heldCount > HELD_MAX) this.#drop(stream);
+      } else this.#deliver(stream, batch);
     }
+  }
+
+  /** Sends one batch of the feed, after its `reset` event when changes before it were lost. */
+  #deliver(stream: Stream, batch: HeldBatch): boolean {
+    if (batch.missed && !this.#write(stream, CHANGES_LOST_FRAME)) return false;
+    return this.#sendBatch(stream, batch.events);
   }
 
   /**

@@ -5,7 +5,9 @@
  * change's position in the change log (monotonic), `event` its kind, `data` the record JSON (as
  * the feed's) or, for a delete, `{id, source_tx_hash, destination_tx_hash}`. A reconnect with
  * `Last-Event-ID` first receives every change after that id still in the log (or a `reset` event
- * when it is older than the log's retention), then the live ones; nothing is sent twice.
+ * when it is older than the log's retention), then the live ones; nothing is sent twice. Changes
+ * the live feed itself lost to the retention come as a `reset` event in their place
+ * (stream-hub.ts).
  */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { DestinationTxStatus, z } from '@ctss/domain-types';
@@ -198,7 +200,7 @@ export function registerStreamPath(registry: OpenAPIRegistry): void {
     responses: {
       200: {
         description:
-          'An endless `text/event-stream`: `retry`, then events `insert` / `update` (data: the record, as in the feed), `delete` (data: `{id, source_tx_hash, destination_tx_hash}`), `reset` (resume impossible: read the feed again), and `: heartbeat` comment lines',
+          'An endless `text/event-stream`: `retry`, then events `insert` / `update` (data: the record, as in the feed), `delete` (data: `{id, source_tx_hash, destination_tx_hash}`), `reset` (changes were lost, or a resume is impossible: read the feed again; data `{reason}`: `changes_lost`, `event_id_expired` or `unknown_event_id`), and `: heartbeat` comment lines',
         content: {
           'text/event-stream': {
             schema: z.string().openapi({
