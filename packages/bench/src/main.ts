@@ -370,6 +370,7 @@ async function run(opts: BenchOptions): Promise<void> {
     helloRps,
     pairedHelloSeconds: PAIRED_HELLO_SECONDS,
     rounds: opts.rounds,
+    partial: opts.only !== undefined,
     workloads: [...baselines, ...measured],
     fanout,
     sseFanout,

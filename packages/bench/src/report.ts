@@ -4,12 +4,14 @@
  */
 import { indexerSection } from './indexer/report.js';
 import type { IndexerRecord } from './indexer/record.js';
+import type { Machine } from './machine.js';
 import { median } from './median.js';
 import type {
   FanoutRecord,
   PointsJobRecord,
   RunRecord,
   SseFanoutRecord,
+  WorkloadOrigin,
   WorkloadRecord,
 } from './results.js';
 import {
@@ -172,6 +174,48 @@ function floorText(w: WorkloadRecord): string {
   return `; ${w.floor.ratio.toFixed(2)}x of the database floor (${num(w.floor.rps)} statements/s, p99 ${w.floor.p99} ms${pg}${rounds})`;
 }
 
+/**
+ * The subset runs (`--only`, results.ts `mergeRun`) whose workloads `run`'s table holds, by
+ * date, numbered from 1 in date order for the table's notes.
+ */
+function subsetRuns(
+  run: RunRecord,
+): Map<string, { readonly n: number; readonly origin: WorkloadOrigin }> {
+  const byDate = new Map<string, WorkloadOrigin>();
+  for (const w of run.workloads) if (w.origin) byDate.set(w.origin.date, w.origin);
+  const dates = [...byDate.keys()].sort();
+  return new Map(dates.map((date, i) => [date, { n: i + 1, origin: byDate.get(date)! }]));
+}
+
+/** A workload's name cell: its name, and the number of the subset run that measured it. */
+function nameCell(run: RunRecord, w: WorkloadRecord): string {
+  const subset = w.origin ? subsetRuns(run).get(w.origin.date) : undefined;
+  return `\`${w.name}\`${subset ? ` [${subset.n}]` : ''}`;
+}
+
+/** The notes under the table: where each subset run's rows were measured. */
+function subsetNotes(run: RunRecord): string[] {
+  const runs = [...subsetRuns(run).values()];
+  if (runs.length === 0) return [];
+  return [
+    '',
+    ...runs.map(
+      ({ n, origin: o }) =>
+        `[${n}] Measured by a later run of these rows alone (\`pnpm bench --only\`), not in the run above: ${o.date}; ${machineText(o.machine)}; hello-world ${helloRange(o.helloRps)} req/s${o.note ? `; ${o.note}` : ''}. Its ratios are against that run's own hello-world and baselines (the figures in the row).`,
+    ),
+  ];
+}
+
+/** A machine in one line, as the section's header gives it. */
+function machineText(m: Machine): string {
+  return `${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB memory, ${m.kernel}, Node ${m.node}; load average at start ${m.loadAtStart}; open-files limit ${m.openFilesLimit ?? 'n/a'}`;
+}
+
+/** The lowest and highest of hello-world measurements, req/s. */
+function helloRange(rps: readonly number[]): string {
+  return `${num(Math.min(...rps))}-${num(Math.max(...rps))}`;
+}
+
 function workloadTable(run: RunRecord, reference: RunRecord | undefined): string[] {
   const withScaling = comparesWith(run, reference);
   const head = [
@@ -192,7 +236,7 @@ function workloadTable(run: RunRecord, reference: RunRecord | undefined): string
   for (const w of [...run.workloads].sort((a, b) => order(a) - order(b))) {
     const v = judge(w);
     const cells = [
-      `\`${w.name}\``,
+      nameCell(run, w),
       String(w.connections),
       num(w.rps),
       ratioText(run, w),
@@ -228,7 +272,7 @@ function cpuTable(run: RunRecord): string[] {
     '|---|---|---|---|---|---|---|---|',
     ...rows.map((w) => {
       const c = w.cpu!;
-      return `| \`${w.name}\` | ${c.apiUs} | ${c.postgresUs} | ${c.redisUs} | ${c.loadGeneratorUs} | ${c.otherUs} | ${Math.round(c.machineBusy * 100)} % | ${c.steal === undefined ? 'n/a' : `${Math.round(c.steal * 100)} %`} |`;
+      return `| ${nameCell(run, w)} | ${c.apiUs} | ${c.postgresUs} | ${c.redisUs} | ${c.loadGeneratorUs} | ${c.otherUs} | ${Math.round(c.machineBusy * 100)} % | ${c.steal === undefined ? 'n/a' : `${Math.round(c.steal * 100)} %`} |`;
     }),
   ];
 }
@@ -282,20 +326,20 @@ function pointsJobSection(p: PointsJobRecord): string[] {
 
 /** The section of one dataset size. */
 export function runSection(run: RunRecord, reference: RunRecord | undefined): string[] {
-  const m = run.machine;
   const hello = run.pairedHelloSeconds
-    ? `${num(Math.min(...run.helloRps))}-${num(Math.max(...run.helloRps))} req/s over the run (${run.helloRps.length} measurements: start, one before each workload${run.rounds && run.rounds > 1 ? ` in each of ${run.rounds} rounds` : ''}, end); a workload's hello-world is the mean of the ${run.pairedHelloSeconds} s ones measured just before and just after it, the hello-world row the mean of all`
+    ? `${helloRange(run.helloRps)} req/s over the run (${run.helloRps.length} measurements: start, one before each workload${run.rounds && run.rounds > 1 ? ` in each of ${run.rounds} rounds` : ''}, end); a workload's hello-world is the mean of the ${run.pairedHelloSeconds} s ones measured just before and just after it, the hello-world row the mean of all`
     : `${run.helloRps.map(num).join(' / ')} req/s (start / end of the run; ratios use their mean)`;
   return [
     `## ${num(run.transactions)} transactions, ${num(run.users)} users`,
     '',
     `- Date: ${run.date}`,
-    `- Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB memory, ${m.kernel}, Node ${m.node}; load average at start ${m.loadAtStart}; open-files limit ${m.openFilesLimit ?? 'n/a'}`,
+    `- Machine: ${machineText(run.machine)}`,
     `- Dataset: ${num(run.transactions)} transactions (${run.mainnetRows === undefined ? 'n/a' : num(run.mainnetRows)} mainnet), ${num(run.users)} users${run.seedSeconds === undefined ? '' : `; loaded in ${run.seedSeconds.toFixed(0)} s`}`,
     `- Hello-world (Express 5, 100 connections): ${hello}`,
     ...(run.note ? [`- Note: ${run.note}`] : []),
     '',
     ...workloadTable(run, reference),
+    ...subsetNotes(run),
     ...(comparesWith(run, reference)
       ? [
           '',
@@ -367,6 +411,9 @@ export function renderReport(records: RunRecord[], indexer: IndexerRecord): stri
     'req/s over the mean of the hello-worlds just before and just after, or, for the time-window',
     'walks, over the same-bytes baseline measured just before them. A response with another status',
     'than expected (any 2xx, or 304 for the `-304` row) or a socket error marks the row invalid.',
+    'A subset run (`--only`) adds its rows to the table of the last full run of its size, each',
+    'marked `[n]` with a note under the table saying when and on what host it was measured; the',
+    "section's date, machine, hello-world and baseline rows stay the full run's.",
     '',
     'The APIs run with `NODE_ENV=production`, `LOG_LEVEL=warn`, the rate limit raised to',
     '1,000,000/min (still counted in Redis on every request) and no per-connection request cap or',

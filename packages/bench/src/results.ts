@@ -59,6 +59,22 @@ export interface WorkloadRecord {
   readonly floor?: FloorFigures | undefined;
   /** `rps / floor.rps` of every round, in the order measured (several rounds). */
   readonly roundFloorRatios?: readonly number[] | undefined;
+  /**
+   * Set on a workload measured by a later subset run (`--only`) than the run its record
+   * describes: where and when it was measured ({@link mergeRun}).
+   */
+  readonly origin?: WorkloadOrigin | undefined;
+}
+
+/** The run a workload of a subset run (`--only`) was measured in, kept on the workload. */
+export interface WorkloadOrigin {
+  /** When that run started (ISO 8601). */
+  readonly date: string;
+  readonly machine: Machine;
+  /** That run's hello-world measurements, req/s. */
+  readonly helloRps: readonly number[];
+  /** That run's note (e.g. extra service environment). */
+  readonly note?: string | undefined;
 }
 
 /** A workload's database floor: statements/s, latencies (ms) and CPU per statement. */
@@ -123,6 +139,11 @@ export interface RunRecord {
    * written before rounds were counted).
    */
   readonly rounds?: number;
+  /**
+   * Set on a run that measured a subset of the workloads (`--only`); never stored: such a run's
+   * workloads join the stored run's ({@link mergeRun}).
+   */
+  readonly partial?: boolean;
   readonly workloads: WorkloadRecord[];
   readonly fanout: FanoutRecord | undefined;
   /** The live-feed fan-out (`sse-fanout`); absent in records written before it existed. */
@@ -159,22 +180,45 @@ export async function loadAllRecords(): Promise<RunRecord[]> {
 }
 
 /**
- * Merges `run` into the stored record of its size (workloads replaced by name) and saves it. A
- * run that measured no HTTP workload (only the fan-outs or the points job) keeps the stored
- * run's date, machine, note and hello-world figures, which describe the HTTP rows.
+ * `run` merged into `previous`, the stored record of its size (undefined: none yet), workloads
+ * replaced by name:
+ * - a run that measured no HTTP workload (only the fan-outs or the points job) keeps the stored
+ *   run's date, machine, note and hello-world figures, which describe the HTTP rows;
+ * - a subset run (`partial`, `--only`) keeps them too: its workloads join the stored table, each
+ *   with its {@link WorkloadOrigin} (the report marks it), and its baselines (hello-world, the
+ *   same-bytes page) replace no stored baseline, since the stored rows' ratios were measured
+ *   against those (each subset row carries its own baseline figures);
+ * - any other run replaces the header and every workload it measured.
+ *
+ * Pure: the caller stores the result ({@link saveRecord}).
  */
-export async function saveRecord(run: RunRecord): Promise<RunRecord> {
-  const previous = await loadRecord(run.transactions);
+export function mergeRun(previous: RunRecord | undefined, run: RunRecord): RunRecord {
   const extrasOnly = previous !== undefined && run.workloads.every((w) => w.group === 'baseline');
+  const subset = previous !== undefined && run.partial === true && !extrasOnly;
   const byName = new Map((previous?.workloads ?? []).map((w) => [w.name, w]));
-  if (!extrasOnly) for (const w of run.workloads) byName.set(w.name, w);
-  const merged: RunRecord = {
-    ...(extrasOnly ? previous : run),
+  if (subset) {
+    const origin: WorkloadOrigin = {
+      date: run.date,
+      machine: run.machine,
+      helloRps: run.helloRps,
+      note: run.note,
+    };
+    for (const w of run.workloads)
+      if (w.group !== 'baseline' || !byName.has(w.name)) byName.set(w.name, { ...w, origin });
+  } else if (!extrasOnly) for (const w of run.workloads) byName.set(w.name, w);
+  return {
+    ...(extrasOnly || subset ? previous : run),
+    partial: undefined,
     workloads: [...byName.values()],
     fanout: run.fanout ?? previous?.fanout,
     sseFanout: run.sseFanout ?? previous?.sseFanout,
     pointsJob: run.pointsJob ?? previous?.pointsJob,
   };
+}
+
+/** Merges `run` into the stored record of its size ({@link mergeRun}) and saves it. */
+export async function saveRecord(run: RunRecord): Promise<RunRecord> {
+  const merged = mergeRun(await loadRecord(run.transactions), run);
   await mkdir(RESULTS_DIR, { recursive: true });
   await writeFile(fileOf(run.transactions), `${JSON.stringify(merged, null, 2)}\n`);
   return merged;
