@@ -9,8 +9,9 @@
  * 6507), so their changes go through the Redis fan-out (docs/decisions.md "D200. Live feed: one
  * listener, fanned out through Redis"): one instance LISTENs, both deliver; a killed leader
  * process is replaced within the lease and a resume misses nothing; with Redis gone both
- * instances LISTEN themselves and the open streams miss nothing. The drain test runs without
- * Redis (each process LISTENs).
+ * instances LISTEN themselves and the open streams miss nothing; a change lost to the log's
+ * retention reaches each open stream as a `reset`, from which the SDK's tracker settles. The
+ * drain test runs without Redis (each process LISTENs).
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
@@ -23,6 +24,7 @@ import {
   runService,
   type KvStore,
 } from '@ctss/server-kit';
+import { MonitoringClient, trackTransfer } from '@ctss/sdk';
 import { redisProcess, waitFor } from '@ctss/test-support';
 import { createApp } from '../src/app.js';
 import { createChangeWatch } from '../src/transactions/change-watch.js';
@@ -388,6 +390,34 @@ describe('GET /transactionsmainnet/stream', () => {
       for (const watch of watches) watch.close();
       await watchKv.close();
     }
+  });
+
+  it("when a tracked transfer's settling change is lost to the retention, then the SDK's tracker learns of it from the reset and settles from a lookup", async () => {
+    const tracked = aTransaction({ destination_tx_status: 'pending', confirmed: false });
+    const other = aTransaction({ destination_tx_status: 'pending' });
+    await insertAll(db.database, [tracked, other]);
+    const stages: string[] = [];
+    let reported!: () => void;
+    const firstLookup = new Promise<void>((resolve) => (reported = resolve));
+    // The tracker reports the first stage from its lookup made once its stream is open, and
+    // polls no more after that: only an event can settle it before the timeout.
+    const settled = trackTransfer(new MonitoringClient(b.base), tracked.source_tx_hash, {
+      timeoutMs: 30_000,
+      onProgress: (progress) => {
+        stages.push(progress.stage);
+        reported();
+      },
+    });
+    await Promise.race([firstLookup, settled]);
+    expect(stages).toEqual(['pending']);
+    await commitWithLostChange(
+      db.knex,
+      { sourceTxHash: tracked.source_tx_hash, set: { destination_tx_status: 'success' } },
+      { sourceTxHash: other.source_tx_hash, set: { destination_tx_status: 'success' } },
+    );
+    const result = await settled;
+    expect(result.status).toBe('success');
+    expect(stages.at(-1)).toBe('received');
   });
 
   it('when 1,000 clients listen, then each receives the event', async () => {
