@@ -70,10 +70,20 @@ const BACKLOG_BATCH = 200;
 const HELD_MAX = 100_000;
 
 /**
- * The event that tells a stream that changes before the next one were lost to the change log's
- * retention (docs/decisions.md "D343. Open streams are told of lost changes").
+ * Why a stream gets a `reset` event, after which the client reads the feed again (docs/api.md
+ * "Live feed (Server-Sent Events)"): changes lost to the change log's retention while the stream
+ * was open (docs/decisions.md "D343. Open streams are told of lost changes"), or a `Last-Event-ID`
+ * older than the log keeps or one it never gave.
  */
-const CHANGES_LOST_FRAME = 'event: reset\ndata: {"reason":"changes_lost"}\n\n';
+export type ResetReason = 'changes_lost' | 'event_id_expired' | 'unknown_event_id';
+
+/** The SSE `reset` event of `reason` (`data: {"reason": ...}`). */
+export function resetFrame(reason: ResetReason): string {
+  return `event: reset\ndata: {"reason":"${reason}"}\n\n`;
+}
+
+/** The event that tells a stream that changes before the next one were lost. */
+const CHANGES_LOST_FRAME = resetFrame('changes_lost');
 
 /** One batch of the feed (one read of the log) held for a stream catching up. */
 interface HeldBatch {

@@ -16,7 +16,7 @@ import type { Express, Request, Response } from 'express';
 import { MAX_SENDERS, addressListParam, domainParam, txHashParam } from '../params.js';
 import { invalidQuery, problemResponse, rateLimited } from '../openapi-responses.js';
 import type { Backlog } from './changes.js';
-import type { StreamFilter, StreamHub } from './stream-hub.js';
+import { resetFrame, type StreamFilter, type StreamHub } from './stream-hub.js';
 
 /** The path of the mainnet live feed. */
 const STREAM_PATH = '/transactionsmainnet/stream';
@@ -162,14 +162,14 @@ export function addStreamRoutes(app: Express, deps: StreamRouteDeps): void {
     }
     if (after > head) {
       // An id this log never gave (another database, or from before a restore): start over.
-      handle.write(`event: reset\ndata: {"reason":"unknown_event_id"}\n\n`);
+      handle.write(resetFrame('unknown_event_id'));
       void handle.goLive([], start);
       return;
     }
     try {
       const backlog = await live.source.backlog(after, BACKLOG_MAX);
       if (backlog.truncated || backlog.through - after >= BigInt(BACKLOG_MAX))
-        handle.write(`event: reset\ndata: {"reason":"event_id_expired"}\n\n`);
+        handle.write(resetFrame('event_id_expired'));
       await handle.goLive(backlog.events, backlog.through);
     } catch {
       // The headers are out: end the stream; the client reconnects with the same Last-Event-ID.
