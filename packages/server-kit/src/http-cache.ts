@@ -38,26 +38,37 @@ function matchedTag(req: Request, tag: string): string | undefined {
 }
 
 /**
+ * What a caller kept with a body: its strong ETag (of the identity bytes, {@link strongEtag}) and,
+ * when the body is a kept compressed copy (compression.ts `negotiatedCoding`), the coding it is
+ * compressed with. A compressed body always comes with the tag of its identity bytes: hashing the
+ * compressed bytes would give each coding its own tag and break the `-<coding>` suffix scheme.
+ */
+export interface KeptRepresentation {
+  /** The identity body's {@link strongEtag}. */
+  readonly etag: string;
+  /** The coding the body is compressed with, if it is a kept compressed copy. */
+  readonly coding?: StoredCoding;
+}
+
+/**
  * Sends `body` (JSON text) with status 200, `Cache-Control: cacheControl`, a strong `ETag` and
  * `Vary: Accept-Encoding`, or `304 Not Modified` with the same validators and no body when the
  * request's `If-None-Match` names this body (in whichever coding the client received it).
  *
  * @param cacheControl the `Cache-Control` value, e.g. `public, max-age=60`.
- * @param tag the body's {@link strongEtag}, when the caller kept it with the body (computed here
- *   otherwise).
- * @param coding set when `body` is already compressed with it (a kept compressed copy,
- *   compression.ts `negotiatedCoding`): sent as it is with `Content-Encoding`, the tag (of
- *   the identity body) renamed after the coding by the compression middleware as for any
- *   compressed answer. `tag` is then required.
+ * @param kept the body's tag (and coding) when the caller kept them with it; without it the body
+ *   is identity JSON text and its tag is computed here. A compressed body is sent as it is with
+ *   `Content-Encoding`, the tag (of the identity body) renamed after the coding by the
+ *   compression middleware as for any compressed answer.
  */
 export function sendCacheableJson(
   req: Request,
   res: Response,
   body: string | Buffer,
   cacheControl: string,
-  tag: string = strongEtag(body),
-  coding?: StoredCoding,
+  kept?: KeptRepresentation,
 ): void {
+  const tag = kept?.etag ?? strongEtag(body);
   res.setHeader('Cache-Control', cacheControl);
   res.vary('Accept-Encoding');
   const matched = matchedTag(req, tag);
@@ -68,6 +79,6 @@ export function sendCacheableJson(
     return;
   }
   res.setHeader('ETag', tag);
-  if (coding !== undefined) res.setHeader('Content-Encoding', coding);
+  if (kept?.coding !== undefined) res.setHeader('Content-Encoding', kept.coding);
   sendJsonText(res, 200, body);
 }

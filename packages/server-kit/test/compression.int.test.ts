@@ -2,7 +2,7 @@
  * The compression middleware and a body kept compressed (compression.ts): the coding
  * `negotiatedCoding` names is the one the `compression` package applies to the same request,
  * checked against the package itself over real HTTP for a table of `Accept-Encoding` headers;
- * a body sent with `sendCacheableJson(..., coding)` goes out as it is, not compressed twice, with
+ * a body sent with `sendCacheableJson(..., { etag, coding })` goes out as it is, not compressed twice, with
  * the coding's tag; `compressBody` writes what zlib reads back.
  */
 import { get, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -48,7 +48,7 @@ function buildApp(compression: boolean) {
     const coding = negotiatedCoding(req);
     const tag = strongEtag(BODY);
     const body = coding === undefined ? BODY : await compressBody(BODY, coding);
-    sendCacheableJson(req, res, body, 'public, max-age=60', tag, coding);
+    sendCacheableJson(req, res, body, 'public, max-age=60', { etag: tag, coding });
   });
   return { app: finishHttpApp(app, logger), seen };
 }

@@ -27,7 +27,7 @@ export function addTransactionRoutes(app: Express, deps: TransactionRouteDeps): 
   const { transactions } = deps;
   const send = (req: Request, res: Response, page: PageAnswer): void => {
     if (page.ageSeconds !== undefined) res.setHeader('Age', page.ageSeconds);
-    sendCacheableJson(req, res, page.body, page.cacheControl, page.etag, page.coding);
+    sendCacheableJson(req, res, page.body, page.cacheControl, page.kept);
   };
   const feed = (network: TransferNetwork) =>
     async function handler(req: Request, res: Response): Promise<void> {

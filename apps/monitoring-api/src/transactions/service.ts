@@ -5,7 +5,12 @@
  * "D63. In-process first-page cache"), each answer with its `Cache-Control` (docs/api.md
  * "Compression and HTTP caching").
  */
-import { HttpProblem, type KvStore, type StoredCoding } from '@ctss/server-kit';
+import {
+  HttpProblem,
+  type KeptRepresentation,
+  type KvStore,
+  type StoredCoding,
+} from '@ctss/server-kit';
 import {
   NOT_FOUND_CACHE_CONTROL,
   recordCacheControl,
@@ -60,12 +65,13 @@ export interface TransactionsServiceDeps {
 export interface PageAnswer {
   readonly body: string | Buffer;
   readonly cacheControl: string;
-  /** The strong ETag of a kept page's identity body (else computed from `body` when sent). */
-  readonly etag?: string;
+  /**
+   * A kept page's strong ETag (of its identity body) and, for a closed page's kept compressed
+   * copy, its coding; without it `body` is identity JSON whose tag is computed when sent.
+   */
+  readonly kept?: KeptRepresentation;
   /** Seconds since a cached first page was rendered (the `Age` header). */
   readonly ageSeconds?: number;
-  /** Set when `body` is a closed page's kept copy compressed with this coding. */
-  readonly coding?: StoredCoding;
 }
 
 /** The feeds and lookups of both networks. */
@@ -142,8 +148,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
         return {
           body: page.body,
           cacheControl,
-          etag: page.etag,
-          ...(page.coding !== undefined ? { coding: page.coding } : {}),
+          kept: { etag: page.etag, coding: page.coding },
         };
       }
       const render = async () =>
@@ -156,7 +161,7 @@ export function createTransactionsService(deps: TransactionsServiceDeps): Transa
       return {
         body: page.body,
         cacheControl,
-        etag: page.etag,
+        kept: { etag: page.etag },
         ...(page.ageSeconds !== undefined ? { ageSeconds: page.ageSeconds } : {}),
       };
     },
