@@ -6,6 +6,7 @@
 import type { Server } from 'node:http';
 import { createChainRegistry } from '@ctss/domain-types';
 import { createEdgeServer, createLogger, listen, type KvStore } from '@ctss/server-kit';
+import { freePort } from '@ctss/test-support';
 import { createApp } from '../src/app.js';
 import { buildAppDeps } from '../src/deps.js';
 import { createGasQuoteMetrics } from '../src/metrics.js';
@@ -122,18 +123,20 @@ describe('a scrape', () => {
 
 describe('METRICS_PORT', () => {
   it('serves /metrics on that port only, without the rate limit, and nothing else there', async () => {
+    const metricsPort = await freePort();
+    const metrics = `http://127.0.0.1:${metricsPort}`;
     const config = mainConfig(uniquePrefix('metrics-port'), {
-      METRICS_PORT: '3110',
+      METRICS_PORT: String(metricsPort),
       RATE_LIMIT_PER_MINUTE: '2',
     });
     const { port, shutdown } = await startAsMain(config, logger);
     try {
       for (let i = 0; i < 5; i += 1) {
-        const res = await fetch('http://127.0.0.1:3110/metrics');
+        const res = await fetch(`${metrics}/metrics`);
         expect(res.status).toBe(200);
         expect(await res.text()).toContain('gas_quote_http_requests_total');
       }
-      const elsewhere = await fetch('http://127.0.0.1:3110/health');
+      const elsewhere = await fetch(`${metrics}/health`);
       expect(elsewhere.status).toBe(404);
       expect(await elsewhere.json()).toMatchObject({ code: 'NOT_FOUND' });
       const onApiPort = await fetch(`http://127.0.0.1:${port}/metrics`);
@@ -142,7 +145,7 @@ describe('METRICS_PORT', () => {
     } finally {
       await shutdown('test');
     }
-    await expect(fetch('http://127.0.0.1:3110/metrics')).rejects.toThrow();
+    await expect(fetch(`${metrics}/metrics`)).rejects.toThrow();
   });
 
   it('without it, /metrics is on the API port and rate limited like any path', async () => {

@@ -17,7 +17,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { demoEntry } from '@ctss/devnet';
-import { freePort } from './support/free-port.js';
+import { freePort } from '@ctss/test-support';
 import { until } from './support/poll.js';
 
 jest.setTimeout(300_000);

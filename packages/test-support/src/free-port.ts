@@ -1,4 +1,4 @@
-/** A free TCP port for a child process that is told its port rather than reporting one. */
+/** A free TCP port for a server that is told its port rather than reporting it (a child process, a second listener). */
 import { createServer, type AddressInfo } from 'node:net';
 
 /**

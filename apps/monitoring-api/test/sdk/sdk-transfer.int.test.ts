@@ -46,7 +46,7 @@ import {
   type FakeIris,
 } from '@ctss/devnet';
 import { startListeningService } from '../support/child-service.js';
-import { freePort } from '../support/free-port.js';
+import { freePort } from '@ctss/test-support';
 import { until } from '../support/poll.js';
 import { openSse } from '../support/sse.js';
 import { chainConfig, indexerFor } from '../indexer/support/harness.js';
