@@ -13,7 +13,7 @@ import { markIndexedThroughNow } from './closed-windows.js';
 import { ensureDataset, pickParams } from './dataset.js';
 import { measureDbFloor } from './db-floor.js';
 import type { LoadResult, RequestPlan } from './load.js';
-import { describeMachine } from './machine.js';
+import { describeMachine, loadAverage } from './machine.js';
 import { parseOptions, USAGE, type BenchOptions } from './options.js';
 import { median } from './median.js';
 import { measurePointsJob } from './points/measure.js';
@@ -166,7 +166,7 @@ async function helloWorld(
 async function run(opts: BenchOptions): Promise<void> {
   const machine = await describeMachine();
   log(
-    `machine: ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load ${machine.loadAtStart}, open files ${machine.openFilesLimit ?? 'n/a'}`,
+    `machine: ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load ${machine.loadAtStart}, open files ${machine.openFilesLimit ?? 'n/a'}, system call ${machine.systemCallMicros ?? 'n/a'} us`,
   );
   const selected = (name: string) =>
     opts.only === undefined ||
@@ -528,7 +528,7 @@ async function runSseFanout(
  * from `--users` senders, 1,000 changed records per incremental step.
  */
 async function runPointsJob(opts: BenchOptions): Promise<PointsJobRecord> {
-  const loadAtStart = (await describeMachine()).loadAtStart;
+  const loadAtStart = loadAverage();
   const result = await measurePointsJob({
     adminUrl: opts.databaseUrl,
     transfers: opts.transactions,

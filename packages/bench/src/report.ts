@@ -208,7 +208,7 @@ function subsetNotes(run: RunRecord): string[] {
 
 /** A machine in one line, as the section's header gives it. */
 function machineText(m: Machine): string {
-  return `${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB memory, ${m.kernel}, Node ${m.node}; load average at start ${m.loadAtStart}; open-files limit ${m.openFilesLimit ?? 'n/a'}`;
+  return `${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB memory, ${m.kernel}, Node ${m.node}; load average at start ${m.loadAtStart}; open-files limit ${m.openFilesLimit ?? 'n/a'}${m.systemCallMicros === undefined ? '' : `; ${m.systemCallMicros} us of kernel CPU per system call`}`;
 }
 
 /** The lowest and highest of hello-world measurements, req/s. */

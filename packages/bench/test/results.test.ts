@@ -12,7 +12,12 @@ const QUIET: Machine = {
   loadAtStart: 0.5,
   openFilesLimit: 20_000,
 };
-const NOISY: Machine = { ...QUIET, kernel: 'Linux noisy', loadAtStart: 2.4 };
+const NOISY: Machine = {
+  ...QUIET,
+  kernel: 'Linux noisy',
+  loadAtStart: 2.4,
+  systemCallMicros: 0.75,
+};
 
 /** A workload record named `name`, in `group`, measured at `measuredAt`. */
 function workload(
@@ -153,5 +158,8 @@ describe('runSection', () => {
     expect(note).toContain('Linux noisy');
     expect(note).toContain('hello-world 4,900-7,400 req/s');
     expect(note).toContain('extra service environment: X=1');
+    // The system-call gauge where the record has it, nothing where an older record lacks it.
+    expect(note).toContain('0.75 us of kernel CPU per system call');
+    expect(lines.find((l) => l.startsWith('- Machine: '))).not.toContain('system call');
   });
 });
