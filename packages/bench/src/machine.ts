@@ -73,7 +73,7 @@ export function loadAverage(): number {
   return Math.round(os.loadavg()[0]! * 100) / 100;
 }
 
-/** Describes this machine now, with its {@link systemCallMicros} (about a second to measure). */
+/** Describes this machine now, with its {@link systemCallMicros} (about half a second to measure). */
 export async function describeMachine(): Promise<Machine> {
   const cpus = os.cpus();
   const gauge = systemCallMicros();
