@@ -1,4 +1,7 @@
-/** A free TCP port for a server that is told its port rather than reporting it (a child process, a second listener). */
+/**
+ * A free TCP port for a server that is told its port rather than reporting it (a child process, a
+ * second listener).
+ */
 import { createServer, type AddressInfo } from 'node:net';
 
 /**

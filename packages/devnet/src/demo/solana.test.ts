@@ -3,20 +3,11 @@
  * (a destination domain outside uint32), so the start rejects, and the cluster's port and the
  * finalization clock are released (the port can be listened on again, no timer is left).
  */
-import net from 'node:net';
 import { describe, expect, it } from '@jest/globals';
+import { freePort } from '@ctss/test-support';
 import type { CctpChain } from '../cctp-chain.js';
 import { startLocalSolana } from '../solana-cluster.js';
 import { startDemoSolana } from './solana.js';
-
-/** A free TCP port on 127.0.0.1 (asked of the kernel, then released). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
