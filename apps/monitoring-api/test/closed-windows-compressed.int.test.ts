@@ -5,10 +5,14 @@
  * `br` is the identity page compressed, with the coding's tag and the immutable lifetime, and
  * costs no feed query once kept; with Redis its compressed copy is what a second replica sends
  * (a copy changed in Redis shows); a page above the watermark, `deflate`, `HEAD` and a client
- * accepting no coding are left to the middleware as before (closed-windows-pending tests the copy
- * of a page holding a pending record).
+ * accepting no coding are left to the middleware as before, and a kept page below the compression
+ * threshold is sent as it is without a look for a copy in Redis (closed-windows-pending tests the
+ * copy of a page holding a pending record).
  */
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { createInterface } from 'node:readline';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createKvStore, createLogger } from '@ctss/server-kit';
@@ -152,6 +156,76 @@ describe('the kept compressed copy', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+/**
+ * The commands Redis at `url` receives while `during` runs (its `MONITOR` stream, RESP over a
+ * plain socket), in the inline form `"GET" "key"`. A marker command sent after `during` bounds
+ * the stream, so every command `during` caused is in the list.
+ */
+async function redisCommandsDuring(url: string, during: () => Promise<void>): Promise<string[]> {
+  const { hostname, port } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port || 6379) });
+  const lines: string[] = [];
+  const marker = `ctss:test:marker:${randomBytes(6).toString('hex')}`;
+  let markerSeen: () => void = () => undefined;
+  const seen = new Promise<void>((resolve) => (markerSeen = resolve));
+  createInterface({ input: socket }).on('line', (line) => {
+    if (line.includes(marker)) markerSeen();
+    else lines.push(line);
+  });
+  try {
+    await once(socket, 'connect');
+    socket.write('MONITOR\r\n');
+    await new Promise<void>((resolve) => {
+      const check = () => (lines.includes('+OK') ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    await during();
+    const kv = createKvStore({
+      redisUrl: url,
+      prefix: '',
+      logger: createLogger({ name: 'test', level: 'silent' }),
+    });
+    try {
+      await kv.redis!.sendCommand(['GET', marker]);
+    } finally {
+      await kv.close();
+    }
+    await seen;
+    return lines.filter((line) => line !== '+OK');
+  } finally {
+    socket.destroy();
+  }
+}
+
+describe('a kept page below the compression threshold, asked for with gzip', () => {
+  it('is sent as it is, and once kept in process no compressed copy is looked for', async () => {
+    const path = `/transactionsmainnet?limit=1&start_time=${FIRST_HOUR + 6 * HOUR}&end_time=${FIRST_HOUR + 7 * HOUR}`;
+    const plain = await get(s.base, path);
+    expect(plain.headers['cache-control']).toBe(CLOSED_WINDOW_CACHE_CONTROL);
+    expect(plain.body.length).toBeLessThan(1024);
+    const before = s.queries();
+
+    const ask = async () => {
+      const answer = await get(s.base, path, { 'Accept-Encoding': 'gzip' });
+      expect(answer.headers['content-encoding']).toBeUndefined();
+      expect(answer.headers.etag).toBe(plain.headers.etag);
+      expect(answer.headers['cache-control']).toBe(CLOSED_WINDOW_CACHE_CONTROL);
+      expect(answer.body.equals(plain.body)).toBe(true);
+    };
+    if (!process.env.REDIS_URL) {
+      await ask();
+    } else {
+      const commands = await redisCommandsDuring(process.env.REDIS_URL, ask);
+      // The request reached Redis (its rate limit), but never for a page or a copy.
+      expect(commands.some((line) => line.includes(`${ENV.REDIS_PREFIX}rl:`))).toBe(true);
+      expect(commands.filter((line) => line.includes(`${ENV.REDIS_PREFIX}feed:closed:`))).toEqual(
+        [],
+      );
+    }
+    expect(s.queries()).toBe(before);
   });
 });
 

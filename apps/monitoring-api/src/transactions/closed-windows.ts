@@ -26,6 +26,8 @@
  * the same form (the page's ETag, rendering time and pending records, so the copy is served
  * exactly while the page would be): later requests in that coding send the kept bytes instead of
  * compressing about 80 KB each time (docs/decisions.md "D342. Closed pages kept compressed").
+ * A page below the compression threshold has no copy and is sent as it is; when it is kept in
+ * process, no copy is looked for in Redis.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -338,9 +340,22 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
     return { page: copy, kept: true, coding };
   };
 
+  /**
+   * Whether the page of `key` is kept in process and below the compression threshold, so it has
+   * no compressed copy to look for (its string length is a lower bound of its UTF-8 length).
+   */
+  const smallInProcess = (key: string): boolean => {
+    const body = local?.peek(key)?.body;
+    return (
+      body !== undefined &&
+      body.length < COMPRESSION_THRESHOLD_BYTES &&
+      Buffer.byteLength(body) < COMPRESSION_THRESHOLD_BYTES
+    );
+  };
+
   return {
     async page(key, render, watched, coding) {
-      if (coding !== undefined) {
+      if (coding !== undefined && !smallInProcess(key)) {
         const copyKey = codedKey(key, coding);
         const copy =
           (await fromLocal(copyKey, watched)) ??
