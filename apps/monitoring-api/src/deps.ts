@@ -61,7 +61,11 @@ export interface AppDeps extends AppResources {
   readonly rateLimiter: RateLimiter;
 }
 
-/** Builds the service of each feature from `resources`; starts nothing and holds no resources. */
+/**
+ * Builds the service of each feature from `resources`; starts nothing and opens nothing. With a
+ * live feed, the closed-window store's change watch listens to its changes for as long as the feed
+ * runs (transactions/change-watch.ts): build one app per live feed, as start-up does.
+ */
 export function buildAppDeps(resources: AppResources): AppDeps {
   const { config, db, kv, clock, logger, metrics, names } = resources;
   return {
