@@ -169,19 +169,19 @@ async function redisCommandsDuring(url: string, during: () => Promise<void>): Pr
   const socket = connect({ host: hostname, port: Number(port || 6379) });
   const lines: string[] = [];
   const marker = `ctss:test:marker:${randomBytes(6).toString('hex')}`;
+  let monitoring: () => void = () => undefined;
   let markerSeen: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (monitoring = resolve));
   const seen = new Promise<void>((resolve) => (markerSeen = resolve));
   createInterface({ input: socket }).on('line', (line) => {
-    if (line.includes(marker)) markerSeen();
+    if (line === '+OK') monitoring();
+    else if (line.includes(marker)) markerSeen();
     else lines.push(line);
   });
   try {
     await once(socket, 'connect');
     socket.write('MONITOR\r\n');
-    await new Promise<void>((resolve) => {
-      const check = () => (lines.includes('+OK') ? resolve() : setTimeout(check, 5));
-      check();
-    });
+    await started;
     await during();
     const kv = createKvStore({
       redisUrl: url,
@@ -194,7 +194,7 @@ async function redisCommandsDuring(url: string, during: () => Promise<void>): Pr
       await kv.close();
     }
     await seen;
-    return lines.filter((line) => line !== '+OK');
+    return lines;
   } finally {
     socket.destroy();
   }

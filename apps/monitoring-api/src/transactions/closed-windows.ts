@@ -179,6 +179,15 @@ export function closedPageKey(
   return `${network}|${limit}|${rendering}|${filterText}`;
 }
 
+/**
+ * Whether a page body is under the compression threshold (server-kit), so it is sent as it is and
+ * never kept compressed; a string's length is a lower bound of its UTF-8 length, so a large page
+ * is told without scanning it.
+ */
+const belowCompressionThreshold = (body: string | Buffer): boolean =>
+  body.length < COMPRESSION_THRESHOLD_BYTES &&
+  Buffer.byteLength(body) < COMPRESSION_THRESHOLD_BYTES;
+
 /** Creates the store (see the module comment). */
 export function createClosedWindowStore(options: ClosedWindowStoreOptions): ClosedWindowStore {
   const { kv, maxBytes, clock, watch } = options;
@@ -342,15 +351,11 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
 
   /**
    * Whether the page of `key` is kept in process and below the compression threshold, so it has
-   * no compressed copy to look for (its string length is a lower bound of its UTF-8 length).
+   * no compressed copy to look for.
    */
   const smallInProcess = (key: string): boolean => {
     const body = local?.peek(key)?.body;
-    return (
-      body !== undefined &&
-      body.length < COMPRESSION_THRESHOLD_BYTES &&
-      Buffer.byteLength(body) < COMPRESSION_THRESHOLD_BYTES
-    );
+    return body !== undefined && belowCompressionThreshold(body);
   };
 
   return {
@@ -363,11 +368,7 @@ export function createClosedWindowStore(options: ClosedWindowStoreOptions): Clos
         if (copy !== undefined) return answer(copy, true, coding);
       }
       const own = await identity(key, render, watched);
-      if (
-        coding === undefined ||
-        !own.kept ||
-        Buffer.byteLength(own.page.body) < COMPRESSION_THRESHOLD_BYTES
-      ) {
+      if (coding === undefined || !own.kept || belowCompressionThreshold(own.page.body)) {
         return answer(own.page, own.kept);
       }
       const coded = await once(codedKey(key, coding), () => compressAndKeep(key, coding, own.page));
