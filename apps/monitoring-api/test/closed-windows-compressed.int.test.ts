@@ -15,7 +15,8 @@ import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createKvStore, createLogger } from '@ctss/server-kit';
+import { createKvStore, createLogger, type KvStore } from '@ctss/server-kit';
+import { waitFor } from '@ctss/test-support';
 import { CLOSED_WINDOW_CACHE_CONTROL } from '../src/transactions/closed-windows.js';
 import { WATERMARK_REFRESH_MS } from '../src/transactions/watermark.js';
 import { aTransaction, insertAll } from './support/builders.js';
@@ -160,11 +161,15 @@ describe('the kept compressed copy', () => {
 });
 
 /**
- * The commands Redis at `url` receives while `during` runs (its `MONITOR` stream, RESP over a
- * plain socket), in the inline form `"GET" "key"`. A marker command sent after `during` bounds
- * the stream, so every command `during` caused is in the list.
+ * The commands Redis receives while `during` runs (its `MONITOR` stream, RESP over a plain
+ * socket to `url`), in the inline form `"GET" "key"`. A marker command sent through `kv` after
+ * `during` bounds the stream, so every command `during` caused is in the list.
  */
-async function redisCommandsDuring(url: string, during: () => Promise<void>): Promise<string[]> {
+async function redisCommandsDuring(
+  url: string,
+  kv: KvStore,
+  during: () => Promise<void>,
+): Promise<string[]> {
   const { hostname, port } = new URL(url);
   const socket = connect({ host: hostname, port: Number(port || 6379) });
   const lines: string[] = [];
@@ -183,16 +188,7 @@ async function redisCommandsDuring(url: string, during: () => Promise<void>): Pr
     socket.write('MONITOR\r\n');
     await started;
     await during();
-    const kv = createKvStore({
-      redisUrl: url,
-      prefix: '',
-      logger: createLogger({ name: 'test', level: 'silent' }),
-    });
-    try {
-      await kv.redis!.sendCommand(['GET', marker]);
-    } finally {
-      await kv.close();
-    }
+    await kv.redis!.sendCommand(['GET', marker]);
     await seen;
     return lines;
   } finally {
@@ -202,6 +198,18 @@ async function redisCommandsDuring(url: string, during: () => Promise<void>): Pr
 
 describe('a kept page below the compression threshold, asked for with gzip', () => {
   it('is sent as it is, and once kept in process no compressed copy is looked for', async () => {
+    const redisUrl = process.env.REDIS_URL;
+    const kv = redisUrl
+      ? createKvStore({
+          redisUrl,
+          prefix: ENV.REDIS_PREFIX,
+          logger: createLogger({ name: 'test', level: 'silent' }),
+        })
+      : undefined;
+    const keptPages = async () =>
+      ((await kv!.redis!.sendCommand(['KEYS', `${ENV.REDIS_PREFIX}feed:closed:*`])) as string[])
+        .length;
+    const keptBefore = kv ? await keptPages() : 0;
     const path = `/transactionsmainnet?limit=1&start_time=${FIRST_HOUR + 6 * HOUR}&end_time=${FIRST_HOUR + 7 * HOUR}`;
     const plain = await get(s.base, path);
     expect(plain.headers['cache-control']).toBe(CLOSED_WINDOW_CACHE_CONTROL);
@@ -215,15 +223,21 @@ describe('a kept page below the compression threshold, asked for with gzip', () 
       expect(answer.headers['cache-control']).toBe(CLOSED_WINDOW_CACHE_CONTROL);
       expect(answer.body.equals(plain.body)).toBe(true);
     };
-    if (!process.env.REDIS_URL) {
+    if (!redisUrl || !kv) {
       await ask();
     } else {
-      const commands = await redisCommandsDuring(process.env.REDIS_URL, ask);
-      // The request reached Redis (its rate limit), but never for a page or a copy.
-      expect(commands.some((line) => line.includes(`${ENV.REDIS_PREFIX}rl:`))).toBe(true);
-      expect(commands.filter((line) => line.includes(`${ENV.REDIS_PREFIX}feed:closed:`))).toEqual(
-        [],
-      );
+      try {
+        // The page's write to Redis is not awaited by its answer: watched from when it landed.
+        await waitFor(async () => (await keptPages()) === keptBefore + 1);
+        const commands = await redisCommandsDuring(redisUrl, kv, ask);
+        // The request reached Redis (its rate limit), but never for a page or a copy.
+        expect(commands.some((line) => line.includes(`${ENV.REDIS_PREFIX}rl:`))).toBe(true);
+        expect(commands.filter((line) => line.includes(`${ENV.REDIS_PREFIX}feed:closed:`))).toEqual(
+          [],
+        );
+      } finally {
+        await kv.close();
+      }
     }
     expect(s.queries()).toBe(before);
   });
