@@ -33,8 +33,11 @@ import { canRunOwnPostgres, startOwnPostgres, type OwnPostgres } from '../suppor
 import { until } from '../support/poll.js';
 import { chainConfig, indexerFor } from './support/harness.js';
 
-const PG_PORT = 41010;
-const ANVIL_PORT = 41011;
+/**
+ * The own server's port, kept across its restart: below the kernel's ephemeral range (32768-60999
+ * on Linux), so no outgoing connection of another test can take it while the server is down.
+ */
+const PG_PORT = 5444;
 const RECIPIENT = '0x00000000000000000000000000000000000e0e02' as Hex;
 /** The connect timeout of both handles here, ms: what a tick or a run would wait on a dead link. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -107,7 +110,7 @@ async function refusalOf(run: () => Promise<unknown>): Promise<{ error: unknown;
     const setup = createAdminKnex(pg.urlOf('indexer_outage'), { poolMax: 1 });
     await migrateLatest(setup);
     await setup.destroy();
-    anvil = await startAnvil(ANVIL_PORT, 31_411);
+    anvil = await startAnvil(0, 31_411);
     chain = await deployCctpChain(anvil.url, 6, 31_411);
     // The indexer's handle as its process builds it (indexer/server.ts), with a short statement
     // timeout so that nothing here can wait long on the server.
